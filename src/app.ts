@@ -1,0 +1,98 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { fastifySwagger } from '@fastify/swagger'
+import { fastifySwaggerUi } from '@fastify/swagger-ui'
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import { resolveProcessSettings } from './settings/resolve.js'
+import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
+import { createRootLogger, childLogger } from './logging/logger.js'
+import { getRequestId } from './logging/context.js'
+import { RuntimeState } from './internal/runtime-state.js'
+import { kPages, kRuntime, kSvcApp } from './internal/symbols.js'
+import { registerHealthRoutes } from './health.js'
+import { PageRegistry, type PageRecord } from './ui/page-registry.js'
+
+export interface SvcOptions extends SettingsInput {
+  /** Extra options for the inner Fastify instance (`app.api`). */
+  fastify?: Omit<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader'>
+}
+
+/**
+ * The app: an inner Fastify API (`app.api`, routes relative to `api_mount_path`) and dashboard
+ * pages (`app.page`). `svc run app.ts:app` serves both on one port.
+ */
+export class Svc {
+  readonly [kSvcApp] = true
+  /** Settings resolved once: defaults < options < svc.config.json < SVC_* env. */
+  readonly settings: ResolvedSettings
+  /** The inner Fastify instance; declare routes relative to the mount (`/users` → `/api/users`). */
+  readonly api: FastifyInstance
+  /** Root of the logger tree (`svc`). */
+  readonly logger: Logger
+  readonly [kRuntime]: RuntimeState
+  readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
+
+  constructor(options: SvcOptions = {}) {
+    const { fastify: fastifyOptions, ...settingsInput } = options
+    this.settings = resolveProcessSettings(settingsInput)
+    const root = createRootLogger(this.settings)
+    this.logger = childLogger(root, 'svc')
+    this[kRuntime] = new RuntimeState()
+    this.api = Fastify({
+      ...(fastifyOptions as FastifyServerOptions),
+      loggerInstance: childLogger(root, 'svc.api') as FastifyBaseLogger,
+      logController: new LogController({
+        disableRequestLogging: !this.settings.enable_request_logging,
+        requestIdLogLabel: 'request_id',
+      }),
+      requestIdHeader: false,
+      genReqId: () => getRequestId() ?? randomUUID(),
+      trustProxy: this.settings.trust_proxy,
+    }) as unknown as FastifyInstance
+    const base = this.settings.root_path + this.settings.api_mount_path
+    // Applied synchronously (not via register) so that routes the user declares right after
+    // `new Svc()` are seen by the OpenAPI collector's onRoute hook.
+    fastifySwagger(this.api, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: this.settings.title, version: '0.1.0' },
+        servers: [{ url: base }],
+      },
+    }, () => {})
+    // Called inside a plain plugin: swagger was applied without register(), which would fail
+    // swagger-ui's registered-dependency check.
+    void this.api.register(async (instance) => {
+      await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: '/docs' })
+    })
+    this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
+    registerHealthRoutes(this.api, this[kRuntime], this.settings.root_path)
+  }
+
+  /**
+   * Register a dashboard page at `path`: `app.page('/', (st, client) => { ... })` or
+   * `app.page('/reports', { title: 'Reports' }, (st, client, deps) => { ... })`.
+   */
+  page(path: string, handler: PageHandlerLike): this
+  page(path: string, options: PageOptionsLike, handler: PageHandlerLike): this
+  page(path: string, a: PageOptionsLike | PageHandlerLike, b?: PageHandlerLike): this {
+    const [options, handler] = typeof a === 'function' ? [{}, a] : [a, b]
+    if (typeof handler !== 'function') {
+      throw new TypeError(`app.page(${JSON.stringify(path)}): the last argument must be the page function (st, client, deps) => ...`)
+    }
+    this[kPages].add(path, options, handler as PageHandlerLike)
+    return this
+  }
+
+  /** The registered pages, in registration order. */
+  get pages(): readonly PageRecord<PageHandlerLike, PageOptionsLike>[] {
+    return this[kPages].records
+  }
+}
+
+/** Loose shapes here; the page runtime (`svc/ui`) gives them their precise types. */
+export type PageHandlerLike = (...args: never[]) => unknown
+export type PageOptionsLike = Record<string, unknown>
+
+export function isSvc(value: unknown): value is Svc {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kSvcApp] === true
+}

@@ -1,0 +1,86 @@
+/**
+ * The one catalogue of svc error codes. A shipped code keeps its name and meaning for good;
+ * `test/unit/errors.test.ts` keeps this table and `docs/errors.md` in step.
+ */
+export const ERRORS = {
+  // CONFIG: settings from options, svc.config.json, SVC_* env or CLI flags
+  SVC_ERR_CONFIG_INVALID: { status: 500, error: 'config_invalid' },
+  SVC_ERR_CONFIG_FILE: { status: 500, error: 'config_file_invalid' },
+  // TARGET: loading the user's app module
+  SVC_ERR_TARGET_SYNTAX: { status: 500, error: 'target_invalid' },
+  SVC_ERR_TARGET_NOT_FOUND: { status: 500, error: 'target_not_found' },
+  SVC_ERR_TARGET_EXPORT_MISSING: { status: 500, error: 'target_export_missing' },
+  SVC_ERR_TARGET_NOT_SVC: { status: 500, error: 'target_not_svc' },
+  SVC_ERR_TARGET_IMPORT_FAILED: { status: 500, error: 'target_import_failed' },
+  // IPC: control-plane messages between supervisor, gateways and sidecar
+  SVC_ERR_IPC_BAD_MESSAGE: { status: 500, error: 'internal' },
+  SVC_ERR_IPC_CLOSED: { status: 500, error: 'internal' },
+  // STATE / PIDFILE
+  SVC_ERR_STATE_INVALID: { status: 500, error: 'state_invalid' },
+  SVC_ERR_PIDFILE_INVALID: { status: 500, error: 'pidfile_invalid' },
+  // PROCESS: supervisor-owned children
+  SVC_ERR_PROCESS_PORT_IN_USE: { status: 500, error: 'port_in_use' },
+  SVC_ERR_PROCESS_SIDECAR_EXIT: { status: 500, error: 'sidecar_exited' },
+  SVC_ERR_PROCESS_SIDECAR_START: { status: 500, error: 'sidecar_start_failed' },
+  SVC_ERR_PROCESS_WORKER_START: { status: 500, error: 'worker_start_failed' },
+  SVC_ERR_PROCESS_CRASH_LOOP: { status: 500, error: 'worker_crash_loop' },
+  // GATEWAY: answers the gateway gives itself
+  SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },
+  SVC_ERR_GATEWAY_NOT_FOUND: { status: 404, error: 'not_found' },
+  SVC_ERR_GATEWAY_DRAINING: { status: 503, error: 'draining' },
+  // PROXY: the HTTP hop to the sidecar
+  SVC_ERR_PROXY_UPSTREAM: { status: 502, error: 'bad_gateway' },
+  SVC_ERR_PROXY_UPSTREAM_TIMEOUT: { status: 502, error: 'bad_gateway' },
+  SVC_ERR_PROXY_NO_UPSTREAM: { status: 502, error: 'bad_gateway' },
+  SVC_ERR_PROXY_BODY_TOO_LARGE: { status: 413, error: 'payload_too_large' },
+  // WS: the WebSocket hop to the sidecar
+  SVC_ERR_WS_UPSTREAM: { status: 502, error: 'bad_gateway' },
+  // AUTH
+  SVC_ERR_AUTH_MISSING_DEPENDENCY: { status: 500, error: 'auth_unavailable' },
+  SVC_ERR_AUTH_UNAUTHORIZED: { status: 401, error: 'unauthorized' },
+  SVC_ERR_AUTH_FORBIDDEN: { status: 403, error: 'forbidden' },
+  SVC_ERR_AUTH_BAD_STATE: { status: 400, error: 'bad_request' },
+  SVC_ERR_AUTH_CONFIG: { status: 500, error: 'auth_config_invalid' },
+  // CLIENT: ApiClient misuse
+  SVC_ERR_CLIENT_ABSOLUTE_PATH: { status: 500, error: 'client_bad_path' },
+  SVC_ERR_CLIENT_CONFIG: { status: 500, error: 'client_config_invalid' },
+  // UI: page registration and page runs
+  SVC_ERR_UI_DUPLICATE_PAGE: { status: 500, error: 'duplicate_page' },
+  SVC_ERR_UI_DUPLICATE_WIDGET: { status: 500, error: 'duplicate_widget' },
+  SVC_ERR_UI_BAD_QUERY: { status: 400, error: 'bad_query' },
+  // CLI
+  SVC_ERR_CLI_USAGE: { status: 500, error: 'usage' },
+} as const satisfies Record<`SVC_ERR_${string}`, { status: number; error: string }>
+
+export type SvcErrorCode = keyof typeof ERRORS
+
+const kSvcError = Symbol.for('svc.error')
+
+/** Every error svc raises on purpose. Recognise it with `isSvcError(e)`, then `switch (e.code)`. */
+export class SvcError extends Error {
+  readonly [kSvcError] = true
+  readonly code: SvcErrorCode
+  constructor(code: SvcErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'SvcError'
+    this.code = code
+  }
+
+  get status(): number {
+    return ERRORS[this.code].status
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isSvcError(value)
+  }
+}
+
+export function isSvcError(value: unknown): value is SvcError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kSvcError] === true
+}
+
+/** Rebuild an error that crossed a process boundary as `{ code, message }`. */
+export function svcErrorFromData(data: { code: string; message: string }): SvcError {
+  const code = (data.code in ERRORS ? data.code : 'SVC_ERR_IPC_BAD_MESSAGE') as SvcErrorCode
+  return new SvcError(code, data.message)
+}

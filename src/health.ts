@@ -1,0 +1,50 @@
+import { request } from 'undici'
+import type { FastifyInstance } from 'fastify'
+import type { RuntimeState } from './internal/runtime-state.js'
+
+/** readyz gives the sidecar this long to answer (DESIGN §5). */
+export const READY_PROBE_TIMEOUT_MS = 500
+
+export type ReadyBody =
+  | { status: 'ready'; ui: 'ok' | 'not_configured' }
+  | { status: 'not_ready'; detail: string }
+
+/** GET the upstream root (and `{root_path}/` when a mount is set); ready iff one answers 2xx. */
+export async function probeUpstream(upstream: string, rootPath: string): Promise<{ ok: true } | { ok: false; detail: string }> {
+  const candidates = rootPath ? ['/', `${rootPath}/`] : ['/']
+  const failures: string[] = []
+  for (const path of candidates) {
+    try {
+      const res = await request(upstream + path, {
+        method: 'GET',
+        headersTimeout: READY_PROBE_TIMEOUT_MS,
+        bodyTimeout: READY_PROBE_TIMEOUT_MS,
+        signal: AbortSignal.timeout(READY_PROBE_TIMEOUT_MS),
+      })
+      await res.body.dump()
+      if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true }
+      failures.push(`${path}:${res.statusCode}`)
+    } catch (err) {
+      const e = err as Error & { code?: string }
+      return { ok: false, detail: `upstream_unreachable ${e.code ?? e.name}: ${e.message}` }
+    }
+  }
+  return { ok: false, detail: `upstream_http_failed ${failures.join(';')}` }
+}
+
+/** `GET /healthz` and `GET /readyz` on the API, both hidden from OpenAPI. */
+export function registerHealthRoutes(api: FastifyInstance, runtime: RuntimeState, rootPath: string): void {
+  const hidden = { schema: { hide: true } }
+  api.get('/healthz', hidden, async () => ({ status: 'ok' }))
+  api.get('/readyz', hidden, async (_req, reply): Promise<ReadyBody> => {
+    if (runtime.draining) {
+      reply.code(503)
+      return { status: 'not_ready', detail: 'draining' }
+    }
+    if (!runtime.uiUpstream) return { status: 'ready', ui: 'not_configured' }
+    const probe = await probeUpstream(runtime.uiUpstream, rootPath)
+    if (probe.ok) return { status: 'ready', ui: 'ok' }
+    reply.code(503)
+    return { status: 'not_ready', detail: probe.detail }
+  })
+}

@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs'
+import { resolve as resolvePath } from 'node:path'
+import { SvcError } from '../errors.js'
+import {
+  FIELDS,
+  INVALID_JSON,
+  SETTING_KEYS,
+  envNameOf,
+  parseFromString,
+  type ResolvedSettings,
+  type SettingKey,
+  type SettingsInput,
+} from './schema.js'
+
+/** Where a value came from; named in every error so the user knows what to fix. */
+export type SettingSource =
+  | { kind: 'default' }
+  | { kind: 'options' }
+  | { kind: 'config'; file: string }
+  | { kind: 'env'; name: string }
+  | { kind: 'flag'; name: string }
+
+export interface SettingsLayer {
+  source: (key: SettingKey) => SettingSource
+  values: Partial<Record<SettingKey, unknown>>
+}
+
+export const CONFIG_FILE_NAME = 'svc.config.json'
+
+export function describeSource(key: SettingKey, source: SettingSource): string {
+  switch (source.kind) {
+    case 'default':
+      return `default of ${key}`
+    case 'options':
+      return `new Svc({ ${key} })`
+    case 'config':
+      return `${source.file} key "${key}"`
+    case 'env':
+      return `environment variable ${source.name}`
+    case 'flag':
+      return `flag ${source.name}`
+  }
+}
+
+function show(value: unknown): string {
+  if (value === INVALID_JSON) return '(not valid JSON)'
+  if (typeof value === 'string') return JSON.stringify(value)
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+/** Layer from `new Svc({...})` options; unknown keys are errors (a typo must not pass silently). */
+export function optionsLayer(options: Record<string, unknown>): SettingsLayer {
+  const values: Partial<Record<SettingKey, unknown>> = {}
+  for (const [k, v] of Object.entries(options)) {
+    if (v === undefined) continue
+    if (!(k in FIELDS)) {
+      throw new SvcError('SVC_ERR_CONFIG_INVALID', `new Svc({ ${k} }): unknown setting "${k}"; known settings are listed in docs/configuration.md`)
+    }
+    values[k as SettingKey] = v
+  }
+  return { source: () => ({ kind: 'options' }), values }
+}
+
+/** Layer from `svc.config.json` in `cwd`, if the file exists. */
+export function configFileLayer(cwd: string = process.cwd(), file = CONFIG_FILE_NAME): SettingsLayer {
+  const path = resolvePath(cwd, file)
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { source: () => ({ kind: 'default' }), values: {} }
+    throw new SvcError('SVC_ERR_CONFIG_FILE', `cannot read ${path}: ${(err as Error).message}`, { cause: err })
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (err) {
+    throw new SvcError('SVC_ERR_CONFIG_FILE', `${path} is not valid JSON (${(err as Error).message}); fix the file or remove it`, { cause: err })
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new SvcError('SVC_ERR_CONFIG_FILE', `${path} must hold a JSON object of settings, got ${Array.isArray(data) ? 'an array' : typeof data}`)
+  }
+  const values: Partial<Record<SettingKey, unknown>> = {}
+  for (const [k, v] of Object.entries(data)) {
+    if (k === '$schema') continue
+    if (!(k in FIELDS)) {
+      throw new SvcError('SVC_ERR_CONFIG_FILE', `${path}: unknown key "${k}"; known keys are listed in docs/configuration.md`)
+    }
+    values[k as SettingKey] = v
+  }
+  return { source: () => ({ kind: 'config', file: path }), values }
+}
+
+/** Layer from `SVC_*` environment variables (strings parsed per field). */
+export function envLayer(env: NodeJS.ProcessEnv = process.env): SettingsLayer {
+  const values: Partial<Record<SettingKey, unknown>> = {}
+  for (const key of SETTING_KEYS) {
+    const raw = env[envNameOf(key)]
+    if (raw === undefined) continue
+    values[key] = parseFromString(key, raw)
+  }
+  // PUBLIC_BASE_URL is a fallback only: SVC_PUBLIC_BASE_URL wins when both are set.
+  if (values.public_base_url === undefined && env.PUBLIC_BASE_URL) values.public_base_url = env.PUBLIC_BASE_URL
+  return {
+    source: (key) =>
+      key === 'public_base_url' && env[envNameOf(key)] === undefined
+        ? { kind: 'env', name: 'PUBLIC_BASE_URL' }
+        : { kind: 'env', name: envNameOf(key) },
+    values,
+  }
+}
+
+/** Layer from CLI flags: `flags` maps a setting key to [flag name, raw value or typed value]. */
+export function flagsLayer(flags: Partial<Record<SettingKey, { flag: string; value: unknown }>>): SettingsLayer {
+  const values: Partial<Record<SettingKey, unknown>> = {}
+  const names: Partial<Record<SettingKey, string>> = {}
+  for (const key of Object.keys(flags) as SettingKey[]) {
+    const f = flags[key]
+    if (!f || f.value === undefined) continue
+    values[key] = typeof f.value === 'string' ? parseFromString(key, f.value) : f.value
+    names[key] = f.flag
+  }
+  return { source: (key) => ({ kind: 'flag', name: names[key] ?? key }), values }
+}
+
+/**
+ * Merge layers, lowest precedence first, validate every value once, and freeze.
+ * Throws `SVC_ERR_CONFIG_INVALID` naming the setting, where the value came from, the value and
+ * what is allowed.
+ */
+export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSettings {
+  const out: Record<string, unknown> = Object.create(null)
+  const problems: string[] = []
+  for (const key of SETTING_KEYS) {
+    let raw: unknown = FIELDS[key].default
+    let source: SettingSource = { kind: 'default' }
+    for (const layer of layers) {
+      if (key in layer.values && layer.values[key] !== undefined) {
+        raw = layer.values[key]
+        source = layer.source(key)
+      }
+    }
+    const parsed = FIELDS[key].schema.safeParse(raw)
+    if (parsed.success) {
+      out[key] = parsed.data
+    } else {
+      const allowed = parsed.error.issues.map((i) => i.message).join('; ')
+      problems.push(`${describeSource(key, source)}: ${show(raw)} is not valid for ${key}: ${allowed}`)
+    }
+  }
+  if (problems.length > 0) {
+    throw new SvcError('SVC_ERR_CONFIG_INVALID', `invalid settings:\n  ${problems.join('\n  ')}`)
+  }
+  return finalize(out as unknown as ResolvedSettings)
+}
+
+/** Cross-field rules that are defaults, not errors (spec: debug turns logging up). */
+function finalize(s: ResolvedSettings): ResolvedSettings {
+  const next: { -readonly [K in keyof ResolvedSettings]: ResolvedSettings[K] } = { ...s }
+  if (s.debug) {
+    next.enable_gateway_access_log = true
+    next.enable_request_logging = true
+    if (s.log_level === 'info') next.log_level = 'debug'
+  }
+  return Object.freeze(next)
+}
+
+/** The standard stack for a process: defaults < app options < svc.config.json < env. */
+export function resolveProcessSettings(
+  options: SettingsInput = {},
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): ResolvedSettings {
+  return resolveSettings([optionsLayer(options as Record<string, unknown>), configFileLayer(cwd), envLayer(env)])
+}
+
+export type { ResolvedSettings, SettingKey, SettingsInput }

@@ -1,0 +1,141 @@
+import { z } from 'zod'
+
+/**
+ * Every svc setting, one row each: its zod schema (typed value), its default, and how a string
+ * from the environment or a CLI flag becomes a value. Keys are the spec's snake_case names; the
+ * environment variable of key `k` is `SVC_` + upper(k) unless `env` says otherwise.
+ */
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const
+const TRUE = new Set(['1', 'true', 'yes', 'on'])
+const FALSE = new Set(['0', 'false', 'no', 'off', ''])
+
+type FromString = (raw: string) => unknown
+
+const asBool: FromString = (raw) => {
+  const v = raw.trim().toLowerCase()
+  if (TRUE.has(v)) return true
+  if (FALSE.has(v)) return false
+  return raw
+}
+const asNumber: FromString = (raw) => (raw.trim() === '' ? raw : Number(raw.trim()))
+const asString: FromString = (raw) => raw
+const asJson: FromString = (raw) => {
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return Symbol.for('svc.invalid-json')
+  }
+}
+/** JSON array, or comma-separated names for convenience. */
+const asList: FromString = (raw) => {
+  const t = raw.trim()
+  if (t.startsWith('[')) return asJson(t)
+  return t === '' ? [] : t.split(',').map((s) => s.trim()).filter(Boolean)
+}
+
+/** `/api`, `api`, ` /api/ ` → `/api`; empty stays empty (the caller decides what empty means). */
+export function normalizeMountPath(value: string): string {
+  let v = value.trim()
+  if (v === '' || v === '/') return ''
+  if (!v.startsWith('/')) v = '/' + v
+  while (v.endsWith('/')) v = v.slice(0, -1)
+  return v
+}
+
+const mountPath = z
+  .string()
+  .transform(normalizeMountPath)
+  .refine((v) => !/[?#%\\\s]/.test(v) && !v.split('/').some((s) => s === '.' || s === '..'), {
+    message: 'must be a plain path like /api (no query, fragment, percent-encoding, backslash or dot segments)',
+  })
+const port = z.number().int().min(0).max(65535)
+const seconds = z.number().min(0).max(86_400)
+const headerName = z.string()
+
+export const FIELDS = {
+  title: { schema: z.string().min(1), default: 'svc', parse: asString },
+  target: { schema: z.string().min(1), default: 'app:app', parse: asString, env: 'SVC_APP' },
+  debug: { schema: z.boolean(), default: false, parse: asBool },
+  log_level: { schema: z.enum(LOG_LEVELS), default: 'info' as (typeof LOG_LEVELS)[number], parse: asString },
+  log_format: { schema: z.enum(['json', 'pretty']), default: 'json' as 'json' | 'pretty', parse: asString },
+  enable_gateway_access_log: { schema: z.boolean(), default: false, parse: asBool },
+  enable_request_logging: { schema: z.boolean(), default: false, parse: asBool },
+  url_session_query_param: { schema: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), default: 'svc_sid', parse: asString },
+  api_mount_path: {
+    schema: mountPath.transform((v) => (v === '' ? '/api' : v)),
+    default: '/api',
+    parse: asString,
+  },
+  root_path: { schema: mountPath, default: '', parse: asString },
+  gateway_host: { schema: z.string().min(1), default: '127.0.0.1', parse: asString },
+  gateway_port: { schema: port, default: 8000, parse: asNumber },
+  workers: { schema: z.number().int().min(1).max(64), default: 1, parse: asNumber },
+  trust_proxy: { schema: z.boolean(), default: false, parse: asBool },
+  public_base_url: { schema: z.string(), default: '', parse: asString },
+  strict_public_base_url: { schema: z.boolean(), default: false, parse: asBool },
+  gateway_max_proxy_request_body_bytes: {
+    schema: z.number().int().min(0),
+    default: 32 * 1024 * 1024, // 32 MiB; 0 = unlimited
+    parse: asNumber,
+  },
+  gateway_upstream_connect_timeout_s: { schema: seconds, default: 10, parse: asNumber },
+  gateway_upstream_read_timeout_s: { schema: seconds, default: 120, parse: asNumber },
+  gateway_forward_client_headers: { schema: z.array(headerName).max(256), default: [] as string[], parse: asList },
+  enable_gateway_prometheus_metrics: { schema: z.boolean(), default: false, parse: asBool },
+  gateway_prometheus_metrics_path: {
+    schema: mountPath.transform((v) => (v === '' ? '/__svc/metrics' : v)),
+    default: '/__svc/metrics',
+    parse: asString,
+  },
+  enable_node_metrics: { schema: z.boolean(), default: false, parse: asBool },
+  oidc_bff_secret: { schema: z.string(), default: '', parse: asString, secret: true },
+  enable_security_headers: { schema: z.boolean(), default: false, parse: asBool },
+  cors_allow_origins: { schema: z.array(z.string().min(1)), default: [] as string[], parse: asJson },
+  cors_allow_credentials: { schema: z.boolean(), default: false, parse: asBool },
+  jwt_issuer: { schema: z.string(), default: '', parse: asString },
+  jwt_audience: { schema: z.string(), default: '', parse: asString },
+  jwt_hs256_secret: { schema: z.string(), default: '', parse: asString, secret: true },
+  jwt_jwks_url: { schema: z.string(), default: '', parse: asString },
+  jwt_leeway_seconds: { schema: z.number().int().min(0).max(3600), default: 0, parse: asNumber },
+  pidfile: { schema: z.string().min(1), default: './.svc.pid', parse: asString },
+  no_pidfile: { schema: z.boolean(), default: false, parse: asBool },
+  shutdown_grace_s: { schema: seconds, default: 10, parse: asNumber },
+  ui_command: {
+    schema: z.array(z.string()).min(1).nullable(),
+    default: null as string[] | null,
+    parse: (raw: string) => (raw.trim() === '' ? null : asJson(raw)),
+  },
+  ui_health_path: { schema: z.string().startsWith('/').nullable(), default: null as string | null, parse: asString },
+  ui_startup_timeout_s: { schema: seconds, default: 60, parse: asNumber },
+  ui_session_ttl_s: { schema: seconds, default: 120, parse: asNumber },
+} as const
+
+export type SettingKey = keyof typeof FIELDS
+
+/** Fully resolved settings: every key present, typed, frozen. */
+export type ResolvedSettings = Readonly<{
+  [K in SettingKey]: z.output<(typeof FIELDS)[K]['schema']>
+}>
+
+/** What `new Svc({...})` and `svc.config.json` accept: any subset of the settings. */
+export type SettingsInput = Partial<{
+  [K in SettingKey]: z.input<(typeof FIELDS)[K]['schema']>
+}>
+
+export const SETTING_KEYS = Object.keys(FIELDS) as SettingKey[]
+
+export function envNameOf(key: SettingKey): string {
+  const field = FIELDS[key] as { env?: string }
+  return field.env ?? `SVC_${key.toUpperCase()}`
+}
+
+export function isSecretSetting(key: SettingKey): boolean {
+  return (FIELDS[key] as { secret?: boolean }).secret === true
+}
+
+export function parseFromString(key: SettingKey, raw: string): unknown {
+  return FIELDS[key].parse(raw)
+}
+
+export const INVALID_JSON = Symbol.for('svc.invalid-json')

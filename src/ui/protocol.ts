@@ -1,0 +1,88 @@
+import { z } from 'zod'
+
+/**
+ * The page protocol between the bundled sidecar (`src/ui/server`) and the browser client
+ * (`src/ui/client`): JSON text frames over `WS {base}/_stcore/stream`. Every message carries
+ * `v: 1`. Client messages are validated here (a boundary); server messages are typed only.
+ */
+export const UI_PROTOCOL_VERSION = 1
+
+/** One rendered element. Containers (columns, tabs, expander, container, form, empty) have children. */
+export interface UiNode {
+  /** Stable within a run: widget id (type + key/label) for widgets, position path for others. */
+  id: string
+  /** Element type, named like the `st` method: `title`, `button`, `columns`, `column`, `tab`, ... */
+  type: string
+  props: Record<string, unknown>
+  children?: UiNode[]
+}
+
+export interface NavEntry {
+  path: string
+  title: string
+  icon: string | null
+  order: number
+  children?: NavEntry[]
+}
+
+export interface PageInfo {
+  path: string
+  title: string
+  icon: string | null
+  layout: 'centered' | 'wide'
+  breadcrumb: string[] | null
+}
+
+export type ServerMessage =
+  | { v: 1; type: 'session'; sessionId: string; restored: boolean }
+  | { v: 1; type: 'run_state'; runId: number; running: boolean }
+  | {
+      v: 1
+      type: 'render'
+      runId: number
+      page: PageInfo
+      nav: NavEntry[]
+      main: UiNode[]
+      sidebar: UiNode[]
+      /** Query string the URL should show after this run (without `?`). */
+      query: string
+      /** Page not found: `main` lists the pages. */
+      notFound?: boolean
+    }
+  | { v: 1; type: 'query'; query: string }
+  | { v: 1; type: 'navigate'; path: string; query: string }
+  | { v: 1; type: 'toast'; id: string; body: string; icon: string | null }
+  | { v: 1; type: 'error'; message: string }
+
+const v1 = { v: z.literal(1) }
+const json = z.unknown()
+
+export const ClientMessage = z.discriminatedUnion('type', [
+  /** First message on every (re)connect. `sessionId` resumes a session within its TTL. */
+  z.object({
+    ...v1,
+    type: z.literal('hello'),
+    sessionId: z.string().max(128).nullable(),
+    path: z.string().max(2048),
+    query: z.string().max(8192),
+  }),
+  /** A widget changed; `trigger` marks button clicks (true for one run only). */
+  z.object({ ...v1, type: z.literal('widget'), id: z.string().max(512), value: json, trigger: z.boolean().optional() }),
+  /** A form was submitted: all its widget values at once, then one rerun. */
+  z.object({ ...v1, type: z.literal('form_submit'), formId: z.string().max(512), values: z.record(z.string(), json) }),
+  /** Client-side navigation (sidebar link, back/forward). */
+  z.object({ ...v1, type: z.literal('navigate'), path: z.string().max(2048), query: z.string().max(8192) }),
+  z.object({ ...v1, type: z.literal('rerun') }),
+])
+export type ClientMessage = z.infer<typeof ClientMessage>
+
+export function parseClientMessage(text: string): ClientMessage | null {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return null
+  }
+  const parsed = ClientMessage.safeParse(data)
+  return parsed.success ? parsed.data : null
+}
