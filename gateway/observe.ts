@@ -1,0 +1,40 @@
+import type { Dispatch } from './classify.js'
+
+/**
+ * The seam between the gateway's request path and observability (access log, metrics, trace
+ * spans, debug ring). The request path calls `begin()` once per request, `upstream()` around the
+ * HTTP hop to the sidecar, and `end()` exactly once when the response (or WebSocket) is done.
+ * Implementations must cost (almost) nothing when everything is off: `begin()` may return
+ * `NOOP_OBSERVATION`.
+ */
+export interface RequestInfo {
+  requestId: string
+  dispatch: Dispatch
+  /** Upper-case HTTP method, or `WEBSOCKET`. */
+  methodKind: string
+  /** HTTP method, or the literal `websocket`. */
+  methodOrType: string
+  /** Raw path the gateway saw (before the root_path split), without the query. */
+  path: string
+  /** Raw query string without `?` (redaction is the observer's job). */
+  query: string
+}
+
+export interface UpstreamObservation {
+  end(error?: Error): void
+}
+
+export interface RequestObservation {
+  /** Around the HTTP hop to the sidecar (span `svc.gateway.upstream_http`). */
+  upstream(method: string, urlFull: string): UpstreamObservation
+  /** Once: status code sent (101 for a WebSocket that opened), error if the request failed. */
+  end(statusCode: number, error?: Error): void
+}
+
+export interface GatewayObserver {
+  begin(info: RequestInfo): RequestObservation
+}
+
+export const NOOP_UPSTREAM: UpstreamObservation = { end() {} }
+export const NOOP_OBSERVATION: RequestObservation = { upstream: () => NOOP_UPSTREAM, end() {} }
+export const NOOP_OBSERVER: GatewayObserver = { begin: () => NOOP_OBSERVATION }

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    // Integration tests start real process trees; two cores do not run many at once well.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+})
