@@ -15,6 +15,8 @@ export interface UiNode {
   type: string
   props: Record<string, unknown>
   children?: UiNode[]
+  /** Set on nodes of the previous run kept in a partial render (show them dimmed). */
+  stale?: boolean
 }
 
 export interface NavEntry {
@@ -48,11 +50,29 @@ export type ServerMessage =
       query: string
       /** Page not found: `main` lists the pages. */
       notFound?: boolean
+      /**
+       * Sent while a slow run is still going (spinners, progress): `main`/`sidebar` hold what the
+       * run emitted so far, followed by the previous run's remaining nodes marked `stale`.
+       * The run's last render has `partial` absent or false.
+       */
+      partial?: boolean
     }
   | { v: 1; type: 'query'; query: string }
   | { v: 1; type: 'navigate'; path: string; query: string }
   | { v: 1; type: 'toast'; id: string; body: string; icon: string | null }
   | { v: 1; type: 'error'; message: string }
+  /** Answer to `dataframe_page`: one page of a dataframe of the latest run (no rerun). */
+  | {
+      v: 1
+      type: 'dataframe_rows'
+      id: string
+      runId: number
+      page: number
+      pageSize: number
+      totalRows: number
+      sort: { column: string; direction: 'asc' | 'desc' } | null
+      rows: unknown[][]
+    }
 
 const v1 = { v: z.literal(1) }
 const json = z.unknown()
@@ -73,6 +93,14 @@ export const ClientMessage = z.discriminatedUnion('type', [
   /** Client-side navigation (sidebar link, back/forward). */
   z.object({ ...v1, type: z.literal('navigate'), path: z.string().max(2048), query: z.string().max(8192) }),
   z.object({ ...v1, type: z.literal('rerun') }),
+  /** Page or sort change of a `dataframe` element; answered with `dataframe_rows`, no rerun. */
+  z.object({
+    ...v1,
+    type: z.literal('dataframe_page'),
+    id: z.string().max(512),
+    page: z.number().int().min(0),
+    sort: z.object({ column: z.string().max(512), direction: z.enum(['asc', 'desc']) }).nullable(),
+  }),
 ])
 export type ClientMessage = z.infer<typeof ClientMessage>
 
