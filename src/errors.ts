@@ -17,6 +17,7 @@ export const ERRORS = {
   SVC_ERR_IPC_CLOSED: { status: 500, error: 'internal' },
   // STATE / PIDFILE
   SVC_ERR_STATE_INVALID: { status: 500, error: 'state_invalid' },
+  SVC_ERR_STATE_MISSING: { status: 500, error: 'state_missing' },
   SVC_ERR_PIDFILE_INVALID: { status: 500, error: 'pidfile_invalid' },
   // PROCESS: supervisor-owned children
   SVC_ERR_PROCESS_PORT_IN_USE: { status: 500, error: 'port_in_use' },
@@ -28,6 +29,7 @@ export const ERRORS = {
   SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },
   SVC_ERR_GATEWAY_NOT_FOUND: { status: 404, error: 'not_found' },
   SVC_ERR_GATEWAY_DRAINING: { status: 503, error: 'draining' },
+  SVC_ERR_GATEWAY_METRICS_UNAVAILABLE: { status: 500, error: 'metrics_unavailable' },
   // PROXY: the HTTP hop to the sidecar
   SVC_ERR_PROXY_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_PROXY_UPSTREAM_TIMEOUT: { status: 502, error: 'bad_gateway' },
@@ -41,6 +43,7 @@ export const ERRORS = {
   SVC_ERR_AUTH_FORBIDDEN: { status: 403, error: 'forbidden' },
   SVC_ERR_AUTH_BAD_STATE: { status: 400, error: 'bad_request' },
   SVC_ERR_AUTH_CONFIG: { status: 500, error: 'auth_config_invalid' },
+  SVC_ERR_AUTH_IDP: { status: 502, error: 'idp_error' },
   // CLIENT: ApiClient misuse
   SVC_ERR_CLIENT_ABSOLUTE_PATH: { status: 500, error: 'client_bad_path' },
   SVC_ERR_CLIENT_CONFIG: { status: 500, error: 'client_config_invalid' },
@@ -48,6 +51,9 @@ export const ERRORS = {
   SVC_ERR_UI_DUPLICATE_PAGE: { status: 500, error: 'duplicate_page' },
   SVC_ERR_UI_DUPLICATE_WIDGET: { status: 500, error: 'duplicate_widget' },
   SVC_ERR_UI_BAD_QUERY: { status: 400, error: 'bad_query' },
+  SVC_ERR_UI_WIDGET_STATE: { status: 500, error: 'widget_state' },
+  SVC_ERR_UI_BAD_CALL: { status: 500, error: 'bad_page_call' },
+  SVC_ERR_UI_SIDECAR_START: { status: 500, error: 'ui_start_failed' },
   // CLI
   SVC_ERR_CLI_USAGE: { status: 500, error: 'usage' },
 } as const satisfies Record<`SVC_ERR_${string}`, { status: number; error: string }>

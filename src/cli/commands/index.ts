@@ -1,4 +1,6 @@
 import type { CommandClass } from 'clipanion'
+import { DoctorCommand } from './doctor.js'
+import { ShutdownCommand } from './shutdown.js'
 
 /** Commands beyond run/dev/workbench (doctor, shutdown, pages manifest) register here. */
-export const COMMANDS: CommandClass[] = []
+export const COMMANDS: CommandClass[] = [ShutdownCommand, DoctorCommand]

@@ -1,0 +1,32 @@
+import { Command, Option } from 'clipanion'
+import { EXIT } from '../exit-codes.js'
+import { runDoctor } from '../doctor/run-doctor.js'
+import { formatJson, formatText } from '../doctor/report.js'
+
+export class DoctorCommand extends Command {
+  static override paths = [['doctor']]
+  static override usage = Command.Usage({
+    description: 'Check the environment, the app target and the deployment settings.',
+    details: `
+      Prints one row per check: PASS, WARN or FAIL, the check id and a detail. Nothing is started;
+      the app module is imported once to read its settings. Exit 1 when any row is FAIL, unless
+      --warnings-only.
+    `,
+    examples: [
+      ['Check the default target (app:app)', '$0 doctor'],
+      ['Machine-readable, treating advice as failures', '$0 doctor src/app.ts:app --json --strict'],
+    ],
+  })
+
+  target = Option.String({ required: false, name: 'target' })
+  json = Option.Boolean('--json', false, { description: 'Print one JSON object instead of text rows.' })
+  warningsOnly = Option.Boolean('--warnings-only', false, { description: 'Report FAIL rows but exit 0.' })
+  strict = Option.Boolean('--strict', false, { description: 'Deployment advice (WARN) counts as FAIL.' })
+  pidfile = Option.String('--pidfile', { description: 'Pid file whose state file ui_upstream_state reads (default ./.svc.pid).' })
+
+  async execute(): Promise<number> {
+    const report = await runDoctor({ target: this.target, pidfile: this.pidfile, strict: this.strict, warningsOnly: this.warningsOnly })
+    this.context.stdout.write(this.json ? formatJson(report) : formatText(report))
+    return report.status === 'fail' ? EXIT.FAILURE : EXIT.OK
+  }
+}

@@ -1,0 +1,42 @@
+import { advise, pass, fail, warn, type Check, type SettingsCheck } from './types.js'
+import { publicBaseUrlSource } from './public-base-url.js'
+
+/** `SVC_INTERNAL_API_BASE`: svc sets it for its children; set by hand it must point at the API mount. */
+export const internalApiBase: SettingsCheck = (ctx) => {
+  const name = 'SVC_INTERNAL_API_BASE'
+  const raw = ctx.env.SVC_INTERNAL_API_BASE
+  if (raw === undefined || raw === '') return pass(name, 'unset (normal: svc sets it for the UI sidecar and the gateway workers)')
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return fail(name, `${JSON.stringify(raw)} is not a valid absolute URL; expected e.g. http://127.0.0.1:8000${ctx.settings.api_mount_path}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return fail(name, `${JSON.stringify(raw)} is not an http(s) URL`)
+  }
+  const path = url.pathname.replace(/\/+$/, '')
+  if (path !== ctx.settings.api_mount_path) {
+    return warn(name, `path '${path}' should match api_mount_path '${ctx.settings.api_mount_path}'`)
+  }
+  return pass(name, 'set and matches api_mount_path')
+}
+
+export const publicBaseUrlPrecedence: Check = (ctx) => {
+  const name = 'public_base_url_precedence'
+  const source = publicBaseUrlSource(ctx.env)
+  switch (source.kind) {
+    case 'none':
+      return null
+    case 'namespaced':
+      return pass(name, 'SVC_PUBLIC_BASE_URL set')
+    case 'legacy':
+      return pass(name, 'using PUBLIC_BASE_URL fallback (SVC_PUBLIC_BASE_URL unset)')
+    case 'conflict':
+      return advise(
+        ctx.strict || ctx.settings?.strict_public_base_url === true,
+        name,
+        `PUBLIC_BASE_URL=${source.legacy} and SVC_PUBLIC_BASE_URL=${source.namespaced} differ; svc uses SVC_PUBLIC_BASE_URL — unset one of them`,
+      )
+  }
+}

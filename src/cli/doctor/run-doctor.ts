@@ -1,0 +1,63 @@
+import { resolve as resolvePath } from 'node:path'
+import { configFileLayer, envLayer, flagsLayer, resolveSettings } from '../../settings/resolve.js'
+import type { ResolvedSettings } from '../../settings/schema.js'
+import { resolvePidfilePath } from '../../../state/pidfile.js'
+import { CHECKS } from './check-order.js'
+import { importTarget, loadTargetForDoctor, type TargetLoader } from './import-target.js'
+import { summarize, type DoctorReport } from './report.js'
+import { fail, type CheckRow, type DoctorContext } from './types.js'
+import { nodeVersion } from './runtime-checks.js'
+
+export interface DoctorOptions {
+  /** Positional TARGET; else the `target` setting (SVC_APP, svc.config.json), else `app:app`. */
+  target?: string | undefined
+  pidfile?: string | undefined
+  strict?: boolean
+  warningsOnly?: boolean
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  loadTarget?: TargetLoader
+  importModule?: (specifier: string) => Promise<unknown>
+}
+
+function baseSettings(env: NodeJS.ProcessEnv, cwd: string, target: string | undefined): { settings: ResolvedSettings | null; row: CheckRow | null } {
+  try {
+    const flags = target === undefined ? {} : { target: { flag: 'TARGET', value: target } }
+    return { settings: resolveSettings([configFileLayer(cwd), envLayer(env), flagsLayer(flags)]), row: null }
+  } catch (err) {
+    return { settings: null, row: fail('settings', (err as Error).message.replace(/\n\s*/g, ' ')) }
+  }
+}
+
+/** Run every check in order and build the report; never throws for a user or environment problem. */
+export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
+  const env = options.env ?? process.env
+  const cwd = options.cwd ?? process.cwd()
+  const warningsOnly = options.warningsOnly ?? false
+  const checks: CheckRow[] = []
+  const add = (rows: CheckRow | CheckRow[] | null): void => {
+    if (rows !== null) checks.push(...(Array.isArray(rows) ? rows : [rows]))
+  }
+
+  const base = baseSettings(env, cwd, options.target)
+  const target = options.target ?? base.settings?.target ?? env.SVC_APP ?? 'app:app'
+  const imported = await importTarget(target, cwd, options.loadTarget ?? loadTargetForDoctor)
+  const settings = imported.settings ?? base.settings
+  const pidfile =
+    options.pidfile !== undefined || settings === null ? resolvePidfilePath(options.pidfile, env, cwd) : resolvePath(cwd, settings.pidfile)
+  const ctx: DoctorContext = {
+    env,
+    cwd,
+    strict: options.strict ?? false,
+    target,
+    settings,
+    pidfile,
+    importModule: options.importModule ?? ((specifier) => import(specifier)),
+  }
+
+  add(await nodeVersion(ctx))
+  add(base.row)
+  add(imported.row)
+  for (const check of CHECKS) add(await check(ctx))
+  return { status: summarize(checks, warningsOnly), target, warnings_only: warningsOnly, checks }
+}

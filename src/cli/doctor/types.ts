@@ -1,0 +1,46 @@
+import type { ResolvedSettings } from '../../settings/schema.js'
+
+export type CheckStatus = 'PASS' | 'WARN' | 'FAIL'
+
+/** One doctor row; JSON output carries exactly these three keys. */
+export interface CheckRow {
+  name: string
+  status: CheckStatus
+  detail: string
+}
+
+export interface DoctorContext {
+  readonly env: NodeJS.ProcessEnv
+  readonly cwd: string
+  /** `--strict`: rows that are advice (WARN) become FAIL. */
+  readonly strict: boolean
+  readonly target: string
+  /** Resolved settings (the app's own when the target imported), or null when they are invalid. */
+  readonly settings: ResolvedSettings | null
+  /** Absolute pidfile path; the state file lives next to it. */
+  readonly pidfile: string
+  /** `import()` seam, so tests can pretend an optional package is missing. */
+  readonly importModule: (specifier: string) => Promise<unknown>
+}
+
+export type SettingsContext = DoctorContext & { readonly settings: ResolvedSettings }
+
+type Rows = CheckRow | CheckRow[] | null
+export type Check = (ctx: DoctorContext) => Rows | Promise<Rows>
+export type SettingsCheck = (ctx: SettingsContext) => Rows | Promise<Rows>
+
+export const pass = (name: string, detail: string): CheckRow => ({ name, status: 'PASS', detail })
+export const warn = (name: string, detail: string): CheckRow => ({ name, status: 'WARN', detail })
+export const fail = (name: string, detail: string): CheckRow => ({ name, status: 'FAIL', detail })
+/** Advice that `--strict` (or a `strict_*` setting) turns into a failure. */
+export const advise = (strict: boolean, name: string, detail: string): CheckRow => (strict ? fail : warn)(name, detail)
+
+/** Run a check only when settings resolved; without them it has nothing to say. */
+export function needsSettings(check: SettingsCheck): Check {
+  return (ctx) => (ctx.settings === null ? null : check({ ...ctx, settings: ctx.settings }))
+}
+
+/** `/tools` + `/api` → `/tools/api`: the browser-visible API prefix. */
+export function publicApiPrefix(settings: Pick<ResolvedSettings, 'root_path' | 'api_mount_path'>): string {
+  return settings.root_path + settings.api_mount_path
+}

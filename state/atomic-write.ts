@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, open, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+
+/**
+ * Write `text` to `path` so that a reader sees the old file or the new one, never a torn one:
+ * write a temp file in the same directory (same filesystem, so rename is atomic), flush it,
+ * rename over the target. Parent directories are created.
+ */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const dir = dirname(path)
+  await mkdir(dir, { recursive: true })
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    const handle = await open(temp, 'w', 0o644)
+    try {
+      await handle.writeFile(text, 'utf8')
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, path)
+  } catch (err) {
+    await unlink(temp).catch(() => {})
+    throw err
+  }
+}

@@ -1,0 +1,96 @@
+import { readFileSync, unlinkSync } from 'node:fs'
+import { readFile, unlink } from 'node:fs/promises'
+import { resolve as resolvePath } from 'node:path'
+import { z } from 'zod'
+import { SvcError } from '../src/errors.js'
+import { FIELDS } from '../src/settings/schema.js'
+import { configFileLayer } from '../src/settings/resolve.js'
+import { writeFileAtomic } from './atomic-write.js'
+
+/**
+ * The pidfile: `<pid>\n` in ASCII, naming the supervisor. Written atomically so `svc shutdown`
+ * never reads half a number.
+ */
+export const Pidfile = z
+  .string()
+  .regex(/^\s*\d{1,10}\s*$/, 'must hold one process id, e.g. "1234\\n"')
+  .transform((raw) => Number(raw.trim()))
+  // 0 and 1 would make kill() hit the process group or init: never valid here.
+  .pipe(z.number().int().min(2).max(2 ** 31 - 1))
+export type Pidfile = z.infer<typeof Pidfile>
+
+export type PidfileRead = { kind: 'missing' } | { kind: 'invalid'; raw: string } | { kind: 'ok'; pid: number }
+
+/** Parse pidfile content; throws `SVC_ERR_PIDFILE_INVALID` naming what was found. */
+export function parsePidfile(raw: string, path = 'pid file'): number {
+  const parsed = Pidfile.safeParse(raw)
+  if (!parsed.success) {
+    throw new SvcError('SVC_ERR_PIDFILE_INVALID', `${path} holds ${JSON.stringify(raw.slice(0, 40))}, not a process id; delete it or run "svc shutdown" to clean it up`)
+  }
+  return parsed.data
+}
+
+export async function writePidfile(path: string, pid: number = process.pid): Promise<void> {
+  await writeFileAtomic(path, `${pid}\n`)
+}
+
+export async function readPidfile(path: string): Promise<PidfileRead> {
+  let raw: string
+  try {
+    raw = await readFile(path, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
+    // Unreadable (a directory, no permission) counts as invalid: shutdown removes it if it can.
+    return { kind: 'invalid', raw: `(unreadable: ${(err as Error).message})` }
+  }
+  const parsed = Pidfile.safeParse(raw)
+  return parsed.success ? { kind: 'ok', pid: parsed.data } : { kind: 'invalid', raw }
+}
+
+/** Read synchronously; for exit paths that must check the file still names this process. */
+export function readPidfileSync(path: string): PidfileRead {
+  try {
+    const raw = readFileSync(path, 'utf8')
+    const parsed = Pidfile.safeParse(raw)
+    return parsed.success ? { kind: 'ok', pid: parsed.data } : { kind: 'invalid', raw }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
+    return { kind: 'invalid', raw: `(unreadable: ${(err as Error).message})` }
+  }
+}
+
+export async function removePidfile(path: string): Promise<void> {
+  try {
+    await unlink(path)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+}
+
+/** For `process.on('exit')` and other paths where nothing async runs any more. */
+export function removePidfileSync(path: string): void {
+  try {
+    unlinkSync(path)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+}
+
+/**
+ * The pidfile path commands that do not start svc (`shutdown`, `doctor`) use, with the same
+ * precedence as the supervisor: flag > `SVC_PIDFILE` > `svc.config.json` `pidfile` > `./.svc.pid`.
+ * A broken config file is skipped here: stopping a server must not depend on it.
+ */
+export function resolvePidfilePath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  let chosen = flag ?? env.SVC_PIDFILE
+  if (chosen === undefined || chosen === '') {
+    let fromConfig: unknown
+    try {
+      fromConfig = configFileLayer(cwd).values.pidfile
+    } catch {
+      fromConfig = undefined
+    }
+    chosen = typeof fromConfig === 'string' && fromConfig !== '' ? fromConfig : FIELDS.pidfile.default
+  }
+  return resolvePath(cwd, chosen)
+}
