@@ -1,16 +1,21 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { fastifySwagger } from '@fastify/swagger'
 import { fastifySwaggerUi } from '@fastify/swagger-ui'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { resolveProcessSettings } from './settings/resolve.js'
 import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
-import { createRootLogger, childLogger } from './logging/logger.js'
+import { createRootLogger, childLogger, requestChildLoggerFactory } from './logging/logger.js'
+import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
 import { RuntimeState } from './internal/runtime-state.js'
 import { kPages, kRuntime, kSvcApp } from './internal/symbols.js'
 import { registerHealthRoutes } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
+import { applyCors } from './auth/cors.js'
+import { attachOidcLogin, type AttachOidcLoginOptions } from './auth/attach-oidc-login.js'
+import type { OidcLogin } from './auth/oidc-bff-routes.js'
+import type { OIDCProvider } from './auth/oidc-client.js'
 
 export interface SvcOptions extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
@@ -41,14 +46,13 @@ export class Svc {
     this.api = Fastify({
       ...(fastifyOptions as FastifyServerOptions),
       loggerInstance: childLogger(root, 'svc.api') as FastifyBaseLogger,
-      logController: new LogController({
-        disableRequestLogging: !this.settings.enable_request_logging,
-        requestIdLogLabel: 'request_id',
-      }),
+      logController: new ApiRequestLogController(this.settings),
+      childLoggerFactory: requestChildLoggerFactory as unknown as FastifyServerOptions['childLoggerFactory'],
       requestIdHeader: false,
       genReqId: () => getRequestId() ?? randomUUID(),
       trustProxy: this.settings.trust_proxy,
     }) as unknown as FastifyInstance
+    applyCors(this.api, this.settings)
     const base = this.settings.root_path + this.settings.api_mount_path
     // Applied synchronously (not via register) so that routes the user declares right after
     // `new Svc()` are seen by the OpenAPI collector's onRoute hook.
@@ -81,6 +85,14 @@ export class Svc {
     }
     this[kPages].add(path, options, handler as PageHandlerLike)
     return this
+  }
+
+  /**
+   * Add the OIDC login routes (`{api}/auth/login`, `/auth/callback`, `/auth/exchange`) with the
+   * public base URL and first-party secret from settings. Returns the guard for the tokens it mints.
+   */
+  attachOidcLogin(client: OIDCProvider, options?: AttachOidcLoginOptions): OidcLogin {
+    return attachOidcLogin(this, client, options)
   }
 
   /** The registered pages, in registration order. */

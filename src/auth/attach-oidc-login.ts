@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify'
+import { SvcError } from '../errors.js'
+import type { ResolvedSettings } from '../settings/schema.js'
+import type { OIDCBFFConfig } from './oidc-bff-config.js'
+import { registerOidcBffRoutes, type OidcLogin } from './oidc-bff-routes.js'
+import type { OIDCProvider } from './oidc-client.js'
+
+/** Overrides for `app.attachOidcLogin(client, options)`; everything else comes from settings. */
+export type AttachOidcLoginOptions = Partial<Omit<OIDCBFFConfig, 'provider'>>
+
+interface AppLike {
+  readonly api: FastifyInstance
+  readonly settings: Pick<ResolvedSettings, 'public_base_url' | 'oidc_bff_secret' | 'api_mount_path' | 'root_path'>
+}
+
+const attached = new WeakSet<object>()
+
+/**
+ * Register the OIDC BFF routes on an app, taking the public base URL from `public_base_url`
+ * (SVC_PUBLIC_BASE_URL, then PUBLIC_BASE_URL) and the first-party secret from `oidc_bff_secret`
+ * (SVC_OIDC_BFF_SECRET) unless `options` give them. One login per app.
+ */
+export function attachOidcLogin(app: AppLike, provider: OIDCProvider, options: AttachOidcLoginOptions = {}): OidcLogin {
+  if (attached.has(app)) throw new SvcError('SVC_ERR_AUTH_CONFIG', 'attachOidcLogin() was already called on this app')
+  const firstPartySecret = options.firstPartySecret ?? app.settings.oidc_bff_secret
+  if (!firstPartySecret) {
+    throw new SvcError(
+      'SVC_ERR_AUTH_CONFIG',
+      'attachOidcLogin(): no first-party secret; set SVC_OIDC_BFF_SECRET to ≥ 32 random bytes or pass { firstPartySecret }',
+    )
+  }
+  const login = registerOidcBffRoutes(app.api, {
+    publicBaseUrl: app.settings.public_base_url,
+    apiMountPath: app.settings.api_mount_path,
+    rootPath: app.settings.root_path,
+    ...options,
+    firstPartySecret,
+    provider,
+  })
+  attached.add(app)
+  return login
+}

@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { isSvcError, type SvcErrorCode } from '../errors.js'
+import { sendAuthError } from './auth-reply.js'
+import { issueAccessToken } from './issue-token.js'
+import { JWTBearer } from './jwt-bearer.js'
+import { loadJose } from './jose-loader.js'
+import { isGenericOIDCClient } from './oidc-client.js'
+import { resolveBffConfig, type OIDCBFFConfig, type ResolvedOIDCBFFConfig } from './oidc-bff-config.js'
+import { pkceChallenge, pkceVerifier, randomToken } from './pkce.js'
+
+/** What registration gives back: the guard for first-party tokens and the resolved config. */
+export interface OidcLogin {
+  /** Verifies the access tokens this BFF mints: `{ preHandler: login.bearer }`. */
+  readonly bearer: JWTBearer
+  readonly config: ResolvedOIDCBFFConfig
+}
+
+const LoginState = z.object({ v: z.string(), n: z.string(), r: z.string(), b: z.string(), t: z.string() })
+const AuthCodeEntry = z.object({ access_token: z.string(), expires_in: z.number() })
+const ExchangeBody = z.object({ auth_code: z.string().min(8).max(256) })
+const CallbackQuery = z.object({
+  code: z.string().optional(),
+  state: z.string().optional(),
+  error: z.string().optional(),
+})
+
+/** Cookie binding a login to the browser that started it (stops login CSRF with a stolen callback URL). */
+const BIND_COOKIE = 'svc_oidc_bind'
+
+/**
+ * Add `GET {loginPath}`, `GET {callbackPath}` and `POST {exchangePath}` to `api` (paths relative
+ * to the API mount). The browser never sees an IdP token: it gets a one-time `auth_code` that the
+ * page exchanges server-side for a short-lived first-party access token.
+ */
+export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfig): OidcLogin {
+  const c = resolveBffConfig(config)
+  const bearer = JWTBearer({ issuer: c.tokenIssuer, audience: c.tokenAudience, secret: c.firstPartySecret, leewaySeconds: 0 })
+  const routeSchema = { schema: { tags: ['auth'] } }
+
+  api.get(c.loginPath, routeSchema, async (request, reply) => {
+    const base = publicBase(request, c)
+    const returnTo = safeReturnPath((request.query as Record<string, unknown>).return_to) ?? c.uiRedirectPath
+    const binding = readCookie(request, BIND_COOKIE) ?? randomToken(18)
+    const state = randomToken()
+    const nonce = randomToken()
+    const verifier = pkceVerifier()
+    const redirectUri = base + c.apiMountPath + c.callbackPath
+    const entry: z.infer<typeof LoginState> = { v: verifier, n: nonce, r: redirectUri, b: binding, t: returnTo }
+    await c.store.set(`state:${state}`, JSON.stringify(entry), c.stateTtlSeconds)
+    const location = c.provider.authorizationUrl({ redirectUri, scope: c.scope, state, nonce, codeChallenge: pkceChallenge(verifier) })
+    const secure = base.startsWith('https:') ? '; Secure' : ''
+    const cookiePath = new URL(base).pathname.replace(/\/$/, '') + c.apiMountPath + '/'
+    reply.header('Set-Cookie', `${BIND_COOKIE}=${binding}; Path=${cookiePath}; Max-Age=${c.stateTtlSeconds}; HttpOnly; SameSite=Lax${secure}`)
+    return reply.code(302).header('Cache-Control', 'no-store').header('Location', location).send()
+  })
+
+  api.get(c.callbackPath, routeSchema, async (request, reply) => {
+    const q = CallbackQuery.safeParse(request.query)
+    const { code, state, error } = q.success ? q.data : {}
+    if (!state || (!code && !error)) return fail(request, reply, 'SVC_ERR_AUTH_BAD_STATE', 'Missing code or state')
+    const raw = await c.store.take(`state:${state}`)
+    const entry = raw === undefined ? undefined : LoginState.safeParse(parseJson(raw))
+    if (!entry?.success) return fail(request, reply, 'SVC_ERR_AUTH_BAD_STATE', 'Invalid or expired state')
+    const login = entry.data
+    if (readCookie(request, BIND_COOKIE) !== login.b) {
+      return fail(request, reply, 'SVC_ERR_AUTH_BAD_STATE', 'Login was started in another browser; start it again')
+    }
+    if (error || !code) return fail(request, reply, 'SVC_ERR_AUTH_BAD_STATE', `Identity provider refused the login: ${error ?? 'no code'}`)
+
+    let idClaims: Record<string, unknown>
+    try {
+      const tokens = await c.provider.exchangeCode({ code, redirectUri: login.r, codeVerifier: login.v })
+      if (typeof tokens.id_token !== 'string') return fail(request, reply, 'SVC_ERR_AUTH_IDP', 'IdP response missing id_token')
+      idClaims = await idTokenClaims(c, tokens.id_token, login.n)
+    } catch (err) {
+      if (isSvcError(err) && err.code === 'SVC_ERR_AUTH_IDP') {
+        request.log.warn({ reason: err.message }, 'oidc callback: identity provider call failed')
+        return fail(request, reply, 'SVC_ERR_AUTH_IDP', 'Identity provider call failed')
+      }
+      if (isSvcError(err)) throw err
+      request.log.warn({ reason: (err as Error).message }, 'oidc callback: id_token rejected')
+      return fail(request, reply, 'SVC_ERR_AUTH_IDP', 'Invalid id_token')
+    }
+    const sub = idClaims.sub
+    if (typeof sub !== 'string' || sub === '') return fail(request, reply, 'SVC_ERR_AUTH_IDP', 'id_token missing sub')
+
+    const accessToken = await issueAccessToken({
+      subject: sub,
+      issuer: c.tokenIssuer,
+      audience: c.tokenAudience,
+      secret: c.firstPartySecret,
+      ttlSeconds: c.accessTokenTtlSeconds,
+      claims: c.claimsFromIdToken?.(idClaims) ?? {},
+    })
+    const authCode = randomToken()
+    const stored: z.infer<typeof AuthCodeEntry> = { access_token: accessToken, expires_in: c.accessTokenTtlSeconds }
+    await c.store.set(`code:${authCode}`, JSON.stringify(stored), c.authCodeTtlSeconds)
+    const target = new URL(publicBase(request, c) + login.t)
+    target.search = ''
+    target.searchParams.set('auth_code', authCode)
+    return reply
+      .code(302)
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Location', target.toString())
+      .send()
+  })
+
+  api.post(c.exchangePath, routeSchema, async (request, reply) => {
+    const body = ExchangeBody.safeParse(request.body)
+    if (!body.success) return fail(request, reply, 'SVC_ERR_AUTH_BAD_STATE', 'Body must be JSON {"auth_code": "<code>"}')
+    const raw = await c.store.take(`code:${body.data.auth_code}`)
+    const entry = raw === undefined ? undefined : AuthCodeEntry.safeParse(parseJson(raw))
+    if (!entry?.success) return fail(request, reply, 'SVC_ERR_AUTH_UNAUTHORIZED', 'Invalid or expired auth code')
+    reply.header('Cache-Control', 'no-store')
+    return { access_token: entry.data.access_token, token_type: 'Bearer', expires_in: entry.data.expires_in }
+  })
+
+  return { bearer, config: c }
+}
+
+async function idTokenClaims(c: ResolvedOIDCBFFConfig, idToken: string, nonce: string): Promise<Record<string, unknown>> {
+  if (isGenericOIDCClient(c.provider)) {
+    return c.provider.verifyIdToken(idToken, {
+      nonce,
+      leewaySeconds: c.idTokenLeewaySeconds,
+      ...(c.idTokenAudience ? { audience: c.idTokenAudience } : {}),
+    })
+  }
+  // Custom provider, explicitly allowed at registration: decode only, but still bind the nonce.
+  const jose = await loadJose()
+  const claims = jose.decodeJwt(idToken)
+  if (claims.nonce !== undefined && claims.nonce !== nonce) throw new Error('nonce mismatch')
+  return claims
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function fail(request: FastifyRequest, reply: FastifyReply, code: SvcErrorCode, text: string): FastifyReply {
+  return sendAuthError(request, reply, code, text)
+}
+
+function publicBase(request: FastifyRequest, c: ResolvedOIDCBFFConfig): string {
+  if (c.publicBaseUrl) return c.publicBaseUrl
+  return `${request.protocol}://${request.host}${c.rootPath}`
+}
+
+/** Only a same-origin absolute path may be a return target (no `//host`, no `/\host`, no scheme). */
+function safeReturnPath(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\/(?![/\\])[^\s\\]*$/.test(value) || value.length > 512) return undefined
+  return value
+}
+
+function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie
+  if (!header) return undefined
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
+  }
+  return undefined
+}
