@@ -44,7 +44,6 @@ export const ERRORS = {
   SVC_ERR_AUTH_BAD_STATE: { status: 400, error: 'bad_request' },
   SVC_ERR_AUTH_CONFIG: { status: 500, error: 'auth_config_invalid' },
   SVC_ERR_AUTH_IDP: { status: 502, error: 'idp_error' },
-  SVC_ERR_AUTH_IDP: { status: 502, error: 'idp_error' },
   // CLIENT: ApiClient misuse
   SVC_ERR_CLIENT_ABSOLUTE_PATH: { status: 500, error: 'client_bad_path' },
   SVC_ERR_CLIENT_CONFIG: { status: 500, error: 'client_config_invalid' },
