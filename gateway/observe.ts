@@ -18,6 +18,15 @@ export interface RequestInfo {
   path: string
   /** Raw query string without `?` (redaction is the observer's job). */
   query: string
+  /** Optional, for the debug-mode split line: the path after the root_path split. */
+  dispatchPath?: string
+  /** Optional, for the debug-mode split line: the path the inner API routes (`api` only). */
+  apiPath?: string
+  /** Optional, for the debug-mode split line: the path sent to the sidecar (`ui` only). */
+  uiPath?: string
+  /** Optional: the client's W3C `traceparent` / `tracestate`, handed to the trace hook. */
+  traceparent?: string
+  tracestate?: string
 }
 
 export interface UpstreamObservation {

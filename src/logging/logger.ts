@@ -1,39 +1,30 @@
-import { pino, type Logger, type LoggerOptions, type DestinationStream } from 'pino'
-import { getRequestId } from './context.js'
+import { pino, type ChildLoggerOptions, type Logger, type LoggerOptions, type DestinationStream } from 'pino'
+import { JsonLogFormatter, bindRequestId } from './json-formatter.js'
 
-/** Base fields of every JSON log line, in order. */
-export const JSON_LOG_BASE_FIELDS = ['time', 'level', 'logger', 'message'] as const
+export { JSON_LOG_BASE_FIELDS } from './fields.js'
 
 export type SvcLogger = Logger
 
 export interface LoggerSettings {
   log_level: string
   log_format: 'json' | 'pretty'
+  /** Redacted in logged query strings besides `svc_sid` and `auth_code`. */
+  url_session_query_param?: string
+}
+
+/** The pino options of svc's JSON line (see `JsonLogFormatter`). */
+export function jsonLogOptions(level: string, redactQueryKeys: readonly string[] = []): LoggerOptions {
+  return new JsonLogFormatter({ level, redactQueryKeys }).options
 }
 
 /**
- * The pino options that make svc's JSON line: `time` ISO-8601, `level` by name, `logger`,
- * `message`, `request_id` when one is set, then every extra field.
+ * The root of svc's logger tree. Name children with `childLogger(root, 'svc.gateway')`.
+ * JSON lines on stdout by default; `log_format: 'pretty'` renders through pino-pretty (redaction
+ * happens before, in pino, so pretty output is as clean as JSON).
  */
-export function jsonLogOptions(level: string): LoggerOptions {
-  return {
-    level,
-    messageKey: 'message',
-    base: null,
-    timestamp: () => `,"time":"${new Date().toISOString()}"`,
-    formatters: {
-      level: (label) => ({ level: label }),
-    },
-    mixin: () => {
-      const id = getRequestId()
-      return id === undefined ? {} : { request_id: id }
-    },
-  }
-}
-
-/** The root of svc's logger tree. Name children with `childLogger(root, 'svc.gateway')`. */
 export function createRootLogger(settings: LoggerSettings, destination?: DestinationStream): Logger {
-  const options = jsonLogOptions(settings.log_level)
+  const keys = settings.url_session_query_param ? [settings.url_session_query_param] : []
+  const options = jsonLogOptions(settings.log_level, keys)
   if (destination) return pino(options, destination)
   if (settings.log_format === 'pretty') {
     return pino({
@@ -50,4 +41,18 @@ export function createRootLogger(settings: LoggerSettings, destination?: Destina
 /** A named logger in the tree: `svc`, `svc.gateway`, `svc.api`, `svc.ui`, `svc.supervisor`. */
 export function childLogger(root: Logger, name: string, bindings: Record<string, unknown> = {}): Logger {
   return root.child({ logger: name, ...bindings })
+}
+
+/**
+ * Fastify `childLoggerFactory` for `app.api`: the per-request child carries the request ID once
+ * (Fastify binds it under `requestIdLogLabel`, which svc sets to `request_id`).
+ */
+export function requestChildLoggerFactory(
+  logger: Logger,
+  bindings: Record<string, unknown>,
+  opts: ChildLoggerOptions,
+): Logger {
+  const { request_id: id, ...rest } = bindings
+  if (typeof id !== 'string') return logger.child(bindings, opts)
+  return bindRequestId(logger, id, rest, opts)
 }

@@ -1,0 +1,142 @@
+import { performance } from 'node:perf_hooks'
+import type { Logger } from 'pino'
+import type { ResolvedSettings } from '../src/settings/schema.js'
+import { createQueryRedactor, redactUrl } from '../src/logging/redact.js'
+import { hasTraceHook, traceSpan, type TraceSpan } from '../src/tracing/index.js'
+import type { DebugRing } from './debug-snapshot.js'
+import type { GatewayMetrics } from './metrics.js'
+import {
+  NOOP_OBSERVATION,
+  NOOP_UPSTREAM,
+  type GatewayObserver,
+  type RequestInfo,
+  type RequestObservation,
+  type UpstreamObservation,
+} from './observe.js'
+
+export interface GatewayObserverOptions {
+  settings: ResolvedSettings
+  /** Logger `svc.gateway`. */
+  logger: Logger
+  metrics: GatewayMetrics | null
+  debugRing: DebugRing | null
+}
+
+interface Prepared {
+  logger: Logger
+  accessLevel: 'info' | 'debug'
+  redactQuery: (query: string) => string
+  mount: string
+  debug: boolean
+  metrics: GatewayMetrics | null
+  debugRing: DebugRing | null
+}
+
+/**
+ * The gateway's observability: one access-log record per request (written when the response
+ * ends, so it carries `status` and `duration_ms`), the debug split line and debug ring, trace
+ * spans through the trace hook, and the request counter and duration histogram. `begin()` returns
+ * `NOOP_OBSERVATION` when none of these is on.
+ */
+export function createGatewayObserver(opts: GatewayObserverOptions): GatewayObserver {
+  const { settings, logger, metrics, debugRing } = opts
+  const p: Prepared = {
+    logger,
+    accessLevel: settings.enable_gateway_access_log ? 'info' : 'debug',
+    redactQuery: createQueryRedactor([settings.url_session_query_param]),
+    mount: settings.api_mount_path,
+    debug: settings.debug,
+    metrics,
+    debugRing,
+  }
+  return {
+    begin(info) {
+      const logAccess = logger.isLevelEnabled(p.accessLevel)
+      const tracing = hasTraceHook()
+      if (!logAccess && !tracing && metrics === null && debugRing === null) return NOOP_OBSERVATION
+      return new Observation(p, info, tracing)
+    },
+  }
+}
+
+class Observation implements RequestObservation {
+  readonly #p: Prepared
+  readonly #info: RequestInfo
+  readonly #start = performance.now()
+  readonly #span: TraceSpan | null
+  #ended = false
+
+  constructor(p: Prepared, info: RequestInfo, tracing: boolean) {
+    this.#p = p
+    this.#info = info
+    p.debugRing?.push({ request_id: info.requestId, dispatch: info.dispatch, path: info.path })
+    if (p.debug && p.logger.isLevelEnabled('debug')) logSplit(p, info)
+    p.metrics?.countRequest(info.dispatch, info.methodKind)
+    this.#span = tracing
+      ? traceSpan(
+          'svc.gateway.request',
+          {
+            'svc.dispatch': info.dispatch,
+            'http.method_or_type': info.methodOrType,
+            'url.path': info.path,
+            request_id: info.requestId,
+          },
+          { traceparent: info.traceparent, tracestate: info.tracestate },
+        )
+      : null
+  }
+
+  upstream(method: string, urlFull: string): UpstreamObservation {
+    if (!hasTraceHook()) return NOOP_UPSTREAM
+    return traceSpan('svc.gateway.upstream_http', {
+      'http.request.method': method,
+      'url.full': redactUrl(urlFull, this.#p.redactQuery),
+      'svc.request_id': this.#info.requestId,
+    })
+  }
+
+  end(statusCode: number, error?: Error): void {
+    if (this.#ended) return
+    this.#ended = true
+    const p = this.#p
+    const info = this.#info
+    const seconds = (performance.now() - this.#start) / 1000
+    if (p.metrics !== null) {
+      try {
+        p.metrics.observeDuration(info.dispatch, seconds)
+      } catch (err) {
+        p.logger.debug(
+          { request_id: info.requestId, svc_dispatch: info.dispatch, err },
+          `gateway_prometheus_observe_failed dispatch=${info.dispatch} err=${(err as Error)?.name ?? typeof err}`,
+        )
+      }
+    }
+    if (p.logger.isLevelEnabled(p.accessLevel)) {
+      const fields: Record<string, unknown> = {
+        request_id: info.requestId,
+        svc_dispatch: info.dispatch,
+        http_method_or_type: info.methodOrType,
+        path: info.path,
+        query: p.redactQuery(info.query),
+        status: statusCode,
+        duration_ms: Math.round(seconds * 1_000_000) / 1000,
+      }
+      if (error) fields.error = (error as NodeJS.ErrnoException).code ?? error.name
+      p.logger[p.accessLevel](fields, `gateway ${info.methodOrType} ${info.path} request_id=${info.requestId}`)
+    }
+    this.#span?.end(error)
+  }
+}
+
+function logSplit(p: Prepared, info: RequestInfo): void {
+  const apiPath = info.dispatch === 'api' ? (info.apiPath ?? stripMount(info.dispatchPath ?? info.path, p.mount)) : '-'
+  const uiPath = info.dispatch === 'ui' ? (info.uiPath ?? info.path) : '-'
+  p.logger.debug(
+    { request_id: info.requestId, path_in: info.path, mount: p.mount, api_path: apiPath, ui_path: uiPath },
+    `svc debug split path_in=${info.path} mount=${p.mount} api_path=${apiPath} ui_path=${uiPath}`,
+  )
+}
+
+function stripMount(path: string, mount: string): string {
+  return path.startsWith(mount) ? path.slice(mount.length) || '/' : path
+}

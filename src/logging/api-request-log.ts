@@ -1,0 +1,54 @@
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
+
+export interface ApiRequestLogSettings {
+  /** One INFO line per API request (debug mode turns it on). */
+  enable_request_logging: boolean
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?')
+  return q === -1 ? url : url.slice(0, q)
+}
+
+/**
+ * Fastify's request logging for `app.api`, in svc's shape: one INFO line per request on logger
+ * `svc.api`, `<METHOD> <path> -> <status>`, with fields `http_method`, `path`, `status` and
+ * `duration_ms` (the path never carries the query). Fastify's `incoming request` line is dropped
+and its `Route … not found` line moves to DEBUG (the completion line already says 404).
+ * Server errors (5xx) are logged with their exception even when request logging is off: an
+ * unhandled route error must not pass silently.
+ */
+export class ApiRequestLogController extends LogController {
+  constructor(settings: ApiRequestLogSettings) {
+    super({ disableRequestLogging: !settings.enable_request_logging, requestIdLogLabel: 'request_id' })
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return
+    const path = pathOf(request.url)
+    const fields = {
+      http_method: request.method,
+      path,
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+    }
+    const message = `${request.method} ${path} -> ${reply.statusCode}`
+    if (error) reply.log.error({ ...fields, err: error }, message)
+    else reply.log.info(fields, message)
+  }
+
+  override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    if (reply.statusCode >= 500) {
+      reply.log.error({ http_method: request.method, path: pathOf(request.url), status: reply.statusCode, err: error }, error?.message)
+    } else if (!this.isLogDisabled(request)) {
+      reply.log.info({ status: reply.statusCode, err: error }, error?.message)
+    }
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    if (this.isLogDisabled(request)) return
+    request.log.debug({ http_method: request.method, path: pathOf(request.url) }, `Route ${request.method}:${pathOf(request.url)} not found`)
+  }
+}

@@ -1,0 +1,125 @@
+import type { ChildLoggerOptions, Logger, LoggerOptions } from 'pino'
+import { getRequestId } from './context.js'
+import { JSON_LOG_BASE_FIELDS } from './fields.js'
+import { REDACTED, createQueryRedactor, redactAuthorization, redactHeaders, redactUrl, type HeaderInput } from './redact.js'
+
+/** Marks a child logger whose bindings already carry `request_id`, so the mixin adds none. */
+const kRequestIdBound = Symbol('svc.logging.requestIdBound')
+
+/**
+ * Paths pino censors in every log object, whatever logged it: credential headers wherever a
+ * header map is logged, and token-like keys at the top level. Exact paths only: a leading
+ * wildcard would make pino inspect every key of every line.
+ */
+const HEADER_HOLDERS = ['', 'req.', 'res.', 'request.', 'reply.', 'upstream.']
+const HEADER_KEYS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
+export const LOG_REDACT_PATHS: readonly string[] = [
+  ...HEADER_HOLDERS.flatMap((h) => HEADER_KEYS.map((k) => `${h}headers["${k}"]`)),
+  ...HEADER_KEYS.map((k) => `["${k}"]`),
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'client_secret',
+  'password',
+  'token',
+  'svc_access_token',
+  'svc_sid',
+  'auth_code',
+]
+
+function censor(value: unknown, path: string[]): string {
+  const key = path[path.length - 1]
+  return key === 'authorization' || key === 'proxy-authorization' ? redactAuthorization(String(value)) : REDACTED
+}
+
+/** An error as one string: its stack (or `Name: message`), then each `cause`. */
+export function formatException(error: unknown): string {
+  const parts: string[] = []
+  let e: unknown = error
+  for (let depth = 0; e !== undefined && e !== null && depth < 8; depth++) {
+    parts.push(e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e))
+    e = e instanceof Error ? e.cause : undefined
+  }
+  return parts.join('\nCaused by: ')
+}
+
+interface RequestLike {
+  method?: string
+  url?: string
+  raw?: { method?: string; url?: string }
+}
+
+export interface JsonLogFormatterOptions {
+  /** pino level name: trace, debug, info, warn, error, fatal. */
+  level: string
+  /** Query keys redacted in logged URLs besides `svc_sid` and `auth_code` (the url_session_query_param). */
+  redactQueryKeys?: readonly string[]
+}
+
+/**
+ * svc's JSON line, as pino options: one object per line with `time` (ISO-8601), `level` (name),
+ * `logger`, `message`, `request_id` when one is set (bound on the logger or current in the
+ * request context), then every extra field. Errors logged under `err` (or passed directly) become
+ * an `exception` field holding the stack. Credentials are censored (`LOG_REDACT_PATHS`), logged
+ * `req` objects are reduced to method and query-redacted URL, `headers` maps pass `redactHeaders`.
+ *
+ * ```ts
+ * const logger = pino(new JsonLogFormatter({ level: 'info' }).options)
+ * ```
+ */
+export class JsonLogFormatter {
+  static readonly BASE_FIELDS = JSON_LOG_BASE_FIELDS
+  readonly options: LoggerOptions
+
+  constructor(opts: JsonLogFormatterOptions) {
+    const redactQuery = createQueryRedactor(opts.redactQueryKeys ?? [])
+    this.options = {
+      level: opts.level,
+      messageKey: 'message',
+      errorKey: 'exception',
+      base: null,
+      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (obj) => {
+          // Fastify and most libraries log errors under `err`; svc's field is `exception`.
+          if (obj.err === undefined || obj.exception !== undefined) return obj
+          const { err, ...rest } = obj
+          return { ...rest, exception: err }
+        },
+      },
+      serializers: {
+        exception: formatException,
+        err: formatException,
+        headers: (h: HeaderInput) => (h && typeof h === 'object' ? redactHeaders(h) : h),
+        req: (req: RequestLike) => {
+          const method = req.method ?? req.raw?.method
+          const url = req.url ?? req.raw?.url
+          return { method, url: url === undefined ? undefined : redactUrl(url, redactQuery) }
+        },
+        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      },
+      redact: { paths: [...LOG_REDACT_PATHS], censor },
+      mixin: (_merge, _level, logger) => {
+        if ((logger as unknown as Record<symbol, unknown>)[kRequestIdBound] === true) return {}
+        const id = getRequestId()
+        return id === undefined ? {} : { request_id: id }
+      },
+    }
+  }
+}
+
+/**
+ * A child of `logger` bound to one request: its lines carry `request_id` even when logged
+ * outside the request's async context, and never twice.
+ */
+export function bindRequestId(
+  logger: Logger,
+  requestId: string,
+  bindings: Record<string, unknown> = {},
+  options?: ChildLoggerOptions,
+): Logger {
+  const child = logger.child({ ...bindings, request_id: requestId }, options)
+  ;(child as unknown as Record<symbol, unknown>)[kRequestIdBound] = true
+  return child
+}

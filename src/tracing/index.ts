@@ -1,0 +1,118 @@
+/**
+ * svc's trace hook: one process-wide function that turns svc's spans into your tracer's spans.
+ * svc bundles no tracing library; see examples/otel for an OpenTelemetry adapter. With no hook
+ * installed the gateway's request path checks one variable and does nothing else.
+ */
+
+export type TraceAttributeValue = string | number | boolean
+/** Attributes as svc passes them in; `null` / `undefined` values are dropped before the hook. */
+export type TraceAttributesInput = Readonly<Record<string, TraceAttributeValue | null | undefined>>
+/** Attributes as the hook receives them: never null. */
+export type TraceAttributes = Readonly<Record<string, TraceAttributeValue>>
+
+/** A started span: `end()` once, with the error when the traced work failed. */
+export interface TraceSpan {
+  end(error?: Error): void
+}
+
+/**
+ * The W3C trace context a span continues from. For `svc.gateway.request` it holds the client's
+ * `traceparent` / `tracestate` headers (the same values the gateway copies to the sidecar).
+ */
+export interface TraceCarrier {
+  traceparent?: string | undefined
+  tracestate?: string | undefined
+}
+
+/**
+ * Called at the start of each span with its name, its attributes and, when known, the incoming
+ * trace context. Return an object with `end(error?)`, or a `Disposable` (`[Symbol.dispose]()`,
+ * ended without the error), or nothing. A hook that throws fails the traced operation: hooks must
+ * not throw.
+ */
+export type TraceHook = (name: string, attributes: TraceAttributes, carrier?: TraceCarrier) => TraceSpan | Disposable | void
+
+/** Returned by `setTraceHook`: call it (or pass it to `resetTraceHook`) to restore the previous hook. */
+export type TraceHookToken = () => void
+
+const NOOP_SPAN: TraceSpan = { end() {} }
+
+let currentHook: TraceHook | null = null
+
+/**
+ * Install `hook` for the whole process (or remove it with `null`). Returns a token that puts back
+ * the hook that was installed before.
+ */
+export function setTraceHook(hook: TraceHook | null): TraceHookToken {
+  const previous = currentHook
+  currentHook = hook
+  let used = false
+  return () => {
+    if (used) return
+    used = true
+    currentHook = previous
+  }
+}
+
+/** Restore the hook from before `token`'s `setTraceHook`; without a token, remove any hook. */
+export function resetTraceHook(token?: TraceHookToken): void {
+  if (token) token()
+  else currentHook = null
+}
+
+/** True when a trace hook is installed. */
+export function hasTraceHook(): boolean {
+  return currentHook !== null
+}
+
+function dropNulls(attributes: TraceAttributesInput): TraceAttributes {
+  const out: Record<string, TraceAttributeValue> = {}
+  for (const key in attributes) {
+    const v = attributes[key]
+    if (v !== null && v !== undefined) out[key] = v
+  }
+  return out
+}
+
+/** Start span `name` through the installed hook; a no-op span when none is installed. */
+export function traceSpan(name: string, attributes: TraceAttributesInput = {}, carrier?: TraceCarrier): TraceSpan {
+  const hook = currentHook
+  if (hook === null) return NOOP_SPAN
+  const result = carrier?.traceparent ? hook(name, dropNulls(attributes), carrier) : hook(name, dropNulls(attributes))
+  if (result === undefined || result === null) return NOOP_SPAN
+  let ended = false
+  if (typeof (result as TraceSpan).end === 'function') {
+    const span = result as TraceSpan
+    return {
+      end(error) {
+        if (ended) return
+        ended = true
+        span.end(error)
+      },
+    }
+  }
+  if (typeof (result as Disposable)[Symbol.dispose] === 'function') {
+    const disposable = result as Disposable
+    return {
+      end() {
+        if (ended) return
+        ended = true
+        disposable[Symbol.dispose]()
+      },
+    }
+  }
+  throw new TypeError(`trace hook returned ${typeof result} for span "${name}": return { end(error?) }, a Disposable, or nothing`)
+}
+
+/** Run `fn` inside span `name`; the span ends when `fn` settles, with its error if it throws. */
+export async function withTraceSpan<T>(name: string, attributes: TraceAttributesInput, fn: () => T | Promise<T>): Promise<T> {
+  const span = traceSpan(name, attributes)
+  try {
+    const value = await fn()
+    span.end()
+    return value
+  } catch (error) {
+    span.end(error instanceof Error ? error : new Error(String(error)))
+    throw error
+  }
+}

@@ -1,0 +1,16 @@
+declare module 'parse-prometheus-text-format' {
+  export interface ParsedSample {
+    value?: string
+    labels?: Record<string, string>
+    buckets?: Record<string, string>
+    count?: string
+    sum?: string
+  }
+  export interface ParsedMetricFamily {
+    name: string
+    help: string
+    type: 'COUNTER' | 'GAUGE' | 'HISTOGRAM' | 'SUMMARY' | 'UNTYPED'
+    metrics: ParsedSample[]
+  }
+  export default function parsePrometheusTextFormat(text: string): ParsedMetricFamily[]
+}
