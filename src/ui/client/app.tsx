@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'preact/hooks'
+import { RuntimeContext, useRuntime, useViewState } from './context.js'
+import type { Runtime } from './runtime.js'
+import { Nav, flattenNav } from './shell/nav.js'
+import { ErrorBanner, ReconnectBanner, RunningIndicator, Toasts } from './shell/status.js'
+import { Nodes } from './render.js'
+
+export function App({ runtime }: { runtime: Runtime }) {
+  const state = useViewState(runtime)
+  const [menuOpen, setMenuOpen] = useState(false)
+  const hasNav = state.nav.length > 1 || state.nav.some((e) => (e.children?.length ?? 0) > 0)
+  const hasSidebar = hasNav || state.sidebar.length > 0
+  const layout = state.page?.layout ?? 'centered'
+
+  useEffect(() => {
+    if (!menuOpen) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false)
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [menuOpen])
+
+  return (
+    <RuntimeContext.Provider value={runtime}>
+      <a class="svc-skip" href="#svc-main">
+        Skip to content
+      </a>
+      <RunningIndicator running={state.running} />
+      <div class={`svc-app ${hasSidebar ? 'has-sidebar' : ''} ${menuOpen ? 'menu-open' : ''}`} data-layout={layout}>
+        {hasSidebar ? (
+          <>
+            <button
+              type="button"
+              class="svc-menu-button"
+              aria-label={menuOpen ? 'Close sidebar' : 'Open sidebar'}
+              aria-expanded={menuOpen}
+              aria-controls="svc-sidebar"
+              onClick={() => setMenuOpen(!menuOpen)}
+            >
+              <span aria-hidden="true">{menuOpen ? '×' : '☰'}</span>
+            </button>
+            <div class="svc-scrim" onClick={() => setMenuOpen(false)} />
+            <aside id="svc-sidebar" class="svc-sidebar" aria-label="Sidebar">
+              <div class="svc-brand">{runtime.config.title}</div>
+              {hasNav ? <Nav entries={state.nav} activePath={state.notFound ? '' : (state.page?.path ?? state.path)} onNavigate={() => setMenuOpen(false)} /> : null}
+              {state.sidebar.length > 0 ? (
+                <div class="svc-sidebar-content">
+                  <Nodes nodes={state.sidebar} />
+                </div>
+              ) : null}
+            </aside>
+          </>
+        ) : null}
+        <main id="svc-main" class="svc-main" tabIndex={-1}>
+          <div class="svc-block-container">
+            <ReconnectBanner state={state} />
+            <ErrorBanner message={state.error} />
+            {state.page?.breadcrumb && state.page.breadcrumb.length > 0 ? (
+              <nav class="svc-breadcrumb" aria-label="Breadcrumb">
+                {state.page.breadcrumb.map((b, i) => (
+                  <span key={i}>{b}</span>
+                ))}
+              </nav>
+            ) : null}
+            {state.notFound ? <NotFound state={state} /> : null}
+            {state.page === null && state.status !== 'connected' ? <Skeleton /> : <Nodes nodes={state.main} />}
+          </div>
+        </main>
+      </div>
+      <Toasts toasts={state.toasts} />
+    </RuntimeContext.Provider>
+  )
+}
+
+function NotFound({ state }: { state: { nav: Parameters<typeof flattenNav>[0]; path: string; main: unknown[] } }) {
+  return (
+    <section class="svc-not-found" aria-labelledby="svc-nf-title" data-testid="not-found">
+      <p class="svc-eyebrow">404</p>
+      <h1 id="svc-nf-title" class="svc-title">Page not found</h1>
+      <p class="svc-muted">
+        There is no page at <code class="svc-inline-code">{state.path}</code>.
+        {state.main.length === 0 ? ' Try one of these:' : null}
+      </p>
+      {state.main.length === 0 ? <PageList entries={flattenNav(state.nav)} /> : null}
+    </section>
+  )
+}
+
+function PageList({ entries }: { entries: ReturnType<typeof flattenNav> }) {
+  return (
+    <ul class="svc-page-list" role="list">
+      {entries.map((e) => (
+        <li key={e.path}>
+          <PageLink path={e.path} title={e.title} icon={e.icon} />
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function PageLink({ path, title, icon }: { path: string; title: string; icon: string | null }) {
+  const rt = useRuntime()
+  return (
+    <a
+      class="svc-page-card"
+      href={rt.href(path)}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return
+        e.preventDefault()
+        rt.navigate(path)
+      }}
+    >
+      <span class="svc-nav-icon" aria-hidden="true">
+        {icon ?? '📄'}
+      </span>
+      <span>{title}</span>
+      <span class="svc-muted svc-page-card-path">{path}</span>
+    </a>
+  )
+}
+
+function Skeleton() {
+  return (
+    <div class="svc-skeleton" aria-hidden="true">
+      <div class="svc-skeleton-line is-title" />
+      <div class="svc-skeleton-line" />
+      <div class="svc-skeleton-line is-short" />
+    </div>
+  )
+}

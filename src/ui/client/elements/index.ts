@@ -1,0 +1,74 @@
+import type { FunctionComponent } from 'preact'
+import type { ElementPropsMap, ElementType } from '../../elements.js'
+import { AreaChart, BarChart, LineChart, ScatterChart } from '../charts/chart.js'
+import { Button, DownloadButton, FormSubmitButton } from '../widgets/buttons.js'
+import { Checkbox, Multiselect, Radio, Selectbox, Toggle } from '../widgets/choice.js'
+import { FileUploader } from '../widgets/file-uploader.js'
+import { DateInput, NumberInput, TextArea, TextInput } from '../widgets/inputs.js'
+import { Slider } from '../widgets/slider.js'
+import { Column, Columns, Container, Empty, Expander, Form, Tab, Tabs } from './layout.js'
+import { Image, Link } from './media.js'
+import { Metric } from './metric.js'
+import { ErrorAlert, Exception, Info, Progress, Spinner, Success, Warning } from './status.js'
+import { Dataframe, Table } from './table.js'
+import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
+import type { ElementProps } from './types.js'
+
+type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
+
+/** One renderer per catalogue entry; the mapped type makes a missing one a compile error. */
+const REGISTRY: Registry = {
+  title: Title,
+  header: Header,
+  subheader: Subheader,
+  caption: Caption,
+  markdown: Markdown,
+  text: Text,
+  code: Code,
+  json: Json,
+  divider: Divider,
+  success: Success,
+  info: Info,
+  warning: Warning,
+  error: ErrorAlert,
+  exception: Exception,
+  metric: Metric,
+  table: Table,
+  dataframe: Dataframe,
+  lineChart: LineChart,
+  barChart: BarChart,
+  areaChart: AreaChart,
+  scatterChart: ScatterChart,
+  image: Image,
+  link: Link,
+  progress: Progress,
+  spinner: Spinner,
+  columns: Columns,
+  column: Column,
+  tabs: Tabs,
+  tab: Tab,
+  expander: Expander,
+  container: Container,
+  form: Form,
+  empty: Empty,
+  button: Button,
+  formSubmitButton: FormSubmitButton,
+  checkbox: Checkbox,
+  toggle: Toggle,
+  radio: Radio,
+  selectbox: Selectbox,
+  multiselect: Multiselect,
+  slider: Slider,
+  textInput: TextInput,
+  textArea: TextArea,
+  numberInput: NumberInput,
+  dateInput: DateInput,
+  fileUploader: FileUploader,
+  downloadButton: DownloadButton,
+}
+
+export type AnyElement = FunctionComponent<ElementProps<unknown>>
+
+export function elementFor(type: string): AnyElement | undefined {
+  return Object.hasOwn(REGISTRY, type) ? (REGISTRY[type as ElementType] as AnyElement) : undefined
+}

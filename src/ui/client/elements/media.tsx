@@ -1,0 +1,61 @@
+import type { ImageProps, LinkProps } from '../../elements.js'
+import { useRuntime } from '../context.js'
+import type { ElementProps } from './types.js'
+
+/** Only http(s), mailto, data images and relative URLs reach the DOM. */
+export function safeUrl(url: string, allowData = false): string | undefined {
+  const u = url.trim()
+  if (/^(https?:|mailto:)/i.test(u)) return u
+  if (allowData && /^data:image\//i.test(u)) return u
+  if (/^[a-z][a-z0-9+.-]*:/i.test(u)) return undefined
+  return u
+}
+
+export function Image({ props }: ElementProps<ImageProps>) {
+  return (
+    <figure class="svc-image">
+      <img src={safeUrl(props.url, true)} alt={props.alt} width={props.width ?? undefined} loading="lazy" style={props.width ? undefined : { width: '100%' }} />
+      {props.caption ? <figcaption>{props.caption}</figcaption> : null}
+    </figure>
+  )
+}
+
+export function Link({ props }: ElementProps<LinkProps>) {
+  const rt = useRuntime()
+  const content = (
+    <>
+      {props.icon ? (
+        <span class="svc-link-icon" aria-hidden="true">
+          {props.icon}
+        </span>
+      ) : null}
+      <span>{props.label}</span>
+    </>
+  )
+  if (props.page !== null) {
+    const page = props.page
+    return (
+      <a
+        class="svc-link is-page"
+        href={rt.href(page)}
+        onClick={(e) => {
+          if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return
+          e.preventDefault()
+          rt.navigate(page)
+        }}
+      >
+        {content}
+      </a>
+    )
+  }
+  return (
+    <a class="svc-link" href={safeUrl(props.href)} target={props.newTab ? '_blank' : undefined} rel={props.newTab ? 'noopener noreferrer' : undefined}>
+      {content}
+      {props.newTab ? (
+        <span class="svc-link-external" aria-label="(opens in a new tab)">
+          ↗
+        </span>
+      ) : null}
+    </a>
+  )
+}

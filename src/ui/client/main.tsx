@@ -1,0 +1,13 @@
+import { render } from 'preact'
+import { App } from './app.js'
+import { readConfig } from './config.js'
+import { Runtime } from './runtime.js'
+import './styles/base.css'
+import './styles/shell.css'
+import './styles/elements.css'
+import './styles/widgets.css'
+
+const runtime = new Runtime(readConfig())
+const root = document.getElementById('svc-root') ?? document.body.appendChild(document.createElement('div'))
+render(<App runtime={runtime} />, root)
+runtime.start()

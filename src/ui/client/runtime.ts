@@ -1,0 +1,249 @@
+import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../protocol.js'
+import type { ClientConfig } from './config.js'
+import { Connection, type ConnectionStatus } from './connection.js'
+import { pageHref, pagePathFromLocation, streamUrl, stripQuestionMark } from './url.js'
+
+export interface Toast {
+  id: string
+  body: string
+  icon: string | null
+}
+
+export type DataframeRows = Extract<ServerMessage, { type: 'dataframe_rows' }>
+
+export interface ViewState {
+  status: ConnectionStatus
+  /** True once a session was established at least once: later drops show the reconnect banner. */
+  everConnected: boolean
+  running: boolean
+  page: PageInfo | null
+  nav: NavEntry[]
+  main: UiNode[]
+  sidebar: UiNode[]
+  notFound: boolean
+  toasts: Toast[]
+  error: string | null
+  /** Current page path (relative to basePath); follows navigation before the server answers. */
+  path: string
+}
+
+/** Messages we keep while the socket is down and send after the next `session`. */
+const MAX_PENDING = 200
+const TOAST_MS = 4_000
+
+/**
+ * The client runtime: owns the connection, the view state, and the browser history. UI
+ * components subscribe to state changes and call the `send*` / `navigate` methods.
+ */
+export class Runtime {
+  readonly config: ClientConfig
+  readonly #connection: Connection
+  readonly #listeners = new Set<() => void>()
+  readonly #dataframeListeners = new Map<string, (rows: DataframeRows) => void>()
+  readonly #storageKey: string
+  #pending: ClientMessage[] = []
+  #inSession = false
+  #state: ViewState
+
+  constructor(config: ClientConfig) {
+    this.config = config
+    this.#storageKey = `svc:session:${config.basePath || '/'}`
+    this.#state = {
+      status: 'connecting',
+      everConnected: false,
+      running: false,
+      page: null,
+      nav: [],
+      main: [],
+      sidebar: [],
+      notFound: false,
+      toasts: [],
+      error: null,
+      path: this.#locationPath(),
+    }
+    this.#connection = new Connection(streamUrl(location, config.basePath), {
+      onOpen: () => this.#hello(),
+      onMessage: (m) => this.#onMessage(m),
+      onStatus: (status) => {
+        this.#inSession = false
+        this.#set({ status, running: false })
+      },
+    })
+  }
+
+  get state(): ViewState {
+    return this.#state
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  start(): void {
+    window.addEventListener('popstate', this.#onPopState)
+    this.#connection.start()
+  }
+
+  stop(): void {
+    window.removeEventListener('popstate', this.#onPopState)
+    this.#connection.stop()
+  }
+
+  retryNow(): void {
+    this.#connection.retryNow()
+  }
+
+  sendWidget(id: string, value: unknown, trigger?: boolean): void {
+    this.#send(trigger ? { v: 1, type: 'widget', id, value, trigger: true } : { v: 1, type: 'widget', id, value })
+  }
+
+  submitForm(formId: string, values: Record<string, unknown>): void {
+    this.#send({ v: 1, type: 'form_submit', formId, values })
+  }
+
+  rerun(): void {
+    this.#send({ v: 1, type: 'rerun' })
+  }
+
+  /** Ask for another page or sort of a dataframe; the answer goes to `onDataframeRows` listeners. */
+  requestDataframePage(id: string, page: number, sort: DataframeRows['sort']): void {
+    this.#send({ v: 1, type: 'dataframe_page', id, page, sort })
+  }
+
+  onDataframeRows(id: string, listener: (rows: DataframeRows) => void): () => void {
+    this.#dataframeListeners.set(id, listener)
+    return () => {
+      if (this.#dataframeListeners.get(id) === listener) this.#dataframeListeners.delete(id)
+    }
+  }
+
+  /** Client-side navigation to a page path (relative to basePath). */
+  navigate(path: string, query = ''): void {
+    history.pushState(null, '', pageHref(this.config.basePath, path, query))
+    this.#set({ path })
+    window.scrollTo(0, 0)
+    this.#send({ v: 1, type: 'navigate', path, query })
+  }
+
+  href(path: string, query = ''): string {
+    return pageHref(this.config.basePath, path, query)
+  }
+
+  dismissToast(id: string): void {
+    this.#set({ toasts: this.#state.toasts.filter((t) => t.id !== id) })
+  }
+
+  dismissError(): void {
+    this.#set({ error: null })
+  }
+
+  readonly #onPopState = (): void => {
+    const path = this.#locationPath()
+    this.#set({ path })
+    this.#send({ v: 1, type: 'navigate', path, query: stripQuestionMark(location.search) })
+  }
+
+  #locationPath(): string {
+    return pagePathFromLocation(location.pathname, this.config.basePath)
+  }
+
+  #hello(): void {
+    this.#connection.send({
+      v: 1,
+      type: 'hello',
+      sessionId: this.#storedSessionId(),
+      path: this.#locationPath(),
+      query: stripQuestionMark(location.search),
+    } satisfies ClientMessage)
+  }
+
+  #send(message: ClientMessage): void {
+    if (this.#inSession && this.#connection.send(message)) return
+    // Navigation is re-derived from the URL in the next hello and paging is re-asked by the
+    // table, so only widget input is queued.
+    if (message.type !== 'widget' && message.type !== 'form_submit') return
+    this.#pending.push(message)
+    if (this.#pending.length > MAX_PENDING) this.#pending.shift()
+  }
+
+  #onMessage(message: ServerMessage): void {
+    switch (message.type) {
+      case 'session': {
+        this.#storeSessionId(message.sessionId)
+        this.#inSession = true
+        this.#set({ status: 'connected', everConnected: true, error: null })
+        const pending = this.#pending
+        this.#pending = []
+        for (const m of pending) this.#connection.send(m)
+        return
+      }
+      case 'run_state':
+        this.#set({ running: message.running })
+        return
+      case 'render':
+        this.#onRender(message)
+        return
+      case 'query':
+        this.#replaceUrl(this.#state.path, message.query)
+        return
+      case 'navigate':
+        this.navigate(message.path, message.query)
+        return
+      case 'toast':
+        this.#addToast({ id: message.id, body: message.body, icon: message.icon })
+        return
+      case 'error':
+        this.#set({ error: message.message })
+        return
+      case 'dataframe_rows':
+        this.#dataframeListeners.get(message.id)?.(message)
+        return
+    }
+  }
+
+  #onRender(message: Extract<ServerMessage, { type: 'render' }>): void {
+    const path = message.notFound ? this.#locationPath() : message.page.path
+    this.#replaceUrl(path, message.query)
+    document.title = message.page.title === this.config.title ? message.page.title : `${message.page.title} · ${this.config.title}`
+    this.#set({
+      page: message.page,
+      nav: message.nav,
+      main: message.main,
+      sidebar: message.sidebar,
+      notFound: message.notFound === true,
+      path,
+    })
+  }
+
+  #replaceUrl(path: string, query: string): void {
+    const next = pageHref(this.config.basePath, path, query)
+    if (next !== location.pathname + location.search) history.replaceState(history.state, '', next)
+  }
+
+  #addToast(toast: Toast): void {
+    this.#set({ toasts: [...this.#state.toasts.filter((t) => t.id !== toast.id), toast] })
+    setTimeout(() => this.dismissToast(toast.id), TOAST_MS)
+  }
+
+  #storedSessionId(): string | null {
+    try {
+      return sessionStorage.getItem(this.#storageKey)
+    } catch {
+      return null
+    }
+  }
+
+  #storeSessionId(id: string): void {
+    try {
+      sessionStorage.setItem(this.#storageKey, id)
+    } catch {
+      // Storage can be disabled; the session then lasts as long as the socket.
+    }
+  }
+
+  #set(patch: Partial<ViewState>): void {
+    this.#state = { ...this.#state, ...patch }
+    for (const l of this.#listeners) l()
+  }
+}

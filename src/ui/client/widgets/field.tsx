@@ -1,0 +1,95 @@
+import type { ComponentChildren } from 'preact'
+import { useReducer, useRef } from 'preact/hooks'
+import type { UiNode } from '../../protocol.js'
+import type { WidgetBase } from '../../elements.js'
+import { useForm, useRuntime } from '../context.js'
+
+/** A DOM id from a node id (ids may hold any character; DOM ids must stay unambiguous). */
+export function domId(nodeId: string, suffix = ''): string {
+  return `svc-${nodeId.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)}${suffix}`
+}
+
+export interface WidgetValue<V> {
+  value: V
+  /** Update the shown value; inside a form it is also recorded for the next submit. */
+  set(value: V): void
+  /** Set and send now (outside a form); inside a form the same as `set`. */
+  commit(value: V): void
+  inForm: boolean
+}
+
+/**
+ * The value a widget shows. It follows the server's `value` on every render, except inside a
+ * form while the user has unsubmitted edits (Streamlit keeps those across reruns).
+ */
+export function useWidgetValue<V>(node: UiNode, serverValue: V): WidgetValue<V> {
+  const rt = useRuntime()
+  const form = useForm()
+  const [, force] = useReducer((n: number) => n + 1, 0)
+  const state = useRef({ value: serverValue, props: node.props, dirtyGeneration: -1 })
+  const s = state.current
+  if (s.props !== node.props) {
+    s.props = node.props
+    if (!(form && s.dirtyGeneration === form.generation)) s.value = serverValue
+  }
+  const set = (value: V) => {
+    s.value = value
+    if (form) {
+      s.dirtyGeneration = form.generation
+      form.set(node.id, value)
+    }
+    force(0)
+  }
+  return {
+    value: s.value,
+    set,
+    commit(value: V) {
+      set(value)
+      if (!form) rt.sendWidget(node.id, value)
+    },
+    inForm: form !== null,
+  }
+}
+
+interface FieldProps {
+  node: UiNode
+  base: WidgetBase
+  /** Id of the labelled control; null for groups (radio, multiselect) that use a fieldset-like role. */
+  controlId: string | null
+  children: ComponentChildren
+  /** Extra content right of the label (e.g. the slider's value). */
+  aside?: ComponentChildren
+}
+
+/** Label, help and control of one widget. */
+export function Field({ node, base, controlId, children, aside }: FieldProps) {
+  const labelId = domId(node.id, '-label')
+  const labelClass = `svc-label ${base.labelVisibility === 'collapsed' ? 'svc-visually-hidden' : base.labelVisibility === 'hidden' ? 'is-hidden' : ''}`
+  return (
+    <div class={base.disabled ? 'svc-field is-disabled' : 'svc-field'} data-testid={node.type} data-label={base.label}>
+      <div class="svc-label-row">
+        {controlId ? (
+          <label id={labelId} class={labelClass} for={controlId}>
+            {base.label}
+          </label>
+        ) : (
+          <span id={labelId} class={labelClass}>
+            {base.label}
+          </span>
+        )}
+        {base.help && base.labelVisibility === 'visible' ? <Help text={base.help} /> : null}
+        {aside ? <span class="svc-label-aside">{aside}</span> : null}
+      </div>
+      {children}
+    </div>
+  )
+}
+
+/** A "?" badge with a tooltip that keyboard users reach too. */
+export function Help({ text }: { text: string }) {
+  return (
+    <span class="svc-help" tabIndex={0} role="note" aria-label={text} data-tip={text}>
+      ?
+    </span>
+  )
+}
