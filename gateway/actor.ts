@@ -1,0 +1,126 @@
+import type { Logger } from 'pino'
+import { isSvcError } from '../src/errors.js'
+import { loadTarget } from '../src/target/load-target.js'
+import type { Channel } from '../ipc/channel.js'
+import type { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
+import { buildGateway, type Gateway } from './build.js'
+import { createObservability } from './observability.js'
+
+/**
+ * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
+ * metrics) and to the supervisor vanishing (IPC disconnect → drain briefly and exit, so that
+ * `kill -9` of the supervisor leaves no process and no bound port behind).
+ */
+export type WorkerState = 'idle' | 'loading' | 'loaded' | 'ready' | 'draining' | 'stopped'
+
+/** When the supervisor is gone there is nobody to wait for: finish quickly. */
+const ORPHAN_GRACE_MS = 2_000
+
+export interface GatewayActorOptions {
+  target: string
+  logger: Logger
+  channel: Channel<SupervisorToGateway, GatewayToSupervisor>
+  exit: (code: number) => void
+}
+
+export class GatewayActor {
+  readonly #opts: GatewayActorOptions
+  #state: WorkerState = 'idle'
+  #gateway: Gateway | null = null
+  #metricsJson: (() => Promise<unknown>) | null = null
+  #nextMetricsId = 1
+  readonly #pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>()
+
+  constructor(opts: GatewayActorOptions) {
+    this.#opts = opts
+  }
+
+  get state(): WorkerState {
+    return this.#state
+  }
+
+  async start(): Promise<void> {
+    const { channel } = this.#opts
+    channel.onMessage((msg, handle) => this.#onMessage(msg, handle))
+    channel.onDisconnect(() => void this.stop(ORPHAN_GRACE_MS))
+    this.#state = 'loading'
+    try {
+      const { app } = await loadTarget(this.#opts.target)
+      const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics() })
+      this.#metricsJson = obs.metricsJson
+      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal })
+    } catch (err) {
+      const e = err as Error
+      channel.send({ svc: 1, type: 'fatal', code: isSvcError(err) ? err.code : 'SVC_ERR_TARGET_IMPORT_FAILED', message: e.message })
+      this.#state = 'stopped'
+      this.#opts.exit(1)
+      return
+    }
+    this.#state = 'loaded'
+    channel.send({ svc: 1, type: 'loaded', pid: process.pid })
+  }
+
+  #onMessage(msg: SupervisorToGateway, handle: unknown): void {
+    switch (msg.type) {
+      case 'listen':
+        void this.#listen(handle)
+        return
+      case 'upstream':
+        this.#gateway?.setUpstream(msg.url)
+        return
+      case 'drain':
+        void this.stop(msg.grace_ms)
+        return
+      case 'metrics_collect':
+        void this.#answerCollect(msg.id)
+        return
+      case 'metrics_result': {
+        const pending = this.#pendingMetrics.get(msg.id)
+        this.#pendingMetrics.delete(msg.id)
+        if (msg.text !== undefined) pending?.resolve(msg.text)
+        else pending?.reject(new Error(msg.error ?? 'metrics collection failed'))
+        return
+      }
+      default:
+        msg satisfies never
+    }
+  }
+
+  async #listen(handle: unknown): Promise<void> {
+    const gw = this.#gateway
+    if (!gw || this.#state !== 'loaded' || !handle) return
+    await gw.server.listen(handle as object)
+    this.#state = 'ready'
+    this.#opts.channel.send({ svc: 1, type: 'ready', pid: process.pid })
+  }
+
+  async #answerCollect(id: number): Promise<void> {
+    const data = this.#metricsJson ? await this.#metricsJson().catch(() => []) : []
+    this.#opts.channel.send({ svc: 1, type: 'metrics_data', id, data })
+  }
+
+  #collectMetrics(): Promise<string> {
+    const { channel } = this.#opts
+    const id = this.#nextMetricsId++
+    return new Promise((resolve, reject) => {
+      this.#pendingMetrics.set(id, { resolve, reject })
+      if (!channel.send({ svc: 1, type: 'metrics_request', id })) {
+        this.#pendingMetrics.delete(id)
+        reject(new Error('supervisor unreachable'))
+      }
+    })
+  }
+
+  /** Drain within `graceMs`, tell the supervisor, exit 0. Idempotent. */
+  async stop(graceMs: number): Promise<void> {
+    if (this.#state === 'draining' || this.#state === 'stopped') return
+    const wasReady = this.#state === 'ready'
+    this.#state = 'draining'
+    const inflight = this.#gateway?.server.inflight ?? 0
+    if (this.#gateway && wasReady) await this.#gateway.drain(graceMs)
+    this.#state = 'stopped'
+    this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, inflight })
+    this.#opts.logger.flush?.()
+    this.#opts.exit(0)
+  }
+}

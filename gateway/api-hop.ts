@@ -1,0 +1,19 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyInstance } from 'fastify'
+
+/**
+ * The API hop: the inner Fastify app served in-process. Routes are declared relative to the
+ * mount, so the request URL is rewritten to the mount-relative path before Fastify routes it;
+ * the public path stays on `req.svcPublicUrl` for handlers that need it.
+ */
+export type ApiHop = (req: IncomingMessage, res: ServerResponse, apiPath: string, query: string) => void
+
+export async function createApiHop(api: FastifyInstance): Promise<ApiHop> {
+  await api.ready()
+  const route = api.routing as (req: IncomingMessage, res: ServerResponse) => void
+  return (req, res, apiPath, query) => {
+    ;(req as IncomingMessage & { svcPublicUrl?: string }).svcPublicUrl = req.url
+    req.url = query === '' ? apiPath : `${apiPath}?${query}`
+    route(req, res)
+  }
+}

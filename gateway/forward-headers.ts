@@ -1,0 +1,123 @@
+import type { IncomingMessage } from 'node:http'
+
+/**
+ * Header policy for the hops to the sidecar. Everything the client sent is forwarded except
+ * hop-by-hop headers (RFC 7230 §6.1 plus every name listed in `Connection`), the client's own
+ * `X-Forwarded-*`/`Forwarded` and `X-Request-ID`; then the gateway sets Host, X-Forwarded-* from
+ * its own view (or the trusted proxy's) and the authoritative X-Request-ID.
+ */
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+  'http2-settings',
+])
+
+const CLIENT_FORWARDING = new Set([
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'forwarded',
+  'x-request-id',
+  'host',
+])
+
+/** Additionally not copied on the WebSocket handshake: `ws` sets these itself. */
+const WS_HANDSHAKE = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol'])
+
+export interface ForwardView {
+  host: string
+  proto: string
+  port: string | undefined
+  prefix: string
+  forwardedFor: string | undefined
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value
+  if (v === undefined) return undefined
+  const t = v.split(',')[0]!.trim()
+  return t === '' ? undefined : t
+}
+
+function portOf(host: string): string | undefined {
+  const m = /:(\d+)$/.exec(host)
+  return m && !host.endsWith(']') ? m[1] : undefined
+}
+
+/** The gateway's view of the request; with `trustProxy`, the proxy in front is believed. */
+export function forwardView(req: IncomingMessage, rootPath: string, trustProxy: boolean): ForwardView {
+  const ownHost = (req.headers.host ?? '').trim()
+  const ownProto = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
+  const peer = req.socket.remoteAddress
+  if (!trustProxy) {
+    return { host: ownHost, proto: ownProto, port: portOf(ownHost), prefix: rootPath, forwardedFor: peer }
+  }
+  const host = first(req.headers['x-forwarded-host']) ?? ownHost
+  const proto = first(req.headers['x-forwarded-proto']) ?? ownProto
+  const port = first(req.headers['x-forwarded-port']) ?? portOf(host)
+  const prefix = first(req.headers['x-forwarded-prefix']) ?? rootPath
+  const chain = req.headers['x-forwarded-for']
+  const prior = Array.isArray(chain) ? chain.join(', ') : chain
+  const forwardedFor = prior && peer ? `${prior}, ${peer}` : (prior ?? peer)
+  return { host, proto, port, prefix, forwardedFor }
+}
+
+/** Request headers for an upstream hop, as a flat object (multi-valued joined per RFC 9110). */
+export function upstreamRequestHeaders(
+  req: IncomingMessage,
+  view: ForwardView,
+  requestId: string,
+  websocket: boolean,
+): Record<string, string> {
+  const out: Record<string, string> = {}
+  const raw = req.rawHeaders
+  let connectionListed: Set<string> | null = null
+  const conn = req.headers.connection
+  if (conn) {
+    connectionListed = new Set(conn.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
+  }
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase()
+    if (HOP_BY_HOP.has(name) || CLIENT_FORWARDING.has(name)) continue
+    if (connectionListed?.has(name)) continue
+    if (websocket && WS_HANDSHAKE.has(name)) continue
+    const value = raw[i + 1]!
+    const prev = out[name]
+    out[name] = prev === undefined ? value : name === 'cookie' ? `${prev}; ${value}` : `${prev}, ${value}`
+  }
+  if (view.host) {
+    out.host = view.host
+    out['x-forwarded-host'] = view.host
+  }
+  out['x-forwarded-proto'] = view.proto
+  if (view.port) out['x-forwarded-port'] = view.port
+  if (view.prefix) out['x-forwarded-prefix'] = view.prefix
+  if (view.forwardedFor) out['x-forwarded-for'] = view.forwardedFor
+  out['x-request-id'] = requestId
+  return out
+}
+
+/** Response headers from the sidecar, minus hop-by-hop; multi-valued (set-cookie) kept as arrays. */
+export function downstreamResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  const conn = headers.connection
+  const listed = conn ? new Set(String(conn).split(',').map((s) => s.trim().toLowerCase())) : null
+  for (const name of Object.keys(headers)) {
+    const value = headers[name]
+    if (value === undefined) continue
+    const lower = name.toLowerCase()
+    if (HOP_BY_HOP.has(lower) || listed?.has(lower)) continue
+    out[lower] = value
+  }
+  return out
+}

@@ -1,0 +1,159 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Logger } from 'pino'
+import type { ResolvedSettings } from '../src/settings/schema.js'
+import { runWithRequestId } from '../src/logging/context.js'
+import { createClassifier } from './classify.js'
+import { resolveRequestId } from './request-id.js'
+import { forwardView, upstreamRequestHeaders } from './forward-headers.js'
+import { sendJsonError, rejectUpgrade } from './json-error.js'
+import type { ApiHop } from './api-hop.js'
+import type { HttpProxy } from './http-proxy.js'
+import type { WsProxy } from './ws-proxy.js'
+import type { GatewayObserver } from './observe.js'
+
+/** The gateway-internal debug path; never proxied, 404 unless debug mode serves it. */
+export const DEBUG_PATH = '/__svc/debug'
+
+export interface InternalRoutes {
+  match(method: string, dispatchPath: string): 'metrics' | 'debug' | null
+  serve(kind: 'metrics' | 'debug', req: IncomingMessage, res: ServerResponse): Promise<void>
+}
+
+export interface GatewayParts {
+  settings: ResolvedSettings
+  logger: Logger
+  api: ApiHop
+  http: HttpProxy
+  ws: WsProxy
+  observer: GatewayObserver
+  internal: InternalRoutes | null
+  /** Sets response headers every answer carries (security headers); null when off. */
+  decorate: ((req: IncomingMessage, res: ServerResponse) => void) | null
+  isDraining: () => boolean
+}
+
+/**
+ * The request path of a gateway worker: request ID → classify → internal route | API hop |
+ * HTTP proxy | WebSocket proxy. Everything per-request is a lookup in values prepared here.
+ */
+export function createGatewayHandler(parts: GatewayParts): {
+  handleRequest: (req: IncomingMessage, res: ServerResponse) => void
+  handleUpgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void
+} {
+  const { settings, observer, internal, decorate } = parts
+  const classify = createClassifier({ apiMountPath: settings.api_mount_path, rootPath: settings.root_path })
+  const root = settings.root_path
+  const trustProxy = settings.trust_proxy
+  const docsTarget = `${root}${settings.api_mount_path}/docs`
+  const redirects = new Map([
+    ['/docs', docsTarget],
+    ['/docs/', docsTarget],
+    ['/openapi.json', `${root}${settings.api_mount_path}/openapi.json`],
+  ])
+
+  const handleRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const requestId = resolveRequestId(req.headers['x-request-id'])
+    res.setHeader('x-request-id', requestId)
+    if (parts.isDraining()) res.setHeader('connection', 'close')
+    decorate?.(req, res)
+    const rawUrl = req.url ?? '/'
+    const c = classify(rawUrl)
+    if (c.kind === 'bad') {
+      sendJsonError(res, 'SVC_ERR_GATEWAY_BAD_PATH', `bad request path: ${c.reason}`, requestId)
+      return
+    }
+    const method = req.method ?? 'GET'
+    const kind = internal?.match(method, c.dispatchPath) ?? null
+    if (kind !== null) {
+      runWithRequestId(requestId, () => {
+        internal!.serve(kind, req, res).catch((err: Error) => {
+          parts.logger.error({ err }, `gateway internal route ${kind} failed`)
+          sendJsonError(res, 'SVC_ERR_GATEWAY_NOT_FOUND', 'internal route failed', requestId)
+        })
+      })
+      return
+    }
+    if (c.dispatchPath === DEBUG_PATH) {
+      sendJsonError(res, 'SVC_ERR_GATEWAY_NOT_FOUND', `${DEBUG_PATH} is served only in debug mode (SVC_DEBUG=1)`, requestId)
+      return
+    }
+    const q = rawUrl.indexOf('?')
+    const observation = observer.begin({
+      requestId,
+      dispatch: c.kind,
+      methodKind: method.toUpperCase(),
+      methodOrType: method,
+      path: q === -1 ? rawUrl : rawUrl.slice(0, q),
+      query: c.query,
+    })
+    runWithRequestId(requestId, () => {
+      if (c.kind === 'api') {
+        res.once('close', () => observation.end(res.statusCode))
+        parts.api(req, res, c.apiPath, c.query)
+        return
+      }
+      const redirect = method === 'GET' || method === 'HEAD' ? redirects.get(c.dispatchPath) : undefined
+      if (redirect !== undefined) {
+        res.writeHead(307, { location: redirect, 'content-length': 0 })
+        res.end()
+        observation.end(307)
+        return
+      }
+      const view = forwardView(req, root, trustProxy)
+      parts.http.forward(req, res, {
+        requestId,
+        target: c.query === '' ? c.uiPath : `${c.uiPath}?${c.query}`,
+        headers: upstreamRequestHeaders(req, view, requestId, false),
+        observation,
+      })
+    })
+  }
+
+  const handleUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    const requestId = resolveRequestId(req.headers['x-request-id'])
+    socket.on('error', () => socket.destroy())
+    const rawUrl = req.url ?? '/'
+    const c = classify(rawUrl)
+    if (c.kind === 'bad') {
+      rejectUpgrade(socket, 'SVC_ERR_GATEWAY_BAD_PATH', `bad request path: ${c.reason}`, requestId)
+      return
+    }
+    if (c.kind === 'api' || parts.isDraining()) {
+      const draining = parts.isDraining()
+      rejectUpgrade(
+        socket,
+        draining ? 'SVC_ERR_GATEWAY_DRAINING' : 'SVC_ERR_GATEWAY_NOT_FOUND',
+        draining ? 'the gateway is shutting down' : 'WebSockets under the API mount are not supported; use a path outside it',
+        requestId,
+      )
+      return
+    }
+    const upstream = parts.http.upstream
+    if (!upstream) {
+      rejectUpgrade(socket, 'SVC_ERR_PROXY_NO_UPSTREAM', 'no ui upstream is configured', requestId)
+      return
+    }
+    const q = rawUrl.indexOf('?')
+    const observation = observer.begin({
+      requestId,
+      dispatch: 'ui',
+      methodKind: 'WEBSOCKET',
+      methodOrType: 'websocket',
+      path: q === -1 ? rawUrl : rawUrl.slice(0, q),
+      query: c.query,
+    })
+    const view = forwardView(req, root, trustProxy)
+    const target = c.query === '' ? c.uiPath : `${c.uiPath}?${c.query}`
+    runWithRequestId(requestId, () => {
+      parts.ws.forward(req, socket, head, {
+        requestId,
+        url: upstream.replace(/^http/, 'ws') + target,
+        headers: upstreamRequestHeaders(req, view, requestId, true),
+        observation,
+      })
+    })
+  }
+
+  return { handleRequest, handleUpgrade }
+}

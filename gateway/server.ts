@@ -1,0 +1,93 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { Server as NetServer, type Socket } from 'node:net'
+import { once } from 'node:events'
+
+/**
+ * The worker's HTTP server and its lifecycle: listen on the handle the supervisor passed (or a
+ * port, in-process), then `drain()`: stop accepting, serve what arrives on open connections with
+ * `Connection: close`, let idle keep-alive connections expire, and after the grace destroy the
+ * rest. State: idle → listening → draining → closed.
+ */
+export type ServerState = 'idle' | 'listening' | 'draining' | 'closed'
+
+export interface ServerHandlers {
+  handleRequest: (req: IncomingMessage, res: ServerResponse) => void
+  handleUpgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void
+}
+
+/** Idle keep-alive sockets close after this; clients learn it from `Keep-Alive: timeout=5`. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000
+
+export class GatewayServer {
+  readonly server: Server
+  #state: ServerState = 'idle'
+  #inflight = 0
+  #draining: Promise<void> | null = null
+
+  constructor(handlers: ServerHandlers) {
+    this.server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout: 0 }, (req, res) => {
+      this.#inflight++
+      res.once('close', () => {
+        this.#inflight--
+      })
+      handlers.handleRequest(req, res)
+    })
+    this.server.on('upgrade', handlers.handleUpgrade)
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (err.code === 'ECONNRESET' || !socket.writable) {
+        socket.destroy()
+        return
+      }
+      const body = JSON.stringify({ error: 'bad_request', message: `malformed HTTP request (${err.code ?? 'parse error'})`, request_id: null })
+      socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+    })
+  }
+
+  get state(): ServerState {
+    return this.#state
+  }
+
+  get inflight(): number {
+    return this.#inflight
+  }
+
+  /** Listen on a handle from the supervisor, or on `{ port, host }` when run in-process. */
+  async listen(target: object | { port: number; host: string }): Promise<void> {
+    this.server.listen(target)
+    await once(this.server, 'listening')
+    this.#state = 'listening'
+  }
+
+  /**
+   * Stop accepting and finish in-flight work within `graceMs`, then destroy what is left.
+   * `beforeWait` runs after accepting stopped (close WebSockets there). Same promise on repeat.
+   */
+  drain(graceMs: number, beforeWait?: () => void): Promise<void> {
+    this.#draining ??= this.#drain(graceMs, beforeWait)
+    return this.#draining
+  }
+
+  async #drain(graceMs: number, beforeWait?: () => void): Promise<void> {
+    if (this.#state !== 'listening') {
+      this.#state = 'closed'
+      return
+    }
+    this.#state = 'draining'
+    // net.Server#close, not http.Server#close: the latter also drops idle keep-alive sockets at
+    // once, racing a client that is sending on one right now. Those expire on their own instead.
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(this.server, () => resolve()))
+    beforeWait?.()
+    const timer = setTimeout(() => this.server.closeAllConnections(), graceMs)
+    timer.unref()
+    await closed
+    clearTimeout(timer)
+    this.#state = 'closed'
+  }
+
+  /** Now: drop every connection. */
+  destroy(): void {
+    this.server.closeAllConnections()
+    if (this.#state !== 'closed') this.server.close()
+    this.#state = 'closed'
+  }
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod'
+
+/**
+ * The control plane: one discriminated union per direction, every message branded `svc: 1`.
+ * Senders write literals with `satisfies`; receivers go through `ipc/channel.ts`, which drops
+ * (and logs) anything that does not parse.
+ */
+const v1 = { svc: z.literal(1) }
+
+export const SupervisorToGateway = z.discriminatedUnion('type', [
+  /** Sent with the listening socket handle: start accepting on it. */
+  z.object({ ...v1, type: z.literal('listen') }),
+  /** The sidecar moved (full reload): proxy to this URL from now on. */
+  z.object({ ...v1, type: z.literal('upstream'), url: z.string() }),
+  /** Stop accepting, finish in-flight requests within `grace_ms`, close WebSockets (1001), exit. */
+  z.object({ ...v1, type: z.literal('drain'), grace_ms: z.number().int().min(0), reason: z.enum(['reload', 'shutdown']) }),
+  /** Report this worker's metrics for an aggregated scrape. */
+  z.object({ ...v1, type: z.literal('metrics_collect'), id: z.number().int() }),
+  /** Answer to `metrics_request`: the exposition text summed over all workers. */
+  z.object({ ...v1, type: z.literal('metrics_result'), id: z.number().int(), text: z.string().optional(), error: z.string().optional() }),
+])
+export type SupervisorToGateway = z.infer<typeof SupervisorToGateway>
+
+export const GatewayToSupervisor = z.discriminatedUnion('type', [
+  /** App imported and gateway built; waiting for `listen`. */
+  z.object({ ...v1, type: z.literal('loaded'), pid: z.number().int() }),
+  /** Accepting connections on the public port. */
+  z.object({ ...v1, type: z.literal('ready'), pid: z.number().int() }),
+  /** Drain finished; the worker exits next. */
+  z.object({ ...v1, type: z.literal('drained'), pid: z.number().int(), inflight: z.number().int() }),
+  /** The worker cannot start or go on (bad app, bad settings): the error as data. */
+  z.object({ ...v1, type: z.literal('fatal'), code: z.string(), message: z.string() }),
+  /** A scrape arrived: ask the supervisor to collect every worker's metrics. */
+  z.object({ ...v1, type: z.literal('metrics_request'), id: z.number().int() }),
+  /** This worker's metrics (prom-client JSON) for collection `id`. */
+  z.object({ ...v1, type: z.literal('metrics_data'), id: z.number().int(), data: z.unknown() }),
+])
+export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
+
+/** From the guard that runs a `ui_command` sidecar: how the command ended, before the guard exits. */
+export const SidecarToSupervisor = z.discriminatedUnion('type', [
+  z.object({ ...v1, type: z.literal('child_exit'), code: z.number().int().nullable(), signal: z.string().nullable() }),
+])
+export type SidecarToSupervisor = z.infer<typeof SidecarToSupervisor>
+
+/** Nothing travels to a sidecar over IPC; the channel exists so it can notice the supervisor vanish. */
+export const SupervisorToSidecar = z.never()
+export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>

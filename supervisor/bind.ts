@@ -1,0 +1,60 @@
+import net from 'node:net'
+import { lookup } from 'node:dns/promises'
+import { getSystemErrorName } from 'node:util'
+import { SvcError } from '../src/errors.js'
+
+/**
+ * The public port, bound once by the supervisor and handed to every gateway worker. The handle
+ * is bound but never listened on here, so the supervisor itself accepts nothing; each worker
+ * listens on its copy. A clash fails here, before any child is started.
+ */
+export interface BoundPort {
+  handle: object
+  host: string
+  port: number
+}
+
+type CreateServerHandle = (address: string, port: number, addressType: number, fd: number | undefined, flags: number) => object | number
+
+export async function bindPublicPort(host: string, port: number): Promise<BoundPort> {
+  let address: string
+  let family: number
+  try {
+    ;({ address, family } = await lookup(host))
+  } catch (err) {
+    throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot resolve --host ${JSON.stringify(host)}: ${(err as Error).message}`, { cause: err })
+  }
+  // The same primitive node:cluster uses to share one listening socket between processes.
+  const create = (net as unknown as { _createServerHandle: CreateServerHandle })._createServerHandle
+  const handle = create(address, port, family, undefined, 0)
+  if (typeof handle === 'number') {
+    const name = getSystemErrorName(handle)
+    const hint = name === 'EADDRINUSE' ? `; stop what listens there (svc shutdown, if it is svc) or pass another --port` : ''
+    throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot bind ${address}:${port}: ${name}${hint}`)
+  }
+  const out: { port?: number } = {}
+  ;(handle as { getsockname(o: object): void }).getsockname(out)
+  return { handle, host: address, port: out.port ?? port }
+}
+
+/** A free loopback port for the sidecar (the supervisor picks it, the sidecar binds it). */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.unref()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** `SVC_INTERNAL_API_BASE`: unspecified binds map to loopback, IPv6 literals are bracketed. */
+export function internalApiBase(host: string, port: number, mount: string): string {
+  let h = host
+  if (h === '' || h === '0.0.0.0') h = '127.0.0.1'
+  else if (h === '::' || h === '[::]') h = '[::1]'
+  else if (h.includes(':') && !h.startsWith('[')) h = `[${h}]`
+  return `http://${h}:${port}${mount}`
+}

@@ -1,0 +1,52 @@
+import type { Logger } from 'pino'
+import type { WorkerHandle } from './worker.js'
+
+/**
+ * One scrape, summed over every gateway worker: ask each ready worker for its prom-client JSON
+ * over IPC, wait for all answers (or the deadline), aggregate. Concurrent scrapes share nothing.
+ */
+const COLLECT_TIMEOUT_MS = 2_000
+
+type Aggregate = (perWorker: unknown[]) => Promise<string>
+
+export class MetricsCollector {
+  readonly #logger: Logger
+  readonly #workers: () => WorkerHandle[]
+  #nextId = 1
+  readonly #pending = new Map<number, { expected: number; data: unknown[]; done: () => void }>()
+  #aggregate: Aggregate | null = null
+
+  constructor(logger: Logger, workers: () => WorkerHandle[]) {
+    this.#logger = logger
+    this.#workers = workers
+  }
+
+  async collect(): Promise<string> {
+    const workers = this.#workers()
+    const id = this.#nextId++
+    const data: unknown[] = []
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#logger.warn(`metrics: ${workers.length - data.length} worker(s) did not answer within ${COLLECT_TIMEOUT_MS} ms`)
+        done()
+      }, COLLECT_TIMEOUT_MS)
+      const done = (): void => {
+        clearTimeout(timer)
+        this.#pending.delete(id)
+        resolve()
+      }
+      this.#pending.set(id, { expected: workers.length, data, done })
+      for (const w of workers) w.send({ svc: 1, type: 'metrics_collect', id })
+      if (workers.length === 0) done()
+    })
+    this.#aggregate ??= ((await import('../gateway/metrics.js')) as { aggregateWorkerMetrics: Aggregate }).aggregateWorkerMetrics
+    return this.#aggregate(data)
+  }
+
+  receive(id: number, data: unknown): void {
+    const p = this.#pending.get(id)
+    if (!p) return
+    p.data.push(data)
+    if (p.data.length >= p.expected) p.done()
+  }
+}

@@ -1,0 +1,137 @@
+import { fork, type ChildProcess } from 'node:child_process'
+import { EventEmitter, once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as delay } from 'node:timers/promises'
+import { request } from 'undici'
+import type { Logger } from 'pino'
+import { SvcError } from '../src/errors.js'
+import { SidecarToSupervisor } from '../ipc/messages.js'
+import { signalGroup, killTree } from './kill-tree.js'
+
+/**
+ * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
+ * so it exits when the supervisor vanishes) or the user's `ui_command` under the sidecar guard.
+ * Started as its own process group; stopped with SIGTERM to the group, SIGKILL of the tree after
+ * the grace.
+ */
+export interface SidecarSpec {
+  /** `bundled`: node <uiMainPath()>; `command`: the user's ui_command (placeholders filled). */
+  kind: 'bundled' | 'command'
+  script: string
+  argv: string[]
+  env: NodeJS.ProcessEnv
+  /** Full URL polled until the sidecar answers. */
+  healthUrl: string
+  port: number
+}
+
+export interface SidecarExit {
+  code: number | null
+  signal: string | null
+}
+
+/** SIGKILL of the tree this long after SIGTERM (DESIGN §4). */
+export const SIDECAR_STOP_GRACE_MS = 5_000
+const HEALTH_POLL_MS = 50
+const HEALTH_REQUEST_TIMEOUT_MS = 1_000
+
+export const GUARD_PATH = fileURLToPath(new URL('./sidecar-guard.js', import.meta.url))
+
+export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
+  readonly spec: SidecarSpec
+  #child: ChildProcess | null = null
+  #exit: SidecarExit | null = null
+  #reported: SidecarExit | null = null
+  #stopping: Promise<void> | null = null
+
+  constructor(spec: SidecarSpec) {
+    super()
+    this.spec = spec
+  }
+
+  get pid(): number | null {
+    return this.#child?.pid ?? null
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.spec.port}`
+  }
+
+  get exited(): SidecarExit | null {
+    return this.#exit
+  }
+
+  start(): void {
+    const { spec } = this
+    const child =
+      spec.kind === 'bundled'
+        ? fork(spec.script, [], { env: spec.env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+        : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env: spec.env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    this.#child = child
+    child.on('message', (raw) => {
+      const msg = SidecarToSupervisor.safeParse(raw)
+      if (msg.success) this.#reported = { code: msg.data.code, signal: msg.data.signal }
+    })
+    child.once('exit', (code, signal) => {
+      this.#exit = this.#reported ?? { code, signal }
+      this.emit('exit', this.#exit)
+    })
+    child.on('error', () => {})
+  }
+
+  /** Poll the health URL until it answers (any status below 500), the child exits, or the deadline. */
+  async waitHealthy(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    const exited = once(this, 'exit', signal ? { signal } : {})
+    let lastError = 'no answer yet'
+    while (Date.now() < deadline) {
+      if (this.#exit) break
+      try {
+        const res = await request(this.spec.healthUrl, {
+          headersTimeout: HEALTH_REQUEST_TIMEOUT_MS,
+          bodyTimeout: HEALTH_REQUEST_TIMEOUT_MS,
+          signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS),
+        })
+        await res.body.dump()
+        if (res.statusCode < 500) return
+        lastError = `answered ${res.statusCode}`
+      } catch (err) {
+        lastError = (err as NodeJS.ErrnoException).code ?? (err as Error).message
+      }
+      await Promise.race([delay(HEALTH_POLL_MS, undefined, signal ? { signal } : {}), exited])
+    }
+    exited.catch(() => {})
+    if (this.#exit) {
+      throw new SvcError('SVC_ERR_PROCESS_SIDECAR_START', `the ui sidecar exited during start-up (${describeExit(this.#exit)})`)
+    }
+    throw new SvcError(
+      'SVC_ERR_PROCESS_SIDECAR_START',
+      `the ui sidecar did not answer ${this.spec.healthUrl} within ${Math.round(timeoutMs / 1000)} s (${lastError}); check ui_command / ui_health_path or raise ui_startup_timeout_s`,
+    )
+  }
+
+  /** SIGTERM to the group, SIGKILL of the tree after the grace. Same promise on repeat. */
+  stop(logger?: Logger): Promise<void> {
+    this.#stopping ??= this.#stop(logger)
+    return this.#stopping
+  }
+
+  async #stop(logger?: Logger): Promise<void> {
+    const child = this.#child
+    if (!child || child.pid === undefined || this.#exit) return
+    const exited = once(this, 'exit')
+    // The guard forwards to the command's own group; the bundled server has no children.
+    if (this.spec.kind === 'command') process.kill(child.pid, 'SIGTERM')
+    else signalGroup(child.pid, 'SIGTERM')
+    const timer = setTimeout(() => {
+      logger?.warn(`ui sidecar (pid ${child.pid}) did not stop within ${SIDECAR_STOP_GRACE_MS / 1000} s; killing its process tree`)
+      void killTree(child.pid!)
+    }, SIDECAR_STOP_GRACE_MS + (this.spec.kind === 'command' ? 1_000 : 0))
+    await exited
+    clearTimeout(timer)
+  }
+}
+
+export function describeExit(e: SidecarExit): string {
+  return e.signal ? `killed by signal ${e.signal}` : `exit code ${e.code}`
+}

@@ -1,0 +1,274 @@
+import type { Logger } from 'pino'
+import type { ResolvedSettings } from '../src/settings/schema.js'
+import type { GatewayToSupervisor } from '../ipc/messages.js'
+import { describeExit, Sidecar, type SidecarExit, type SidecarSpec } from './sidecar.js'
+import { WorkerHandle } from './worker.js'
+import { MetricsCollector } from './metrics-collector.js'
+
+/**
+ * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
+ * (ready, fatal, exit) and to requests (reload, shutdown). Lifecycle:
+ * idle → starting → running ⇄ reloading → stopping → stopped.
+ */
+export type SupervisorState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped'
+export type ReloadScope = 'gateway' | 'full'
+
+/** Five crashes in a minute is a crash loop: stop instead of restarting forever. */
+export const CRASH_LIMIT = 5
+export const CRASH_WINDOW_MS = 60_000
+const BACKOFF_BASE_MS = 100
+const BACKOFF_MAX_MS = 5_000
+
+export interface SupervisorOptions {
+  settings: ResolvedSettings
+  logger: Logger
+  listenHandle: object
+  /** Spec of a sidecar on a fresh port (each full reload gets a new one). */
+  sidecarSpec: () => Promise<SidecarSpec>
+  /** Env for gateway workers, given the sidecar URL. */
+  workerEnv: (uiUpstream: string) => NodeJS.ProcessEnv
+  /** Called whenever what runs where changes (state file). */
+  onTopology: (t: { sidecar: Sidecar; workers: readonly WorkerHandle[] }) => void
+  /** The tree is done: exit the process with this code. */
+  onExit: (code: number, message?: string) => void
+}
+
+export class Supervisor {
+  readonly #o: SupervisorOptions
+  #state: SupervisorState = 'idle'
+  #sidecar: Sidecar | null = null
+  #workers: WorkerHandle[] = []
+  readonly #crashes: number[] = []
+  #reloading: Promise<void> | null = null
+  #reloadPending: ReloadScope | null = null
+  #stopping: Promise<void> | null = null
+  readonly #metrics: MetricsCollector
+
+  constructor(opts: SupervisorOptions) {
+    this.#o = opts
+    this.#metrics = new MetricsCollector(opts.logger, () => this.#workers.filter((w) => w.phase === 'ready'))
+  }
+
+  get state(): SupervisorState {
+    return this.#state
+  }
+
+  get workers(): readonly WorkerHandle[] {
+    return this.#workers
+  }
+
+  get sidecar(): Sidecar | null {
+    return this.#sidecar
+  }
+
+  /** Sidecar and workers start in parallel; workers accept only once the sidecar is healthy. */
+  async start(): Promise<void> {
+    this.#state = 'starting'
+    const { settings } = this.#o
+    const sidecar = await this.#startSidecar()
+    const workers = Array.from({ length: settings.workers }, () => this.#spawnWorker(sidecar.url))
+    this.#workers = workers
+    try {
+      await sidecar.waitHealthy(settings.ui_startup_timeout_s * 1000)
+      for (const w of workers) w.listen()
+      await Promise.all(workers.map((w) => waitReady(w)))
+    } catch (err) {
+      await this.#teardown()
+      this.#finish(1, (err as Error).message)
+      return
+    }
+    if (this.#state !== 'starting') return
+    this.#state = 'running'
+    this.#o.onTopology({ sidecar, workers: this.#workers })
+  }
+
+  async #startSidecar(): Promise<Sidecar> {
+    const sidecar = new Sidecar(await this.#o.sidecarSpec())
+    sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
+    sidecar.start()
+    this.#sidecar = sidecar
+    return sidecar
+  }
+
+  #onSidecarExit(sidecar: Sidecar, e: SidecarExit): void {
+    if (sidecar !== this.#sidecar || this.#state === 'stopping' || this.#state === 'stopped') return
+    const message = `ui sidecar exited (${describeExit(e)}); stopping svc`
+    this.#o.logger.error({ exit_code: e.code, signal: e.signal }, message)
+    void this.#stopAll(1_000).then(() => this.#finish(1, message))
+  }
+
+  #spawnWorker(uiUpstream: string): WorkerHandle {
+    const w = new WorkerHandle(this.#o.workerEnv(uiUpstream), this.#o.listenHandle, this.#o.logger)
+    w.on('message', (msg) => this.#onWorkerMessage(w, msg))
+    w.once('exit', (e) => this.#onWorkerExit(w, e))
+    return w
+  }
+
+  #onWorkerMessage(w: WorkerHandle, msg: GatewayToSupervisor): void {
+    switch (msg.type) {
+      case 'metrics_request':
+        void this.#metrics.collect().then(
+          (text) => w.send({ svc: 1, type: 'metrics_result', id: msg.id, text }),
+          (err: Error) => w.send({ svc: 1, type: 'metrics_result', id: msg.id, error: err.message }),
+        )
+        return
+      case 'metrics_data':
+        this.#metrics.receive(msg.id, msg.data)
+        return
+      case 'drained':
+      case 'loaded':
+      case 'ready':
+      case 'fatal':
+        return
+      default:
+        msg satisfies never
+    }
+  }
+
+  #onWorkerExit(w: WorkerHandle, e: { code: number | null; signal: NodeJS.Signals | null; phase: string }): void {
+    const i = this.#workers.indexOf(w)
+    if (i === -1 || e.phase === 'draining' || this.#state !== 'running') return
+    const now = Date.now()
+    this.#crashes.push(now)
+    while (this.#crashes.length > 0 && now - this.#crashes[0]! > CRASH_WINDOW_MS) this.#crashes.shift()
+    const how = e.signal ? `signal ${e.signal}` : `exit code ${e.code}`
+    if (this.#crashes.length >= CRASH_LIMIT) {
+      const message = `gateway worker crashed ${CRASH_LIMIT} times within ${CRASH_WINDOW_MS / 1000} s (last: pid ${w.pid}, ${how}); stopping svc`
+      this.#o.logger.error(message)
+      void this.#stopAll(1_000).then(() => this.#finish(1, message))
+      return
+    }
+    const backoff = Math.min(BACKOFF_BASE_MS * 2 ** (this.#crashes.length - 1), BACKOFF_MAX_MS)
+    this.#o.logger.warn({ pid: w.pid, backoff_ms: backoff }, `gateway worker ${w.pid} exited unexpectedly (${how}); restarting in ${backoff} ms`)
+    setTimeout(() => {
+      if (this.#state !== 'running' || !this.#sidecar) return
+      const replacement = this.#spawnWorker(this.#sidecar.url)
+      this.#workers[this.#workers.indexOf(w)] = replacement
+      replacement.listen()
+      void waitReady(replacement).then(
+        () => this.#topology(),
+        (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
+      )
+    }, backoff).unref()
+  }
+
+  /**
+   * Reload: `gateway` replaces the workers with zero downtime (new ones ready before the old
+   * drain); `full` also restarts the sidecar on a new port and tells the gateways. Calls during a
+   * reload coalesce into one more reload afterwards.
+   */
+  reload(scope: ReloadScope): Promise<void> {
+    if (this.#state !== 'running') return Promise.resolve()
+    if (this.#reloading) {
+      this.#reloadPending = this.#reloadPending === 'full' ? 'full' : scope
+      return this.#reloading
+    }
+    this.#reloading = this.#reload(scope).finally(() => {
+      this.#reloading = null
+      const next = this.#reloadPending
+      this.#reloadPending = null
+      if (next) void this.reload(next)
+    })
+    return this.#reloading
+  }
+
+  async #reload(scope: ReloadScope): Promise<void> {
+    const { logger, settings } = this.#o
+    if (scope === 'full') {
+      const old = this.#sidecar!
+      let fresh: Sidecar
+      try {
+        fresh = await this.#startSidecar()
+        await fresh.waitHealthy(settings.ui_startup_timeout_s * 1000)
+      } catch (err) {
+        const message = `ui sidecar reload failed: ${(err as Error).message}`
+        logger.error(message)
+        void this.#stopAll(1_000).then(() => this.#finish(1, message))
+        return
+      }
+      for (const w of this.#workers) w.send({ svc: 1, type: 'upstream', url: fresh.url })
+      await old.stop(logger)
+    }
+    const sidecar = this.#sidecar!
+    const next = Array.from({ length: settings.workers }, () => this.#spawnWorker(sidecar.url))
+    for (const w of next) w.listen()
+    try {
+      await Promise.all(next.map((w) => waitReady(w)))
+    } catch (err) {
+      logger.error(`reload failed, the running workers keep serving: ${(err as Error).message}`)
+      await Promise.all(next.map((w) => w.kill()))
+      return
+    }
+    if (this.#state !== 'running') {
+      await Promise.all(next.map((w) => w.kill()))
+      return
+    }
+    const old = this.#workers
+    this.#workers = next
+    this.#topology()
+    logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
+    await Promise.all(old.map((w) => w.stop(settings.shutdown_grace_s * 1000, 'reload')))
+  }
+
+  /** Graceful: drain every worker within the grace, then stop the sidecar. Same promise on repeat. */
+  shutdown(): Promise<void> {
+    this.#stopping ??= this.#stopAll(this.#o.settings.shutdown_grace_s * 1000).then(() => this.#finish(0))
+    return this.#stopping
+  }
+
+  /** Second Ctrl-C: kill every tree now. */
+  async forceStop(): Promise<void> {
+    this.#state = 'stopping'
+    await this.#teardown()
+    this.#finish(1, 'forced stop')
+  }
+
+  async #stopAll(graceMs: number): Promise<void> {
+    if (this.#state === 'stopped') return
+    this.#state = 'stopping'
+    await Promise.all(this.#workers.map((w) => w.stop(graceMs, 'shutdown')))
+    await this.#sidecar?.stop(this.#o.logger)
+  }
+
+  async #teardown(): Promise<void> {
+    this.#state = 'stopping'
+    await Promise.all([...this.#workers.map((w) => w.kill()), this.#sidecar?.stop(this.#o.logger)])
+  }
+
+  #topology(): void {
+    if (this.#sidecar) this.#o.onTopology({ sidecar: this.#sidecar, workers: this.#workers })
+  }
+
+  #finish(code: number, message?: string): void {
+    if (this.#state === 'stopped') return
+    this.#state = 'stopped'
+    this.#o.onExit(code, message)
+  }
+}
+
+/** Resolve when the worker is ready; reject with its fatal error or unexpected exit. */
+function waitReady(w: WorkerHandle): Promise<void> {
+  if (w.phase === 'ready') return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const onReady = (): void => {
+      cleanup()
+      resolve()
+    }
+    const onFatal = (f: { code: string; message: string }): void => {
+      cleanup()
+      reject(new Error(`gateway worker ${w.pid} could not load the app: ${f.message}`))
+    }
+    const onExit = (e: { code: number | null; signal: NodeJS.Signals | null }): void => {
+      cleanup()
+      reject(new Error(`gateway worker ${w.pid} exited during start-up (${e.signal ?? `exit code ${e.code}`})`))
+    }
+    const cleanup = (): void => {
+      w.off('ready', onReady)
+      w.off('fatal', onFatal)
+      w.off('exit', onExit)
+    }
+    w.on('ready', onReady)
+    w.on('fatal', onFatal)
+    w.on('exit', onExit)
+  })
+}

@@ -1,0 +1,107 @@
+import { fork, type ChildProcess } from 'node:child_process'
+import { EventEmitter } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import type { Logger } from 'pino'
+import { processChannel, type Channel } from '../ipc/channel.js'
+import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
+import { killTree } from './kill-tree.js'
+
+/**
+ * One gateway worker as the supervisor sees it: forked (own process group, IPC channel),
+ * `loaded` → sent the listening handle → `ready`; stopped with an IPC `drain`, SIGKILL if it is
+ * still there after the grace plus a margin.
+ */
+export const GATEWAY_MAIN = fileURLToPath(new URL('../gateway/main.js', import.meta.url))
+/** Time a worker gets past the drain grace before SIGKILL. */
+const KILL_MARGIN_MS = 2_000
+
+export type WorkerPhase = 'starting' | 'loaded' | 'ready' | 'draining' | 'exited'
+
+export interface WorkerEvents {
+  ready: []
+  fatal: [{ code: string; message: string }]
+  exit: [{ code: number | null; signal: NodeJS.Signals | null; phase: WorkerPhase }]
+  message: [GatewayToSupervisor]
+}
+
+export class WorkerHandle extends EventEmitter<WorkerEvents> {
+  readonly startedAt = new Date()
+  readonly #child: ChildProcess
+  readonly #channel: Channel<GatewayToSupervisor, SupervisorToGateway>
+  #phase: WorkerPhase = 'starting'
+  #stopping: Promise<void> | null = null
+
+  readonly #listenHandle: object
+  #listenWanted = false
+
+  constructor(env: NodeJS.ProcessEnv, listenHandle: object, logger: Logger) {
+    super()
+    this.#listenHandle = listenHandle
+    this.#child = fork(GATEWAY_MAIN, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    this.#channel = processChannel(this.#child, { incoming: GatewayToSupervisor, outgoing: SupervisorToGateway }, logger, `gateway worker ${this.#child.pid}`)
+    this.#channel.onMessage((msg) => {
+      switch (msg.type) {
+        case 'loaded':
+          this.#phase = 'loaded'
+          if (this.#listenWanted) this.#sendListen()
+          return
+        case 'ready':
+          this.#phase = 'ready'
+          this.emit('ready')
+          return
+        case 'fatal':
+          this.emit('fatal', { code: msg.code, message: msg.message })
+          return
+        default:
+          this.emit('message', msg)
+      }
+    })
+    this.#child.on('error', () => {})
+    this.#child.once('exit', (code, signal) => {
+      const phase = this.#phase
+      this.#phase = 'exited'
+      this.emit('exit', { code, signal, phase })
+    })
+  }
+
+  get pid(): number {
+    return this.#child.pid ?? -1
+  }
+
+  get phase(): WorkerPhase {
+    return this.#phase
+  }
+
+  /** Start accepting as soon as the app is loaded (at start: once the sidecar is healthy). */
+  listen(): void {
+    this.#listenWanted = true
+    if (this.#phase === 'loaded') this.#sendListen()
+  }
+
+  #sendListen(): void {
+    this.#listenWanted = false
+    this.#channel.send({ svc: 1, type: 'listen' }, this.#listenHandle)
+  }
+
+  send(msg: SupervisorToGateway): void {
+    this.#channel.send(msg)
+  }
+
+  /** Drain over IPC within `graceMs`; SIGKILL after the grace plus a margin. Idempotent. */
+  stop(graceMs: number, reason: 'reload' | 'shutdown'): Promise<void> {
+    this.#stopping ??= new Promise<void>((resolve) => {
+      if (this.#phase === 'exited') return resolve()
+      this.once('exit', () => resolve())
+      this.#phase = 'draining'
+      if (!this.#channel.send({ svc: 1, type: 'drain', grace_ms: graceMs, reason })) void killTree(this.pid)
+      const timer = setTimeout(() => void killTree(this.pid), graceMs + KILL_MARGIN_MS)
+      timer.unref()
+      this.once('exit', () => clearTimeout(timer))
+    })
+    return this.#stopping
+  }
+
+  kill(): Promise<void> {
+    return killTree(this.pid)
+  }
+}
