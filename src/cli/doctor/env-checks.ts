@@ -1,8 +1,8 @@
-import { advise, pass, fail, warn, type Check, type SettingsCheck } from './types.js'
+import { advise, pass, fail, warn, type CheckRow, type DoctorContext, type SettingsContext } from './types.js'
 import { publicBaseUrlSource } from './public-base-url.js'
 
 /** `SVC_INTERNAL_API_BASE`: svc sets it for its children; set by hand it must point at the API mount. */
-export const internalApiBase: SettingsCheck = (ctx) => {
+export const internalApiBase = (ctx: SettingsContext): CheckRow => {
   const name = 'SVC_INTERNAL_API_BASE'
   const raw = ctx.env.SVC_INTERNAL_API_BASE
   if (raw === undefined || raw === '') return pass(name, 'unset (normal: svc sets it for the UI sidecar and the gateway workers)')
@@ -22,7 +22,7 @@ export const internalApiBase: SettingsCheck = (ctx) => {
   return pass(name, 'set and matches api_mount_path')
 }
 
-export const publicBaseUrlPrecedence: Check = (ctx) => {
+export const publicBaseUrlPrecedence = (ctx: DoctorContext): CheckRow | null => {
   const name = 'public_base_url_precedence'
   const source = publicBaseUrlSource(ctx.env)
   switch (source.kind) {

@@ -1,5 +1,5 @@
 import { normalizeForwardAllowlist } from '../../settings/forward-headers.js'
-import { advise, fail, pass, warn, type CheckRow, type SettingsCheck } from './types.js'
+import { advise, fail, pass, warn, type CheckRow, type SettingsContext } from './types.js'
 
 /** Below this, an ordinary slow page render times out at the gateway. */
 const MIN_READ_TIMEOUT_S = 5
@@ -8,7 +8,7 @@ function isUnder(path: string, mount: string): boolean {
   return path === mount || path.startsWith(mount + '/')
 }
 
-export const metricsPath: SettingsCheck = ({ settings }) => {
+export const metricsPath = ({ settings }: SettingsContext): CheckRow => {
   const name = 'metrics_path'
   const path = settings.gateway_prometheus_metrics_path
   if (!settings.enable_gateway_prometheus_metrics) return pass(name, `metrics disabled (path would be ${settings.root_path}${path})`)
@@ -21,7 +21,7 @@ export const metricsPath: SettingsCheck = ({ settings }) => {
   return pass(name, `GET ${settings.root_path}${path} (served by the gateway, not the API)`)
 }
 
-export const upstreamTimeouts: SettingsCheck = ({ settings, strict }) => {
+export const upstreamTimeouts = ({ settings, strict }: SettingsContext): CheckRow => {
   const name = 'gateway_upstream_timeouts'
   const connect = settings.gateway_upstream_connect_timeout_s
   const read = settings.gateway_upstream_read_timeout_s
@@ -32,13 +32,13 @@ export const upstreamTimeouts: SettingsCheck = ({ settings, strict }) => {
 }
 
 /** Rows `gateway_forward_client_headers` and, when the allowlist names refused headers, `gateway_forward_rejected_names`. */
-export const forwardHeaders: SettingsCheck = ({ settings, strict }) => {
+export const forwardHeaders = ({ settings, strict }: SettingsContext): CheckRow[] => {
   const listed = settings.gateway_forward_client_headers
   let result
   try {
     result = normalizeForwardAllowlist(listed)
   } catch (err) {
-    return fail('gateway_forward_client_headers', (err as Error).message)
+    return [fail('gateway_forward_client_headers', (err as Error).message)]
   }
   const rows: CheckRow[] = []
   const ignored = result.invalid.length > 0 ? `; ignored (not header names): ${result.invalid.join(', ')}` : ''

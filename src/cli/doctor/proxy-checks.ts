@@ -1,12 +1,12 @@
-import { advise, fail, pass, publicApiPrefix, type SettingsCheck } from './types.js'
+import { advise, fail, pass, publicApiPrefix, type CheckRow, type SettingsContext } from './types.js'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
 const MIB = 1024 * 1024
 
-export const rootPath: SettingsCheck = ({ settings }) =>
+export const rootPath = ({ settings }: SettingsContext): CheckRow =>
   pass('root_path', settings.root_path === '' ? '(empty)' : `${settings.root_path} (API at ${publicApiPrefix(settings)})`)
 
-export const trustProxy: SettingsCheck = ({ settings, strict }) => {
+export const trustProxy = ({ settings, strict }: SettingsContext): CheckRow => {
   const name = 'trust_proxy'
   if (!settings.trust_proxy) return pass(name, 'off (clients\' X-Forwarded-* are replaced by the gateway\'s own view)')
   if (!LOOPBACK.has(settings.gateway_host)) {
@@ -19,7 +19,7 @@ export const trustProxy: SettingsCheck = ({ settings, strict }) => {
   return pass(name, 'on (X-Forwarded-* from the proxy in front are believed)')
 }
 
-export const proxyHeaders: SettingsCheck = ({ settings, strict }) => {
+export const proxyHeaders = ({ settings, strict }: SettingsContext): CheckRow => {
   const name = 'proxy_headers'
   if (settings.root_path === '') return pass(name, 'no root_path; proxy headers optional')
   if (settings.trust_proxy) return pass(name, 'trust_proxy enabled for sub-path deployment')
@@ -30,7 +30,7 @@ export const proxyHeaders: SettingsCheck = ({ settings, strict }) => {
   )
 }
 
-export const publicBaseUrl: SettingsCheck = ({ settings, strict }) => {
+export const publicBaseUrl = ({ settings, strict }: SettingsContext): CheckRow => {
   const name = 'public_base_url'
   const raw = settings.public_base_url
   if (raw === '') {
@@ -55,7 +55,7 @@ export const publicBaseUrl: SettingsCheck = ({ settings, strict }) => {
   return pass(name, raw)
 }
 
-export const maxProxyBody: SettingsCheck = ({ settings, strict }) => {
+export const maxProxyBody = ({ settings, strict }: SettingsContext): CheckRow => {
   const name = 'gateway_max_proxy_body'
   const limit = settings.gateway_max_proxy_request_body_bytes
   if (limit === 0) {
@@ -67,12 +67,12 @@ export const maxProxyBody: SettingsCheck = ({ settings, strict }) => {
   return pass(name, limit % MIB === 0 ? `${limit / MIB} MiB` : `${limit} bytes`)
 }
 
-export const readinessRoute: SettingsCheck = ({ settings }) => {
+export const readinessRoute = ({ settings }: SettingsContext): CheckRow => {
   const api = publicApiPrefix(settings)
   return pass('readiness_route', `readiness probe GET ${api}/readyz (hidden from OpenAPI; 503 until the UI sidecar answers); liveness GET ${api}/healthz`)
 }
 
-export const l7Websocket: SettingsCheck = ({ settings }) =>
+export const l7Websocket = ({ settings }: SettingsContext): CheckRow =>
   pass(
     'l7_websocket',
     `a proxy in front must pass WebSocket upgrades (HTTP/1.1, Upgrade and Connection headers) for ${settings.root_path}/_stcore/stream`,

@@ -1,4 +1,4 @@
-import { fail, pass, warn, type Check, type CheckRow, type SettingsCheck } from './types.js'
+import { fail, pass, warn, type Check, type CheckRow, type DoctorContext, type SettingsCheck } from './types.js'
 
 /** Oldest Node major svc supports (package.json engines). */
 export const MIN_NODE_MAJOR = 20
@@ -54,7 +54,7 @@ export function authEnvNames(env: NodeJS.ProcessEnv): string[] {
     .sort()
 }
 
-export const jwtClockSkew: Check = (ctx) => {
+export const jwtClockSkew = (ctx: DoctorContext): CheckRow => {
   const names = authEnvNames(ctx.env)
   if (names.length === 0) return pass('jwt_clock_skew', 'no SVC_JWT_*/SVC_OIDC_* settings')
   const leeway = ctx.settings?.jwt_leeway_seconds ?? 0

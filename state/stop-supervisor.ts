@@ -1,0 +1,116 @@
+import { setTimeout as delay } from 'node:timers/promises'
+import treeKill from 'tree-kill'
+import { EXIT } from '../src/cli/exit-codes.js'
+import { readPidfile, removePidfile } from './pidfile.js'
+import { readStateFile, removeStateFile, stateFilePath, type SvcState } from './state-file.js'
+import { describeProcess, isRunning, isSvcProcess } from './process-check.js'
+
+/**
+ * What `svc shutdown` does with a pidfile: stop the supervisor it names, or clean up when the
+ * file is missing, invalid, stale (dead or zombie pid) or names a process that is not svc.
+ */
+
+/** How often the pid is polled while waiting for it to exit. */
+const POLL_MS = 50
+/** After SIGKILL, how long the process may take to disappear. */
+const KILL_WAIT_MS = 2_000
+export const DEFAULT_SHUTDOWN_WAIT_S = 10
+
+export interface ShutdownOptions {
+  pidfile: string
+  waitS: number
+  force: boolean
+}
+
+export interface ShutdownOutcome {
+  code: number
+  message: string
+}
+
+async function readStateQuiet(path: string): Promise<SvcState | 'invalid' | null> {
+  try {
+    return await readStateFile(path)
+  } catch (err) {
+    return (err as { code?: string }).code === 'SVC_ERR_STATE_MISSING' ? null : 'invalid'
+  }
+}
+
+/**
+ * Remove the state file when it is left over: unreadable, written by `pid`, or (when the pid is
+ * unknown) by a supervisor that no longer runs. Another live supervisor's file is kept.
+ */
+async function removeLeftoverState(path: string, pid: number | null): Promise<void> {
+  const state = await readStateQuiet(path)
+  if (state === null) return
+  const leftover =
+    state === 'invalid' || state.supervisor_pid === pid || (pid === null && !isSvcProcess(state.supervisor_pid, state.cmdline))
+  if (leftover) await removeStateFile(path)
+}
+
+/** Remove the pidfile (only if it still names `pid`: a new supervisor may have replaced it) and the state file. */
+async function cleanUp(pidfile: string, pid: number | null): Promise<void> {
+  const now = await readPidfile(pidfile)
+  if (pid === null || now.kind !== 'ok' || now.pid === pid) await removePidfile(pidfile)
+  await removeLeftoverState(stateFilePath(pidfile), pid)
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (isRunning(pid)) {
+    if (Date.now() >= deadline) return false
+    await delay(POLL_MS)
+  }
+  return true
+}
+
+function killTree(pid: number): Promise<void> {
+  // The supervisor's descendants are listed before it dies, so none is orphaned by the SIGKILL.
+  return new Promise((resolve) => treeKill(pid, 'SIGKILL', () => resolve()))
+}
+
+/** Stop the supervisor a pidfile names; every outcome is a message and an exit code (docs/cli.md). */
+export async function shutdownFromPidfile(options: ShutdownOptions): Promise<ShutdownOutcome> {
+  const { pidfile, waitS, force } = options
+  const read = await readPidfile(pidfile)
+  if (read.kind === 'missing') return { code: EXIT.USAGE, message: `No pid file at ${pidfile}` }
+  if (read.kind === 'invalid') {
+    await cleanUp(pidfile, null)
+    return { code: EXIT.OK, message: `Removed invalid pid file at ${pidfile}` }
+  }
+  const { pid } = read
+  if (!isRunning(pid)) {
+    await cleanUp(pidfile, pid)
+    return { code: EXIT.OK, message: `Removed stale pid file (pid ${pid} not running)` }
+  }
+  const state = await readStateQuiet(stateFilePath(pidfile))
+  const expected = state !== null && state !== 'invalid' && state.supervisor_pid === pid ? state.cmdline : undefined
+  if (!isSvcProcess(pid, expected)) {
+    const what = describeProcess(pid)
+    await cleanUp(pidfile, pid)
+    return {
+      code: EXIT.OK,
+      message: `Removed stale pid file: pid ${pid} now belongs to another program (${what}), not an svc supervisor; it was not signalled`,
+    }
+  }
+  try {
+    process.kill(pid, 'SIGTERM')
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException
+    if (e.code === 'ESRCH') {
+      await cleanUp(pidfile, pid)
+      return { code: EXIT.OK, message: `Process ${pid} exited before signal was delivered` }
+    }
+    return { code: EXIT.FAILURE, message: `Cannot signal pid ${pid}: ${e.message}` }
+  }
+  if (await waitForExit(pid, waitS * 1000)) {
+    await cleanUp(pidfile, pid)
+    return { code: EXIT.OK, message: `Stopped process ${pid}` }
+  }
+  if (!force) return { code: EXIT.FAILURE, message: `Process ${pid} still running after ${waitS.toFixed(1)}s (try --force)` }
+  await killTree(pid)
+  if (await waitForExit(pid, KILL_WAIT_MS)) {
+    await cleanUp(pidfile, pid)
+    return { code: EXIT.OK, message: `Killed process ${pid}` }
+  }
+  return { code: EXIT.FAILURE, message: `Process ${pid} still running after SIGKILL` }
+}

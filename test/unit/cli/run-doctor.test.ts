@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runDoctor } from '../../../src/cli/doctor/run-doctor.js'
+import type { TargetLoader } from '../../../src/cli/doctor/import-target.js'
+import { resolveSettings, envLayer } from '../../../src/settings/resolve.js'
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-run-doctor-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** Loads nothing: returns settings as `new Svc()` would from this env. */
+const fakeLoader = (env: NodeJS.ProcessEnv): TargetLoader => async (target) => ({
+  settings: resolveSettings([envLayer(env)]),
+  file: `/fake/${target.split(':')[0]}`,
+  exportName: 'app',
+})
+
+/** Vitest cannot import every package the way Node does (clipanion); the dependencies row is unit-tested elsewhere. */
+const importModule = async (): Promise<unknown> => ({})
+
+const failingLoader: TargetLoader = async (target) => {
+  throw new Error(`cannot find the app module "${target}"\nstack line`)
+}
+
+describe('runDoctor', () => {
+  it('emits the rows in order and passes for a clean setup', async () => {
+    const env = { SVC_GATEWAY_PORT: '0' }
+    const report = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env) })
+    expect(report.status).toBe('pass')
+    expect(report.target).toBe('app:app')
+    expect(report.warnings_only).toBe(false)
+    expect(report.checks.map((c) => c.name)).toEqual([
+      'node_version',
+      'import_target',
+      'dependencies',
+      'gateway_bind',
+      'SVC_INTERNAL_API_BASE',
+      'jwt_clock_skew',
+      'root_path',
+      'trust_proxy',
+      'proxy_headers',
+      'public_base_url',
+      'gateway_max_proxy_body',
+      'metrics_path',
+      'readiness_route',
+      'l7_websocket',
+      'gateway_upstream_timeouts',
+      'gateway_forward_client_headers',
+      'ui_upstream_state',
+    ])
+    for (const check of report.checks) expect(Object.keys(check).sort()).toEqual(['detail', 'name', 'status'])
+  })
+
+  it('takes the target from SVC_APP and reports an import failure on one line', async () => {
+    const report = await runDoctor({ env: { SVC_APP: 'src/main.ts:app', SVC_GATEWAY_PORT: '0' }, cwd: dir, importModule, loadTarget: failingLoader })
+    expect(report.target).toBe('src/main.ts:app')
+    expect(report.status).toBe('fail')
+    expect(report.checks.find((c) => c.name === 'import_target')).toEqual({
+      name: 'import_target',
+      status: 'FAIL',
+      detail: 'cannot find the app module "src/main.ts:app"',
+    })
+  })
+
+  it('reports invalid settings as a settings row and skips the rows that need them', async () => {
+    const env = { SVC_GATEWAY_PORT: 'abc' }
+    const report = await runDoctor({ env, cwd: dir, importModule, loadTarget: failingLoader, warningsOnly: true })
+    const settingsRow = report.checks.find((c) => c.name === 'settings')
+    expect(settingsRow).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('SVC_GATEWAY_PORT') })
+    expect(report.checks.map((c) => c.name)).not.toContain('gateway_bind')
+    expect(report.checks.map((c) => c.name)).toContain('ui_upstream_state')
+    // warnings-only: FAIL rows stay FAIL, the overall status is warn.
+    expect(report.status).toBe('warn')
+    expect(report.warnings_only).toBe(true)
+  })
+
+  it('--strict turns deployment advice into failures', async () => {
+    const env = { SVC_GATEWAY_PORT: '0', SVC_ROOT_PATH: '/tools' }
+    const relaxed = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env) })
+    expect(relaxed.status).toBe('warn')
+    const strict = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env), strict: true })
+    expect(strict.status).toBe('fail')
+    expect(strict.checks.filter((c) => c.status === 'FAIL').map((c) => c.name)).toEqual(['proxy_headers', 'public_base_url'])
+  })
+
+  it('reads the state file next to --pidfile', async () => {
+    const env = { SVC_GATEWAY_PORT: '0' }
+    const report = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env), pidfile: 'run/x.pid' })
+    expect(report.checks.at(-1)!.detail).toContain(join(dir, 'run/x.pid.state.json'))
+  })
+})
