@@ -58,6 +58,8 @@ export interface GatewayMetrics {
 export interface GatewayMetricsOptions {
   /** Value of the `worker` label on Node process metrics (`enable_node_metrics`). */
   workerId?: string
+  /** How prom-client is loaded (tests swap it); default `import('prom-client')`. */
+  importPromClient?: () => Promise<unknown>
 }
 
 type PromClient = typeof import('prom-client')
@@ -74,9 +76,11 @@ export function isPromClientAvailable(): boolean {
   }
 }
 
-async function loadPromClient(): Promise<PromClient | null> {
+const importPromClient = (): Promise<unknown> => import(PROM_CLIENT)
+
+async function loadPromClient(load: () => Promise<unknown> = importPromClient): Promise<PromClient | null> {
   try {
-    return (await import(PROM_CLIENT)) as PromClient
+    return (await load()) as PromClient
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return null
@@ -113,7 +117,7 @@ export async function createGatewayMetrics(
     logger.warn({ metrics_path: settings.gateway_prometheus_metrics_path, api_mount_path: settings.api_mount_path }, conflict)
     return null
   }
-  const prom = await loadPromClient()
+  const prom = await loadPromClient(options.importPromClient)
   if (!prom) {
     logger.warn('enable_gateway_prometheus_metrics is on but prom-client is not installed (npm install prom-client); metrics disabled')
     return null
@@ -121,7 +125,7 @@ export async function createGatewayMetrics(
   return new PromGatewayMetrics(prom, settings, options)
 }
 
-type CounterChild = { inc(): void }
+type CounterChild = { inc(value?: number): void }
 type HistogramChild = { observe(value: number): void }
 
 class PromGatewayMetrics implements GatewayMetrics {
@@ -149,9 +153,11 @@ class PromGatewayMetrics implements GatewayMetrics {
       buckets: [...duration.buckets],
       registers: [this.#registry],
     })
+    // Known series start at zero so rate() and histogram_quantile() work from the first scrape.
     for (const dispatch of DISPATCHES) {
+      histogram.zero({ dispatch })
       this.#durationChildren.set(dispatch, histogram.labels({ dispatch }))
-      for (const kind of COMMON_METHOD_KINDS) this.#childFor(dispatch, kind)
+      for (const kind of COMMON_METHOD_KINDS) this.#childFor(dispatch, kind).inc(0)
     }
     if (settings.enable_node_metrics) {
       prom.collectDefaultMetrics({

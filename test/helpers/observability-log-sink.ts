@@ -36,8 +36,26 @@ export function captureLogger(
   return { sink, root, logger: childLogger(root, name) }
 }
 
-/** Parse exposition text; `family(name)` finds one metric family or fails. */
-export function parseMetrics(text: string): { families: ParsedMetricFamily[]; family(name: string): ParsedMetricFamily } {
+export interface ParsedHistogram {
+  buckets: Record<string, string>
+  count: string
+  sum: string
+}
+
+export interface ParsedMetrics {
+  families: ParsedMetricFamily[]
+  /** One metric family, or fail. */
+  family(name: string): ParsedMetricFamily
+  /** One labelled histogram series (`labels` without `le`), or fail. */
+  histogram(name: string, labels: Record<string, string>): ParsedHistogram
+}
+
+/**
+ * Parse exposition text with parse-prometheus-text-format. That parser folds every series of a
+ * histogram into one unlabelled sample, so `histogram()` first cuts out the lines of one label
+ * set, drops those labels, and parses that block alone.
+ */
+export function parseMetrics(text: string): ParsedMetrics {
   const families = parsePrometheusTextFormat(text)
   return {
     families,
@@ -45,6 +63,19 @@ export function parseMetrics(text: string): { families: ParsedMetricFamily[]; fa
       const f = families.find((x) => x.name === name)
       if (!f) throw new Error(`metric ${name} not in:\n${text}`)
       return f
+    },
+    histogram(name, labels) {
+      const pairs = Object.entries(labels).map(([k, v]) => `${k}="${v}"`)
+      const series = text
+        .split('\n')
+        .filter((l) => /^(\w+)(_bucket|_sum|_count)\{/.test(l) && l.startsWith(name + '_') && pairs.every((p) => l.includes(p)))
+        .map((l) => pairs.reduce((line, p) => line.replace(`,${p}`, '').replace(`${p},`, '').replace(p, ''), l).replace('{}', ''))
+      const [parsed] = parsePrometheusTextFormat(`# TYPE ${name} histogram\n${series.join('\n')}\n`)
+      const sample = parsed?.metrics[0]
+      if (!sample?.buckets || sample.count === undefined || sample.sum === undefined) {
+        throw new Error(`histogram ${name}${JSON.stringify(labels)} not in:\n${text}`)
+      }
+      return { buckets: sample.buckets, count: sample.count, sum: sample.sum }
     },
   }
 }
