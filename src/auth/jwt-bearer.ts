@@ -22,6 +22,8 @@ export interface JWTBearerOptions {
   secret?: string | Uint8Array
   /** URL of the issuer's JWKS; keys are cached and re-fetched on an unknown `kid`. Default: setting `jwt_jwks_url`. */
   jwksUrl?: string
+  /** JWKS cache tuning: an unknown `kid` re-fetches at most once per cooldown (default 30 s); keys are kept 10 min. */
+  jwks?: { cooldownSeconds?: number; cacheMaxAgeSeconds?: number; timeoutMs?: number }
   /** Accepted algorithms. Default `['HS256']` with a secret, `['RS256', 'ES256']` with a JWKS. */
   algorithms?: string[]
   /** Clock skew allowed on `exp`/`nbf`/`iat`. Default: setting `jwt_leeway_seconds`. */
@@ -79,9 +81,10 @@ export function JWTBearer(options: JWTBearerOptions = {}): JWTBearer {
     keyPromise ??= loadJose().then((jose) => ({
       jose,
       key: secret ?? jose.createRemoteJWKSet(new URL(config.jwksUrl as string), {
-        timeoutDuration: 5_000,
-        cooldownDuration: 30_000, // an unknown kid re-fetches at most this often
-        cacheMaxAge: 10 * 60_000,
+        timeoutDuration: options.jwks?.timeoutMs ?? 5_000,
+        // Bounds re-fetches triggered by tokens with unknown kids (a cheap DoS otherwise).
+        cooldownDuration: (options.jwks?.cooldownSeconds ?? 30) * 1000,
+        cacheMaxAge: (options.jwks?.cacheMaxAgeSeconds ?? 600) * 1000,
       }),
     }))
     keyPromise.catch(() => {

@@ -148,7 +148,11 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
     if (parsed.success) {
       out[key] = parsed.data
     } else {
-      const allowed = parsed.error.issues.map((i) => i.message).join('; ')
+      const example = (FIELDS[key] as { example?: string }).example
+      const allowed =
+        raw === INVALID_JSON
+          ? `write it as JSON${example ? `, e.g. ${example}` : ''}`
+          : parsed.error.issues.map((i) => i.message).join('; ')
       problems.push(`${describeSource(key, source)}: ${show(raw)} is not valid for ${key}: ${allowed}`)
     }
   }

@@ -91,7 +91,12 @@ export const FIELDS = {
   enable_node_metrics: { schema: z.boolean(), default: false, parse: asBool },
   oidc_bff_secret: { schema: z.string(), default: '', parse: asString, secret: true },
   enable_security_headers: { schema: z.boolean(), default: false, parse: asBool },
-  cors_allow_origins: { schema: z.array(z.string().min(1)), default: [] as string[], parse: asJson },
+  cors_allow_origins: {
+    schema: z.array(z.string().min(1)),
+    default: [] as string[],
+    parse: asJson,
+    example: '["https://app.example.com"]',
+  },
   cors_allow_credentials: { schema: z.boolean(), default: false, parse: asBool },
   jwt_issuer: { schema: z.string(), default: '', parse: asString },
   jwt_audience: { schema: z.string(), default: '', parse: asString },
