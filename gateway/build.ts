@@ -7,7 +7,9 @@ import { normalizeUpstream } from '../src/internal/runtime-state.js'
 import { createApiHop } from './api-hop.js'
 import { HttpProxy } from './http-proxy.js'
 import { WsProxy } from './ws-proxy.js'
-import { createGatewayHandler, type InternalRoutes } from './handler.js'
+import { createGatewayHandler } from './handler.js'
+import type { InternalRoutes } from './internal-routes.js'
+import { createSecurityHeaders } from './security-headers.js'
 import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
 import { GatewayServer } from './server.js'
 
@@ -51,7 +53,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
     ws,
     observer: opts.observer ?? NOOP_OBSERVER,
     internal: opts.internal ?? null,
-    decorate: null,
+    decorate: createSecurityHeaders(settings),
     isDraining: () => runtime.draining,
   })
   const server = new GatewayServer(handlers)

@@ -11,14 +11,8 @@ import type { ApiHop } from './api-hop.js'
 import type { HttpProxy } from './http-proxy.js'
 import type { WsProxy } from './ws-proxy.js'
 import type { GatewayObserver } from './observe.js'
+import { DEBUG_PATH, type InternalRoutes } from './internal-routes.js'
 
-/** The gateway-internal debug path; never proxied, 404 unless debug mode serves it. */
-export const DEBUG_PATH = '/__svc/debug'
-
-export interface InternalRoutes {
-  match(method: string, dispatchPath: string): 'metrics' | 'debug' | null
-  serve(kind: 'metrics' | 'debug', req: IncomingMessage, res: ServerResponse): Promise<void>
-}
 
 export interface GatewayParts {
   settings: ResolvedSettings

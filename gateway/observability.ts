@@ -1,6 +1,11 @@
 import type { Svc } from '../src/app.js'
-import type { InternalRoutes } from './handler.js'
-import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
+import { childLogger } from '../src/logging/logger.js'
+import { kRuntime } from '../src/internal/symbols.js'
+import { createGatewayObserver } from './observer.js'
+import { createGatewayMetrics } from './metrics.js'
+import { createInternalRoutes, type InternalRoutes } from './internal-routes.js'
+import { DebugRing } from './debug-snapshot.js'
+import type { GatewayObserver } from './observe.js'
 
 /** Observer, internal routes and metrics for one worker, built from the app's settings. */
 export interface WorkerObservability {
@@ -9,9 +14,26 @@ export interface WorkerObservability {
   metricsJson: (() => Promise<unknown>) | null
 }
 
+/**
+ * `collectMetrics`: how a scrape is answered. Under the supervisor it asks over IPC for the sum
+ * over all workers; in-process (no supervisor) it is this worker's own text.
+ */
 export async function createObservability(
-  _app: Svc,
-  _opts: { collectMetrics: (() => Promise<string>) | null },
+  app: Svc,
+  opts: { collectMetrics: (() => Promise<string>) | null },
 ): Promise<WorkerObservability> {
-  return { observer: NOOP_OBSERVER, internal: null, metricsJson: null }
+  const settings = app.settings
+  const logger = childLogger(app.logger, 'svc.gateway')
+  const metrics = await createGatewayMetrics(settings, logger, { workerId: String(process.pid) })
+  const debugRing = settings.debug ? new DebugRing() : null
+  const observer = createGatewayObserver({ settings, logger, metrics, debugRing })
+  const internal = createInternalRoutes({
+    settings,
+    logger,
+    metrics,
+    debugRing,
+    collectMetrics: opts.collectMetrics ?? (() => metrics?.metricsText() ?? Promise.resolve('')),
+    uiUpstream: () => app[kRuntime].uiUpstream,
+  })
+  return { observer, internal, metricsJson: metrics ? () => metrics.getMetricsJSON() : null }
 }

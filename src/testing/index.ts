@@ -1,0 +1,3 @@
+/** `svc/testing`: drive an app in-process in your own tests. */
+export { SvcTestClient } from './test-client.js'
+export type { TestRequestOptions, TestResponse } from './test-client.js'

@@ -1,0 +1,116 @@
+import { AssertionError } from 'node:assert'
+import { inject, type InjectOptions, type Response as InjectResponse } from 'light-my-request'
+import type { Svc } from '../app.js'
+import { normalizeMountPath } from '../settings/schema.js'
+import { buildGateway, type Gateway } from '../../gateway/build.js'
+import { createObservability } from '../../gateway/observability.js'
+
+/**
+ * Drives the real composite gateway of an app in-process, without sockets: the same dispatch,
+ * request IDs, API mount, redirects and error bodies as `svc run`, for users' unit tests.
+ * Paths given to `apiGet`/`apiPost` are relative to the API mount (`/users`); `api.*` and
+ * `request()` take the full public path (`/api/users`).
+ */
+export interface TestRequestOptions {
+  headers?: Record<string, string>
+  query?: Record<string, string>
+  /** A JSON body (sets content-type) or a raw string/Buffer. */
+  json?: unknown
+  body?: string | Buffer
+  /** Browser-visible prefix to put in front of the path (default: this client's). */
+  rootPath?: string
+}
+
+export interface TestResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+  json<T = unknown>(): T
+}
+
+export class SvcTestClient {
+  readonly app: Svc
+  readonly rootPath: string
+  readonly #gateway: () => Promise<Gateway>
+
+  constructor(app: Svc, options: { rootPath?: string } = {}, shared?: () => Promise<Gateway>) {
+    this.app = app
+    this.rootPath = normalizeMountPath(options.rootPath ?? '')
+    let built: Promise<Gateway> | null = null
+    this.#gateway =
+      shared ??
+      (() =>
+        (built ??= createObservability(app, { collectMetrics: null }).then((o) =>
+          buildGateway(app, { observer: o.observer, internal: o.internal }),
+        )))
+  }
+
+  /** A client whose requests carry `prefix` in front (as a path-proxy would send them). */
+  withRootPath(prefix: string): SvcTestClient {
+    return new SvcTestClient(this.app, { rootPath: prefix }, this.#gateway)
+  }
+
+  /** Any method on a full public path, e.g. `request('GET', '/api/users')` or `('GET', '/')`. */
+  async request(method: string, path: string, options: TestRequestOptions = {}): Promise<TestResponse> {
+    const gateway = await this.#gateway()
+    const root = options.rootPath === undefined ? this.rootPath : normalizeMountPath(options.rootPath)
+    const opts: InjectOptions = {
+      method: method.toUpperCase() as InjectOptions['method'],
+      url: root + path,
+      headers: { ...options.headers },
+      ...(options.query ? { query: options.query } : {}),
+    }
+    if (options.json !== undefined) {
+      opts.payload = JSON.stringify(options.json)
+      opts.headers = { 'content-type': 'application/json', ...opts.headers }
+    } else if (options.body !== undefined) {
+      opts.payload = options.body
+    }
+    const res: InjectResponse = await inject(gateway.handleRequest, opts)
+    return {
+      status: res.statusCode,
+      headers: res.headers as TestResponse['headers'],
+      text: res.payload,
+      json: <T>() => JSON.parse(res.payload) as T,
+    }
+  }
+
+  /** GET `{rootPath}{api_mount_path}{path}`: `apiGet('/users')`. */
+  apiGet(path: string, options: TestRequestOptions = {}): Promise<TestResponse> {
+    return this.request('GET', this.app.settings.api_mount_path + path, options)
+  }
+
+  /** POST `{rootPath}{api_mount_path}{path}`: `apiPost('/users', { json: { name } })`. */
+  apiPost(path: string, options: TestRequestOptions = {}): Promise<TestResponse> {
+    return this.request('POST', this.app.settings.api_mount_path + path, options)
+  }
+
+  /** The API on full public paths: `client.api.get('/api/users')`. */
+  get api(): Record<'get' | 'post' | 'put' | 'patch' | 'delete', (path: string, options?: TestRequestOptions) => Promise<TestResponse>> {
+    const call = (m: string) => (path: string, options?: TestRequestOptions) => this.request(m, path, options)
+    return { get: call('GET'), post: call('POST'), put: call('PUT'), patch: call('PATCH'), delete: call('DELETE') }
+  }
+
+  /** The OpenAPI document served at `{api}/openapi.json`. */
+  async openapi(): Promise<Record<string, unknown>> {
+    const res = await this.apiGet('/openapi.json')
+    if (res.status !== 200) throw new AssertionError({ message: `GET ${this.app.settings.api_mount_path}/openapi.json answered ${res.status}` })
+    return res.json()
+  }
+
+  /** Throws unless `{api}/docs` and `{api}/openapi.json` answer 200 (under `rootPath` if given). */
+  async assertDocsAvailable(options: { rootPath?: string } = {}): Promise<void> {
+    for (const path of ['/docs', '/openapi.json']) {
+      const res = await this.apiGet(path, options)
+      if (res.status !== 200) {
+        const root = options.rootPath ?? this.rootPath
+        throw new AssertionError({ message: `${root}${this.app.settings.api_mount_path}${path} answered ${res.status}, expected 200` })
+      }
+    }
+  }
+
+  /** Release the gateway's upstream pool and the Fastify instance. */
+  async close(): Promise<void> {
+    await (await this.#gateway()).destroy()
+  }
+}
