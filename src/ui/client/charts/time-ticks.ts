@@ -9,7 +9,8 @@ const MONTH_STEPS = [1, 3, 6, 12, 24, 60, 120]
 
 export function timeTicks(min: number, max: number, count: number): number[] {
   if (!(max > min)) return [min]
-  const target = (max - min) / Math.max(1, count)
+  // Up to 1.5× the asked count: a 14-day step for a 30-day span would leave only two ticks.
+  const target = (max - min) / Math.max(1, count) / 1.5
   const fixed = FIXED.find((s) => s >= target)
   if (fixed !== undefined) {
     const start = new Date(min)

@@ -14,7 +14,7 @@ export function safeUrl(url: string, allowData = false): string | undefined {
 export function Image({ props }: ElementProps<ImageProps>) {
   return (
     <figure class="svc-image">
-      <img src={safeUrl(props.url, true)} alt={props.alt} width={props.width ?? undefined} loading="lazy" style={props.width ? undefined : { width: '100%' }} />
+      <img src={safeUrl(props.url, true)} alt={props.alt} width={props.width ?? undefined} style={props.width ? undefined : { width: '100%' }} />
       {props.caption ? <figcaption>{props.caption}</figcaption> : null}
     </figure>
   )

@@ -107,12 +107,13 @@ export function TextArea({ node, props }: ElementProps<TextAreaProps>) {
 /** printf-like number formats: `%d`, `%.2f`, `%i`, `%u`, `%e`; anything else prints plainly. */
 export function formatNumber(value: number, format: string | null): string {
   if (format) {
-    const m = /%([+]?)(?:\.(\d+))?([dfieu])/.exec(format)
+    const m = /(?<!%)%([+]?)(?:\.(\d+))?([dfieu])/.exec(format)
     if (m) {
       const decimals = m[2] === undefined ? (m[3] === 'f' ? 6 : 0) : Number(m[2])
       const body = m[3] === 'e' ? value.toExponential(decimals) : ['d', 'i', 'u'].includes(m[3]!) ? String(Math.round(value)) : value.toFixed(decimals)
       const signed = m[1] === '+' && value >= 0 ? `+${body}` : body
-      return format.slice(0, m.index) + signed + format.slice(m.index + m[0].length)
+      const unescape = (t: string) => t.replace(/%%/g, '%')
+      return unescape(format.slice(0, m.index)) + signed + unescape(format.slice(m.index + m[0].length))
     }
   }
   return String(value)

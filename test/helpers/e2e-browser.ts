@@ -1,0 +1,37 @@
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+
+export const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'test-results')
+
+/** The system chromium, headless; never a downloaded browser. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
+
+/** Saves a full-page screenshot to test-results/<name>.png (kept by CI as an artifact). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(RESULTS_DIR, { recursive: true })
+  const path = join(RESULTS_DIR, `${name}.png`)
+  await page.screenshot({ path, fullPage: true })
+  return path
+}
+
+/** Fails the test on uncaught page errors (collected, then asserted by the caller). */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  return errors
+}
