@@ -80,6 +80,7 @@ export function createClassifier(options: ClassifierOptions): (rawUrl: string) =
       const variants = [
         resolved,
         removeDotSegments(decoded),
+        decoded.replace(/\\/g, '/'),
         removeDotSegments(decoded.replace(/\\/g, '/')),
         removeDotSegments(decoded.replace(/\\/g, '/').replace(/\/{2,}/g, '/')),
       ]

@@ -1,0 +1,175 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync, readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as delay } from 'node:timers/promises'
+
+/**
+ * Start a real `svc` process tree for a test, wait until it says where it listens, and take
+ * the whole tree down afterwards, failing loudly if anything was left behind.
+ */
+export const REPO = fileURLToPath(new URL('../..', import.meta.url))
+export const SVC_BIN = `${REPO}bin/svc.js`
+export const ECHO_SIDECAR = `${REPO}test/fixtures/echo-sidecar.mjs`
+export const ECHO_UI_COMMAND = JSON.stringify(['node', ECHO_SIDECAR, '{port}'])
+
+export interface SvcTree {
+  proc: ChildProcess
+  pid: number
+  url: string
+  port: number
+  stdout: string[]
+  stderr: string[]
+  /** Resolves with the exit code (or the signal name). */
+  exited: Promise<number | string>
+  /** Pids of the supervisor and all its descendants right now. */
+  treePids(): number[]
+  waitForLine(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs?: number): Promise<string>
+  stop(signal?: NodeJS.Signals): Promise<number | string>
+}
+
+export interface StartOptions {
+  command?: 'run' | 'dev' | 'workbench'
+  target?: string
+  args?: string[]
+  env?: Record<string, string>
+  cwd?: string
+  /** Don't wait for the "listening" line (for trees expected to fail at start). */
+  noWait?: boolean
+  timeoutMs?: number
+}
+
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      const list = children.get(ppid) ?? []
+      list.push(Number(entry))
+      children.set(ppid, list)
+    } catch {
+      // raced with an exit
+    }
+  }
+  const out: number[] = []
+  const walk = (p: number): void => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c)
+      walk(c)
+    }
+  }
+  walk(pid)
+  return out
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+/** Wait until none of `pids` is alive; returns the ones still alive at the deadline. */
+export async function waitGone(pids: number[], timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs
+  let alive = pids.filter(isAlive)
+  while (alive.length > 0 && Date.now() < deadline) {
+    await delay(25)
+    alive = alive.filter(isAlive)
+  }
+  return alive
+}
+
+export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
+  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, '--port', '0', '--no-pidfile', ...(opts.args ?? [])]
+  const proc = spawn(process.execPath, args, {
+    cwd: opts.cwd ?? REPO,
+    env: { ...process.env, SVC_UI_COMMAND: ECHO_UI_COMMAND, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const stdout: string[] = []
+  const stderr: string[] = []
+  const waiters: Array<() => void> = []
+  const collect = (into: string[]) => {
+    let buf = ''
+    return (chunk: Buffer) => {
+      buf += chunk.toString()
+      const lines = buf.split('\n')
+      buf = lines.pop() ?? ''
+      into.push(...lines)
+      for (const w of waiters.splice(0)) w()
+    }
+  }
+  proc.stdout!.on('data', collect(stdout))
+  proc.stderr!.on('data', collect(stderr))
+  const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  let known = new Set<number>()
+  const tree: SvcTree = {
+    proc,
+    pid: proc.pid!,
+    url: '',
+    port: 0,
+    stdout,
+    stderr,
+    exited,
+    treePids: () => [proc.pid!, ...descendants(proc.pid!)],
+    async waitForLine(stream, pattern, timeoutMs = 15_000) {
+      const lines = stream === 'stdout' ? stdout : stderr
+      const deadline = Date.now() + timeoutMs
+      let seen = 0
+      for (;;) {
+        for (; seen < lines.length; seen++) if (pattern.test(lines[seen]!)) return lines[seen]!
+        const left = deadline - Date.now()
+        if (left <= 0) throw new Error(`no ${stream} line matching ${pattern} within ${timeoutMs} ms; stderr:\n${stderr.join('\n')}`)
+        await Promise.race([new Promise<void>((r) => waiters.push(r)), delay(Math.min(left, 200)), exited])
+      }
+    },
+    async stop(signal = 'SIGTERM') {
+      for (const p of tree.treePids()) known.add(p)
+      if (isAlive(proc.pid!)) proc.kill(signal)
+      return exited
+    },
+  }
+  teardowns.push(async () => {
+    for (const p of tree.treePids()) known.add(p)
+    if (isAlive(proc.pid!)) {
+      proc.kill('SIGTERM')
+      await Promise.race([exited, delay(12_000)])
+    }
+    const left = await waitGone([...known], 8_000)
+    for (const p of left) {
+      try {
+        process.kill(p, 'SIGKILL')
+      } catch {
+        // gone
+      }
+    }
+    if (left.length > 0) throw new Error(`processes left behind after the test: ${left.join(', ')}`)
+    known = new Set()
+  })
+  if (!opts.noWait) {
+    const line = await tree.waitForLine('stderr', /listening on http:\/\//, opts.timeoutMs ?? 20_000)
+    const m = /listening on (http:\/\/[^/ ]+)/.exec(line)!
+    tree.url = m[1]!
+    tree.port = Number(new URL(tree.url).port)
+  }
+  return tree
+}
+
+const teardowns: Array<() => Promise<void>> = []
+
+/** Call from afterEach/afterAll: stops every tree started since, verifies nothing is left. */
+export async function stopAllTrees(): Promise<void> {
+  const errors: unknown[] = []
+  for (const t of teardowns.splice(0)) {
+    try {
+      await t()
+    } catch (err) {
+      errors.push(err)
+    }
+  }
+  if (errors.length > 0) throw errors[0]
+}
