@@ -10,7 +10,7 @@ export type AttachOidcLoginOptions = Partial<Omit<OIDCBFFConfig, 'provider'>>
 
 interface AppLike {
   readonly api: FastifyInstance
-  readonly settings: Pick<ResolvedSettings, 'public_base_url' | 'oidc_bff_secret' | 'api_mount_path' | 'root_path'>
+  readonly settings: Pick<ResolvedSettings, 'public_base_url' | 'oidc_bff_secret' | 'api_mount_path' | 'root_path' | 'workers'>
 }
 
 const attached = new WeakSet<object>()
@@ -27,6 +27,13 @@ export function attachOidcLogin(app: AppLike, provider: OIDCProvider, options: A
     throw new SvcError(
       'SVC_ERR_AUTH_CONFIG',
       'attachOidcLogin(): no first-party secret; set SVC_OIDC_BFF_SECRET to ≥ 32 random bytes or pass { firstPartySecret }',
+    )
+  }
+  if (app.settings.workers > 1 && !options.store) {
+    process.emitWarning(
+      `attachOidcLogin(): ${app.settings.workers} gateway workers each keep their own in-memory login store, so a ` +
+        'callback or exchange served by another worker fails; pass { store } with a shared store (docs/auth.md)',
+      'UserWarning',
     )
   }
   const login = registerOidcBffRoutes(app.api, {
