@@ -25,22 +25,35 @@ export function jsonLogOptions(level: string, redactQueryKeys: readonly string[]
 export function createRootLogger(settings: LoggerSettings, destination?: DestinationStream): Logger {
   const keys = settings.url_session_query_param ? [settings.url_session_query_param] : []
   const options = jsonLogOptions(settings.log_level, keys)
-  if (destination) return pino(options, destination)
+  if (destination) return markRoot(pino(options, destination))
   if (settings.log_format === 'pretty') {
-    return pino({
+    return markRoot(pino({
       ...options,
       transport: {
         target: 'pino-pretty',
         options: { messageKey: 'message', ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', destination: 1 },
       },
-    })
+    }))
   }
-  return pino(options, pino.destination({ dest: 1, sync: false }))
+  return markRoot(pino(options, pino.destination({ dest: 1, sync: false })))
 }
 
-/** A named logger in the tree: `svc`, `svc.gateway`, `svc.api`, `svc.ui`, `svc.supervisor`. */
-export function childLogger(root: Logger, name: string, bindings: Record<string, unknown> = {}): Logger {
+/** Set on a root from `createRootLogger`; its children inherit it through pino's prototype chain. */
+const kTreeRoot = Symbol('svc.logging.treeRoot')
+
+/**
+ * A named logger in the tree: `svc`, `svc.gateway`, `svc.api`, `svc.ui`, `svc.supervisor`.
+ * Given any logger of svc's tree (the root or a named child), the new logger hangs off the root,
+ * so its line carries one `logger` field, never the parent's name as well.
+ */
+export function childLogger(parent: Logger, name: string, bindings: Record<string, unknown> = {}): Logger {
+  const root = (parent as unknown as Record<symbol, Logger | undefined>)[kTreeRoot] ?? parent
   return root.child({ logger: name, ...bindings })
+}
+
+function markRoot(root: Logger): Logger {
+  ;(root as unknown as Record<symbol, Logger>)[kTreeRoot] = root
+  return root
 }
 
 /**

@@ -3,7 +3,7 @@
 // GET /call-api calls the API through the public port with the same request ID, as a page would.
 import { createServer } from 'node:http'
 import { pino } from 'pino'
-import { childLogger, jsonLogOptions, runWithRequestId } from 'svc/logging'
+import { childLogger, jsonLogOptions, redactUrl, runWithRequestId } from 'svc/logging'
 
 const logger = childLogger(pino(jsonLogOptions('info'), pino.destination({ dest: 1, sync: true })), 'svc.ui')
 const apiBase = process.env.SVC_INTERNAL_API_BASE ?? ''
@@ -12,7 +12,7 @@ const server = createServer((req, res) => {
   const header = req.headers['x-request-id']
   const requestId = typeof header === 'string' ? header : undefined
   runWithRequestId(requestId, async () => {
-    logger.info({ path: req.url, traceparent: req.headers.traceparent ?? null }, 'sidecar request')
+    logger.info({ path: redactUrl(req.url ?? '/'), traceparent: req.headers.traceparent ?? null }, 'sidecar request')
     let body = 'ui ok'
     if (req.url === '/call-api') {
       const api = await fetch(`${apiBase}/hello`, { headers: requestId ? { 'x-request-id': requestId } : {} })
