@@ -47,7 +47,7 @@ describe('browser client rendering', () => {
     const expected: ElementType[] = ['title', 'caption', 'columns', 'column', 'metric', 'header', 'lineChart', 'tabs', 'barChart', 'dataframe', 'table', 'json', 'success', 'info', 'warning', 'error', 'exception', 'progress', 'spinner', 'form', 'subheader', 'expander', 'container', 'markdown', 'code', 'text', 'link', 'image', 'divider', 'empty', ...WIDGET_TYPES]
     for (const t of expected) expect(rendered, t).toContain(t)
     // Tab panels are rendered by `tabs` itself (ARIA tabpanel), not as separate element wrappers.
-    expect(await page.getByRole('tabpanel').count()).toBe(3)
+    expect(await page.locator('[role=tabpanel]').count()).toBe(3)
     expect(await page.locator('.svc-unknown').count()).toBe(0)
     await screenshot(page, 'client-showcase')
     expect(errors).toEqual([])

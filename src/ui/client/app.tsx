@@ -62,7 +62,7 @@ export function App({ runtime }: { runtime: Runtime }) {
               </nav>
             ) : null}
             {state.notFound ? <NotFound state={state} /> : null}
-            {state.page === null && state.status !== 'connected' ? <Skeleton /> : <Nodes nodes={state.main} />}
+            {state.page === null ? <Skeleton /> : <Nodes nodes={state.main} />}
           </div>
         </main>
       </div>

@@ -41,6 +41,8 @@ export class Runtime {
   readonly #listeners = new Set<() => void>()
   readonly #dataframeListeners = new Map<string, (rows: DataframeRows) => void>()
   readonly #storageKey: string
+  /** Held in memory while the page lives; see `#takeStoredSessionId`. */
+  #sessionId: string | null
   #pending: ClientMessage[] = []
   #inSession = false
   #state: ViewState
@@ -48,6 +50,7 @@ export class Runtime {
   constructor(config: ClientConfig) {
     this.config = config
     this.#storageKey = `svc:session:${config.basePath || '/'}`
+    this.#sessionId = this.#takeStoredSessionId()
     this.#state = {
       status: 'connecting',
       everConnected: false,
@@ -82,11 +85,13 @@ export class Runtime {
 
   start(): void {
     window.addEventListener('popstate', this.#onPopState)
+    window.addEventListener('pagehide', this.#persistSessionId)
     this.#connection.start()
   }
 
   stop(): void {
     window.removeEventListener('popstate', this.#onPopState)
+    window.removeEventListener('pagehide', this.#persistSessionId)
     this.#connection.stop()
   }
 
@@ -152,7 +157,7 @@ export class Runtime {
     this.#connection.send({
       v: 1,
       type: 'hello',
-      sessionId: this.#storedSessionId(),
+      sessionId: this.#sessionId,
       path: this.#locationPath(),
       query: stripQuestionMark(location.search),
     } satisfies ClientMessage)
@@ -170,7 +175,10 @@ export class Runtime {
   #onMessage(message: ServerMessage): void {
     switch (message.type) {
       case 'session': {
-        this.#storeSessionId(message.sessionId)
+        if (this.#sessionId !== null && !message.restored) {
+          this.#addToast({ id: 'svc-session-expired', body: 'Your previous session had expired, so this page started a new one.', icon: 'ℹ️' })
+        }
+        this.#sessionId = message.sessionId
         this.#inSession = true
         this.#set({ status: 'connected', everConnected: true, error: null })
         const pending = this.#pending
@@ -226,19 +234,27 @@ export class Runtime {
     setTimeout(() => this.dismissToast(toast.id), TOAST_MS)
   }
 
-  #storedSessionId(): string | null {
+  /**
+   * The session id survives a reload through sessionStorage, but only while the page is gone:
+   * it is taken out on load and written back on `pagehide`, so "Duplicate tab" (which copies
+   * sessionStorage) starts its own session instead of sharing this one.
+   */
+  #takeStoredSessionId(): string | null {
     try {
-      return sessionStorage.getItem(this.#storageKey)
+      const id = sessionStorage.getItem(this.#storageKey)
+      sessionStorage.removeItem(this.#storageKey)
+      return id
     } catch {
       return null
     }
   }
 
-  #storeSessionId(id: string): void {
+  readonly #persistSessionId = (): void => {
+    if (this.#sessionId === null) return
     try {
-      sessionStorage.setItem(this.#storageKey, id)
+      sessionStorage.setItem(this.#storageKey, this.#sessionId)
     } catch {
-      // Storage can be disabled; the session then lasts as long as the socket.
+      // Storage can be disabled; the session then lasts as long as the page.
     }
   }
 
