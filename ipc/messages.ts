@@ -39,6 +39,8 @@ export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
 /** From the guard that runs a `ui_command` sidecar: how the command ended, before the guard exits. */
 export const SidecarToSupervisor = z.discriminatedUnion('type', [
+  /** The command runs as this pid, leader of its own process group. */
+  z.object({ ...v1, type: z.literal('child_started'), pid: z.number().int() }),
   z.object({ ...v1, type: z.literal('child_exit'), code: z.number().int().nullable(), signal: z.string().nullable() }),
 ])
 export type SidecarToSupervisor = z.infer<typeof SidecarToSupervisor>

@@ -19,6 +19,7 @@ if (!file) {
 }
 const child = spawn(file, args, { stdio: 'inherit', env: process.env, detached: true })
 let stopping = false
+if (child.pid !== undefined) process.send?.({ svc: 1, type: 'child_started', pid: child.pid })
 
 const stop = (): void => {
   if (stopping || child.pid === undefined) return

@@ -42,6 +42,8 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   #child: ChildProcess | null = null
   #exit: SidecarExit | null = null
   #reported: SidecarExit | null = null
+  /** The ui_command's own pid (group leader), as the guard reported it. */
+  #commandPid: number | null = null
   #stopping: Promise<void> | null = null
 
   constructor(spec: SidecarSpec) {
@@ -70,9 +72,13 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     this.#child = child
     child.on('message', (raw) => {
       const msg = SidecarToSupervisor.safeParse(raw)
-      if (msg.success) this.#reported = { code: msg.data.code, signal: msg.data.signal }
+      if (!msg.success) return
+      if (msg.data.type === 'child_started') this.#commandPid = msg.data.pid
+      else this.#reported = { code: msg.data.code, signal: msg.data.signal }
     })
     child.once('exit', (code, signal) => {
+      // A guard that died without cleaning up (SIGKILL) would orphan the command's group.
+      if (this.#commandPid !== null) signalGroup(this.#commandPid, 'SIGKILL')
       this.#exit = this.#reported ?? { code, signal }
       this.emit('exit', this.#exit)
     })

@@ -18,7 +18,11 @@ const asBool: FromString = (raw) => {
   if (FALSE.has(v)) return false
   return raw
 }
-const asNumber: FromString = (raw) => (raw.trim() === '' ? raw : Number(raw.trim()))
+/** A string that is not a number stays a string, so the error shows what the user wrote. */
+const asNumber: FromString = (raw) => {
+  const n = raw.trim() === '' ? Number.NaN : Number(raw.trim())
+  return Number.isNaN(n) ? raw : n
+}
 const asString: FromString = (raw) => raw
 const asJson: FromString = (raw) => {
   try {

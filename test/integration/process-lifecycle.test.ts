@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import net from 'node:net'
+import { request } from 'undici'
+import { readFileSync } from 'node:fs'
+import { startSvc, stopAllTrees, waitGone, descendants, isAlive, REPO } from '../helpers/svc-process.js'
+
+/** Real process trees: signals, crashes, orphans, drains. After each: no process, no listener. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1')
+    s.once('connect', () => {
+      s.destroy()
+      resolve(false)
+    })
+    s.once('error', () => resolve(true))
+  })
+}
+
+function roleOf(pid: number): 'gateway' | 'sidecar' | 'other' {
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+    if (cmd.includes('gateway/main')) return 'gateway'
+    if (cmd.includes('echo-sidecar') || cmd.includes('sidecar-guard') || cmd.includes('ui/server/main')) return 'sidecar'
+  } catch {
+    // gone
+  }
+  return 'other'
+}
+
+describe('process model', () => {
+  afterEach(stopAllTrees)
+
+  it('exits 1 within 5 s when the sidecar is SIGKILLed, naming the signal, leaving nothing behind', async () => {
+    const svc = await startSvc()
+    const tree = svc.treePids()
+    const sidecar = descendants(svc.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[1]?.endsWith('echo-sidecar.mjs'))!
+    process.kill(sidecar, 'SIGKILL')
+    const started = Date.now()
+    expect(await svc.exited).toBe(1)
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(svc.stderr.join('\n')).toMatch(/ui sidecar exited \((killed by signal SIGKILL|exit code \d+)\)/)
+    expect(await waitGone(tree, 5_000)).toEqual([])
+    expect(await portFree(svc.port)).toBe(true)
+  })
+
+  it('cleans up the ui_command when its guard is SIGKILLed', async () => {
+    const svc = await startSvc()
+    const tree = svc.treePids()
+    const guard = descendants(svc.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('sidecar-guard'))!
+    process.kill(guard, 'SIGKILL')
+    expect(await svc.exited).toBe(1)
+    expect(await waitGone(tree, 5_000)).toEqual([])
+    expect(await portFree(svc.port)).toBe(true)
+  })
+
+  it('leaves no child and no bound port when the supervisor is SIGKILLed', async () => {
+    const svc = await startSvc()
+    const tree = svc.treePids()
+    expect(tree.length).toBeGreaterThanOrEqual(4) // supervisor, guard, sidecar, worker
+    process.kill(svc.pid, 'SIGKILL')
+    expect(await waitGone(tree, 5_000)).toEqual([])
+    expect(await portFree(svc.port)).toBe(true)
+  })
+
+  it('finishes 50 in-flight slow requests on SIGTERM, then exits 0', async () => {
+    const svc = await startSvc()
+    const tree = svc.treePids()
+    const inflight = Array.from({ length: 50 }, (_, i) =>
+      request(`${svc.url}/api/slow?ms=800&i=${i}`).then(async (r) => ({ status: r.statusCode, body: await r.body.json() })),
+    )
+    // All 50 reached the worker before the signal: the slow handler is running for each.
+    await new Promise((r) => setTimeout(r, 200))
+    svc.proc.kill('SIGTERM')
+    const results = await Promise.all(inflight)
+    expect(results.every((r) => r.status === 200)).toBe(true)
+    expect(await svc.exited).toBe(0)
+    expect(await waitGone(tree, 5_000)).toEqual([])
+    expect(await portFree(svc.port)).toBe(true)
+  })
+
+  it('SIGKILLs a worker that cannot drain once the grace is over', async () => {
+    const svc = await startSvc({ env: { SVC_SHUTDOWN_GRACE_S: '1' } })
+    const tree = svc.treePids()
+    const blocked = request(`${svc.url}/api/block?ms=30000`).catch(() => 'reset')
+    await new Promise((r) => setTimeout(r, 200))
+    const started = Date.now()
+    svc.proc.kill('SIGTERM')
+    await svc.exited
+    expect(Date.now() - started).toBeLessThan(8_000)
+    expect(await waitGone(tree, 5_000)).toEqual([])
+    await blocked
+  })
+
+  it('restarts a crashed worker and keeps serving', async () => {
+    const svc = await startSvc()
+    const worker = descendants(svc.pid).find((p) => roleOf(p) === 'gateway')!
+    process.kill(worker, 'SIGKILL')
+    await svc.waitForLine('stdout', /exited unexpectedly/)
+    const deadline = Date.now() + 10_000
+    let pid = 0
+    while (Date.now() < deadline) {
+      try {
+        const res = await request(`${svc.url}/api/pid`)
+        pid = ((await res.body.json()) as { pid: number }).pid
+        if (pid !== worker) break
+      } catch {
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    expect(pid).not.toBe(worker)
+    expect(isAlive(pid)).toBe(true)
+  })
+
+  it('serves from two worker pids with --workers 2', async () => {
+    const svc = await startSvc({ args: ['--workers', '2'] })
+    const workers = descendants(svc.pid).filter((p) => roleOf(p) === 'gateway')
+    expect(workers).toHaveLength(2)
+    const seen = new Set<number>()
+    for (let i = 0; i < 200 && seen.size < 2; i++) {
+      const res = await request(`${svc.url}/api/pid`, { reset: true, headers: { connection: 'close' } })
+      seen.add(((await res.body.json()) as { pid: number }).pid)
+    }
+    expect([...seen].sort()).toEqual(workers.sort())
+  })
+
+  it('refuses bad settings before starting anything (exit 2, naming the variable and value)', async () => {
+    const svc = await startSvc({ args: ['--workers', 'lots'], noWait: true })
+    expect(await svc.exited).toBe(2)
+    expect(svc.stderr.join('\n')).toContain('flag --workers: "lots" is not valid for workers')
+    const bad = await startSvc({ env: { SVC_TRUST_PROXY: 'maybe' }, noWait: true })
+    expect(await bad.exited).toBe(2)
+    expect(bad.stderr.join('\n')).toContain('environment variable SVC_TRUST_PROXY: "maybe" is not valid for trust_proxy')
+  })
+
+  it('names a missing target file and a missing export (exit 2)', async () => {
+    const missing = await startSvc({ target: 'nope/app.ts:app', noWait: true })
+    expect(await missing.exited).toBe(2)
+    expect(missing.stderr.join('\n')).toMatch(/cannot find the app module "nope\/app.ts"/)
+    const noExport = await startSvc({ target: `${REPO}test/fixtures/app-basic.ts:other`, noWait: true })
+    expect(await noExport.exited).toBe(2)
+    expect(noExport.stderr.join('\n')).toMatch(/has no export "other" \(found: app\)/)
+  })
+
+  it('rejects an invalid --reload-scope with exit 2 before any process starts', async () => {
+    const svc = await startSvc({ command: 'dev', args: ['--reload', '--reload-scope', 'bogus'], noWait: true })
+    expect(await svc.exited).toBe(2)
+    expect(svc.stderr.join('\n')).toMatch(/--reload-scope must be 'gateway' or 'full' \(got "bogus"\)/)
+  })
+})
