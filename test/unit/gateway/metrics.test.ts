@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { resolveSettings } from '../../../src/settings/resolve.js'
 import type { SettingsInput } from '../../../src/settings/schema.js'
 import {
@@ -114,6 +114,19 @@ describe('metrics text', () => {
     const withNode = parseMetrics(await (await metricsOrFail({ enable_node_metrics: true }, '3')).metricsText())
     const heap = withNode.family('nodejs_heap_size_used_bytes')
     expect(heap.metrics[0]!.labels).toEqual({ worker: '3' })
+  })
+})
+
+describe('app metrics', () => {
+  it('includes what the app registered on prom-client\'s default registry, in text and JSON', async () => {
+    const prom = await import('prom-client')
+    const orders = new prom.Counter({ name: 'app_orders_total', help: 'Orders placed' })
+    onTestFinished(() => prom.register.removeSingleMetric('app_orders_total'))
+    orders.inc(3)
+    const m = await metricsOrFail()
+    expect(parseMetrics(await m.metricsText()).family('app_orders_total').metrics[0]!.value).toBe('3')
+    const summed = parseMetrics(await aggregateWorkerMetrics([await m.getMetricsJSON(), await m.getMetricsJSON()]))
+    expect(summed.family('app_orders_total').metrics[0]!.value).toBe('6')
   })
 })
 
