@@ -12,6 +12,8 @@ import { RuntimeState } from './internal/runtime-state.js'
 import { kPages, kRuntime, kSvcApp } from './internal/symbols.js'
 import { registerHealthRoutes } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
+import type { InjectMap } from './ui/inject.js'
+import type { PageHandler, PageOptions } from './ui/page-meta.js'
 import { applyCors } from './auth/cors.js'
 import { attachOidcLogin, type AttachOidcLoginOptions } from './auth/attach-oidc-login.js'
 import type { OidcLogin } from './auth/oidc-bff-routes.js'
@@ -76,14 +78,14 @@ export class Svc {
    * Register a dashboard page at `path`: `app.page('/', (st, client) => { ... })` or
    * `app.page('/reports', { title: 'Reports' }, (st, client, deps) => { ... })`.
    */
-  page(path: string, handler: PageHandlerLike): this
-  page(path: string, options: PageOptionsLike, handler: PageHandlerLike): this
-  page(path: string, a: PageOptionsLike | PageHandlerLike, b?: PageHandlerLike): this {
+  page(path: string, handler: PageHandler<{}>): this
+  page<const I extends InjectMap = {}>(path: string, options: PageOptions<I>, handler: PageHandler<I>): this
+  page(path: string, a: PageOptions<InjectMap> | PageHandlerLike, b?: PageHandlerLike): this {
     const [options, handler] = typeof a === 'function' ? [{}, a] : [a, b]
     if (typeof handler !== 'function') {
       throw new TypeError(`app.page(${JSON.stringify(path)}): the last argument must be the page function (st, client, deps) => ...`)
     }
-    this[kPages].add(path, options, handler as PageHandlerLike)
+    this[kPages].add(path, options as PageOptionsLike, handler as PageHandlerLike)
     return this
   }
 

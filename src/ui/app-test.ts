@@ -1,0 +1,231 @@
+import type { Svc } from '../app.js'
+import { getClient } from '../client/api-client.js'
+import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './elements.js'
+import { isWidgetType } from './elements.js'
+import { overridesFromEnv } from './inject.js'
+import { MediaStore } from './media-store.js'
+import type { PageInfo, ServerMessage } from './protocol.js'
+import { PageDirectory } from './runtime/page-directory.js'
+import { PageSession } from './runtime/page-session.js'
+import type { QueryParams, SessionState } from './st-types.js'
+
+/**
+ * An in-process driver for pages, like Streamlit's AppTest: no server, no browser. Run the page,
+ * read elements, interact with widgets, run again.
+ *
+ * ```ts
+ * const at = await createUiTestHandle(app, { target: '/' }).run()
+ * at.textInput('name').setValue('Ada')
+ * await at.button('greet').click().run()
+ * expect(at.markdown[0]!.value).toContain('Hello, Ada')
+ * ```
+ */
+
+export interface UiTestOptions {
+  /** Page path to run (default `/`). */
+  target?: string
+  queryParams?: Record<string, string | string[]>
+  /** Values for the page's `inject` names (like `SVC_TEST_PAGE_OVERRIDES`, which is merged under these). */
+  pageOverrides?: Record<string, unknown>
+  headers?: Record<string, string>
+  cookies?: Record<string, string>
+  /** A run that takes longer fails the test (default 3000 ms, like AppTest). */
+  timeoutMs?: number
+}
+
+export const DEFAULT_UI_TEST_TIMEOUT_MS = 3000
+
+export class ElementView<T extends ElementType = ElementType> {
+  constructor(
+    readonly node: UiElement,
+    readonly children: ElementView[],
+  ) {}
+  get id(): string { return this.node.id }
+  get type(): T { return this.node.type as T }
+  get props(): ElementPropsMap[T] { return this.node.props as ElementPropsMap[T] }
+  /** The main content: `text`, `html`, `code`, `value` or `label`, whichever the element has. */
+  get value(): unknown {
+    const p = this.node.props as unknown as Record<string, unknown>
+    for (const k of ['text', 'html', 'code', 'value', 'label']) if (k in p) return p[k]
+    return undefined
+  }
+}
+
+export class WidgetView<T extends WidgetType = WidgetType> extends ElementView<T> {
+  readonly #handle: UiTestHandle
+  constructor(node: UiElement, children: ElementView[], handle: UiTestHandle) {
+    super(node, children)
+    this.#handle = handle
+  }
+  /** The value the page saw in the last run (option values, Dates, files; not the wire form). */
+  override get value(): unknown {
+    return this.#handle.widgetValue(this.id)
+  }
+  get key(): string | null { return (this.node.props as { key: string | null }).key }
+  get label(): string { return (this.node.props as { label: string }).label }
+  /** Stage a new value; it applies on the next `run()`. */
+  setValue(value: unknown): UiTestHandle {
+    this.#handle.stage(this.id, value)
+    return this.#handle
+  }
+  click(): UiTestHandle { return this.setValue(true) }
+  check(): UiTestHandle { return this.setValue(true) }
+  uncheck(): UiTestHandle { return this.setValue(false) }
+}
+
+export class UiTestHandle {
+  readonly #session: PageSession
+  readonly #options: UiTestOptions
+  readonly #messages: ServerMessage[] = []
+  #staged: { id: string; value: unknown }[] = []
+  #started = false
+  #render: Extract<ServerMessage, { type: 'render' }> | null = null
+
+  constructor(app: Svc, options: UiTestOptions = {}) {
+    this.#options = options
+    const directory = new PageDirectory(app.pages)
+    this.#session = new PageSession({
+      id: 'test-session',
+      directory: () => directory,
+      client: getClient(app),
+      media: new MediaStore(),
+      logger: app.logger,
+      overrides: { ...overridesFromEnv(), ...options.pageOverrides },
+    })
+    const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
+    this.#session.attach((m) => {
+      const copy = structuredClone(m)
+      this.#messages.push(copy)
+      if (copy.type === 'render' && !copy.partial) this.#render = copy
+    }, { headers, cookies: { ...options.cookies }, requestId: undefined })
+  }
+
+  /** Apply staged interactions and run the page once; resolves when the run (and any st.rerun) is done. */
+  async run(): Promise<this> {
+    if (!this.#started) {
+      this.#started = true
+      const q = new URLSearchParams()
+      for (const [k, v] of Object.entries(this.#options.queryParams ?? {})) for (const item of Array.isArray(v) ? v : [v]) q.append(k, item)
+      this.#session.start(this.#options.target ?? '/', q.toString())
+    } else {
+      for (const { id, value } of this.#staged) this.#session.widgets.queueValue(id, value)
+      this.#session.requestRerun()
+    }
+    this.#staged = []
+    const ms = this.#options.timeoutMs ?? DEFAULT_UI_TEST_TIMEOUT_MS
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_r, reject) => {
+      timer = setTimeout(() => reject(new Error(`the page run did not finish within ${ms} ms (raise timeoutMs if it is slow on purpose)`)), ms)
+    })
+    try {
+      await Promise.race([this.#session.idle(), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+    return this
+  }
+
+  /** Go to another page; call `run()` next. */
+  switchPage(path: string): this {
+    const [p, q = ''] = path.split('?', 2) as [string, string?]
+    this.#session.handle({ v: 1, type: 'navigate', path: p, query: q })
+    return this
+  }
+
+  stage(id: string, value: unknown): void {
+    this.#staged.push({ id, value })
+  }
+
+  widgetValue(id: string): unknown {
+    const w = this.#session.widgets
+    const meta = w.metas.get(id)
+    if (meta?.trigger) return this.#session.lastTriggers.has(id)
+    return w.values.get(id)
+  }
+
+  get sessionState(): SessionState { return this.#session.state }
+  get queryParams(): QueryParams { return this.#session.query }
+  get page(): PageInfo | null { return this.#render?.page ?? null }
+  get notFound(): boolean { return this.#render?.notFound === true }
+  get messages(): readonly ServerMessage[] { return this.#messages }
+  get toasts(): string[] {
+    return this.#messages.flatMap((m) => (m.type === 'toast' ? [m.body] : []))
+  }
+  get main(): ElementView[] { return this.#views((this.#render?.main ?? []) as unknown as UiElement[]) }
+  get sidebar(): ElementView[] { return this.#views((this.#render?.sidebar ?? []) as unknown as UiElement[]) }
+
+  #views(nodes: UiElement[]): ElementView[] {
+    return nodes.map((n) => {
+      const children = this.#views(n.children ?? [])
+      return isWidgetType(n.type) ? new WidgetView(n, children, this) : new ElementView(n, children)
+    })
+  }
+
+  /** Every element of `type`, main area first, depth-first. */
+  get<T extends ElementType>(type: T): ElementView<T>[] {
+    const out: ElementView<T>[] = []
+    const walk = (views: ElementView[]): void => {
+      for (const v of views) {
+        if (v.type === type) out.push(v as unknown as ElementView<T>)
+        walk(v.children)
+      }
+    }
+    walk(this.main)
+    walk(this.sidebar)
+    return out
+  }
+
+  /** The widget of `type` with this key (or, failing that, this label). */
+  widget<T extends WidgetType>(type: T, keyOrLabel: string): WidgetView<T> {
+    const all = this.get(type) as unknown as WidgetView<T>[]
+    const found = all.find((w) => w.key === keyOrLabel) ?? all.find((w) => w.label === keyOrLabel)
+    if (!found) {
+      const have = all.map((w) => w.key ?? w.label)
+      throw new Error(`no ${type} with key or label "${keyOrLabel}" in the last run (found: ${have.join(', ') || 'none'})`)
+    }
+    return found
+  }
+
+  get title(): ElementView<'title'>[] { return this.get('title') }
+  get header(): ElementView<'header'>[] { return this.get('header') }
+  get subheader(): ElementView<'subheader'>[] { return this.get('subheader') }
+  get caption(): ElementView<'caption'>[] { return this.get('caption') }
+  get markdown(): ElementView<'markdown'>[] { return this.get('markdown') }
+  get text(): ElementView<'text'>[] { return this.get('text') }
+  get code(): ElementView<'code'>[] { return this.get('code') }
+  get json(): ElementView<'json'>[] { return this.get('json') }
+  get divider(): ElementView<'divider'>[] { return this.get('divider') }
+  get success(): ElementView<'success'>[] { return this.get('success') }
+  get info(): ElementView<'info'>[] { return this.get('info') }
+  get warning(): ElementView<'warning'>[] { return this.get('warning') }
+  get error(): ElementView<'error'>[] { return this.get('error') }
+  get exception(): ElementView<'exception'>[] { return this.get('exception') }
+  get metric(): ElementView<'metric'>[] { return this.get('metric') }
+  get table(): ElementView<'table'>[] { return this.get('table') }
+  get dataframe(): ElementView<'dataframe'>[] { return this.get('dataframe') }
+  get image(): ElementView<'image'>[] { return this.get('image') }
+  get link(): ElementView<'link'>[] { return this.get('link') }
+  get progress(): ElementView<'progress'>[] { return this.get('progress') }
+  get columns(): ElementView<'columns'>[] { return this.get('columns') }
+  get tabs(): ElementView<'tabs'>[] { return this.get('tabs') }
+  get expander(): ElementView<'expander'>[] { return this.get('expander') }
+
+  button(key: string): WidgetView<'button'> { return this.widget('button', key) }
+  formSubmitButton(key: string): WidgetView<'formSubmitButton'> { return this.widget('formSubmitButton', key) }
+  checkbox(key: string): WidgetView<'checkbox'> { return this.widget('checkbox', key) }
+  toggle(key: string): WidgetView<'toggle'> { return this.widget('toggle', key) }
+  radio(key: string): WidgetView<'radio'> { return this.widget('radio', key) }
+  selectbox(key: string): WidgetView<'selectbox'> { return this.widget('selectbox', key) }
+  multiselect(key: string): WidgetView<'multiselect'> { return this.widget('multiselect', key) }
+  slider(key: string): WidgetView<'slider'> { return this.widget('slider', key) }
+  textInput(key: string): WidgetView<'textInput'> { return this.widget('textInput', key) }
+  textArea(key: string): WidgetView<'textArea'> { return this.widget('textArea', key) }
+  numberInput(key: string): WidgetView<'numberInput'> { return this.widget('numberInput', key) }
+  dateInput(key: string): WidgetView<'dateInput'> { return this.widget('dateInput', key) }
+  fileUploader(key: string): WidgetView<'fileUploader'> { return this.widget('fileUploader', key) }
+  downloadButton(key: string): WidgetView<'downloadButton'> { return this.widget('downloadButton', key) }
+}
+
+export function createUiTestHandle(app: Svc, options: UiTestOptions = {}): UiTestHandle {
+  return new UiTestHandle(app, options)
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * Bytes pages show or offer for download (images, downloadButton data), served at
+ * `{base}/_stcore/media/<sha256>.<ext>`. Content-addressed, so the same bytes in every rerun are
+ * one entry and one browser cache entry; the hash also makes URLs unguessable without the
+ * content. Bounded: least recently used entries go once the total passes `maxBytes`.
+ */
+
+export const MEDIA_PREFIX = '/_stcore/media/'
+export const DEFAULT_MEDIA_MAX_BYTES = 256 * 1024 * 1024 // 256 MiB across all sessions
+
+const EXT: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/svg+xml': 'svg',
+  'text/csv': 'csv',
+  'text/plain': 'txt',
+  'application/json': 'json',
+  'application/pdf': 'pdf',
+}
+
+export interface MediaEntry {
+  readonly bytes: Uint8Array
+  readonly mime: string
+  readonly fileName: string | null
+}
+
+/** A best guess from magic numbers, for images passed as bare bytes. */
+export function sniffMime(bytes: Uint8Array): string {
+  const b = bytes
+  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'image/png'
+  if (b[0] === 0xff && b[1] === 0xd8) return 'image/jpeg'
+  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46) return 'image/gif'
+  if (b[0] === 0x52 && b[1] === 0x49 && b[8] === 0x57 && b[9] === 0x45) return 'image/webp'
+  const head = new TextDecoder().decode(b.subarray(0, 256)).trimStart()
+  if (head.startsWith('<svg') || head.startsWith('<?xml')) return 'image/svg+xml'
+  return 'application/octet-stream'
+}
+
+export class MediaStore {
+  readonly #entries = new Map<string, MediaEntry>()
+  readonly #maxBytes: number
+  readonly #basePath: string
+  #total = 0
+
+  constructor(options: { basePath?: string; maxBytes?: number } = {}) {
+    this.#basePath = options.basePath ?? ''
+    this.#maxBytes = options.maxBytes ?? DEFAULT_MEDIA_MAX_BYTES
+  }
+
+  /** Store bytes; returns the URL (base path included) the browser fetches them from. */
+  add(bytes: Uint8Array, mime: string, fileName: string | null = null): string {
+    const hash = createHash('sha256').update(bytes).update(mime).update(fileName ?? '').digest('hex').slice(0, 40)
+    const name = `${hash}.${EXT[mime] ?? 'bin'}`
+    const existing = this.#entries.get(name)
+    if (existing) {
+      this.#entries.delete(name)
+      this.#entries.set(name, existing)
+    } else {
+      this.#entries.set(name, { bytes, mime, fileName })
+      this.#total += bytes.byteLength
+      for (const [k, e] of this.#entries) {
+        if (this.#total <= this.#maxBytes || k === name) break
+        this.#entries.delete(k)
+        this.#total -= e.bytes.byteLength
+      }
+    }
+    return this.#basePath + MEDIA_PREFIX + name
+  }
+
+  /** `name` is the last path segment of a media URL. */
+  get(name: string): MediaEntry | undefined {
+    return this.#entries.get(name)
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
+}

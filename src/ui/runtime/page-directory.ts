@@ -1,0 +1,90 @@
+import type { PageRecord } from '../page-registry.js'
+import type { InjectMap } from '../inject.js'
+import { defaultPageTitle, type PageHandler, type PageMeta, type PageOptions } from '../page-meta.js'
+import type { NavEntry } from '../protocol.js'
+
+/** A registered page with its options resolved (titles, order). */
+export interface ResolvedPage {
+  readonly path: string
+  readonly slug: string
+  readonly title: string
+  readonly icon: string | null
+  readonly tags: string[]
+  readonly description: string | null
+  readonly order: number | null
+  readonly pageMeta: PageMeta | null
+  readonly inject: InjectMap
+  readonly handler: PageHandler
+}
+
+function trimSlash(p: string): string {
+  const t = p.replace(/\/+$/, '')
+  return t === '' ? '/' : t
+}
+
+/**
+ * The app's pages in navigation order: explicit `order` (options, then static pageMeta) first,
+ * lowest first; the rest in registration order. Pages named as another page's `children` appear
+ * under it instead of at the top level.
+ */
+export class PageDirectory {
+  readonly pages: readonly ResolvedPage[]
+  readonly #byPath = new Map<string, ResolvedPage>()
+
+  constructor(records: readonly PageRecord<unknown, unknown>[]) {
+    const resolved = records.map((r, index) => {
+      const o = (r.options ?? {}) as PageOptions
+      const meta = o.pageMeta ?? null
+      const handler = r.handler as PageHandler
+      const page: ResolvedPage = {
+        path: r.path,
+        slug: r.slug,
+        title: o.title ?? meta?.pageTitle ?? defaultPageTitle(r.path, handler),
+        icon: o.icon ?? meta?.pageIcon ?? null,
+        tags: [...(o.tags ?? [])],
+        description: o.description ?? meta?.description ?? null,
+        order: o.order ?? meta?.order ?? null,
+        pageMeta: meta,
+        inject: o.inject ?? {},
+        handler,
+      }
+      return { page, index }
+    })
+    resolved.sort((a, b) => (a.page.order ?? Infinity) - (b.page.order ?? Infinity) || a.index - b.index)
+    this.pages = resolved.map((r) => r.page)
+    for (const p of this.pages) this.#byPath.set(trimSlash(p.path), p)
+  }
+
+  /** Exact path, ignoring a trailing slash. */
+  get(path: string): ResolvedPage | undefined {
+    return this.#byPath.get(trimSlash(path))
+  }
+
+  has(path: string): boolean {
+    return this.get(path) !== undefined
+  }
+
+  /** The page for a browser path; `/` falls back to the first page when none is registered there. */
+  forPath(path: string): ResolvedPage | undefined {
+    return this.get(path) ?? (trimSlash(path) === '/' ? this.pages[0] : undefined)
+  }
+
+  /** `?page=` deep links: match a page's title, path or slug (case-insensitive for titles). */
+  byDeepLink(value: string): ResolvedPage | undefined {
+    const v = value.trim()
+    return this.pages.find((p) => p.title.toLowerCase() === v.toLowerCase() || trimSlash(p.path) === trimSlash(v.startsWith('/') ? v : '/' + v) || p.slug === v)
+  }
+
+  nav(): NavEntry[] {
+    const childPaths = new Set<string>()
+    for (const p of this.pages) for (const c of p.pageMeta?.children ?? []) if (this.has(c.path)) childPaths.add(trimSlash(c.path))
+    const entry = (p: ResolvedPage, i: number): NavEntry => {
+      const children = (p.pageMeta?.children ?? [])
+        .map((c) => ({ c, target: this.get(c.path) }))
+        .filter((x) => x.target !== undefined && x.target !== p)
+        .map(({ c, target }, k) => ({ path: target!.path, title: c.title ?? target!.title, icon: c.icon ?? target!.icon, order: k }))
+      return { path: p.path, title: p.title, icon: p.icon, order: i, ...(children.length ? { children } : {}) }
+    }
+    return this.pages.filter((p) => !childPaths.has(trimSlash(p.path))).map(entry)
+  }
+}

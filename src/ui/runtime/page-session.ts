@@ -1,0 +1,350 @@
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { ApiClient } from '../../client/api-client.js'
+import { runWithRequestId } from '../../logging/context.js'
+import type { SortSpec, UiElement } from '../elements.js'
+import { resolveInjections } from '../inject.js'
+import type { MediaStore } from '../media-store.js'
+import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
+import type { ClientMessage, PageInfo, ServerMessage, UiNode } from '../protocol.js'
+import { pageOf, type Tabular } from '../st/data.js'
+import { QueryState } from '../st/query-params.js'
+import { createSt } from '../st/root.js'
+import type { St, StContext } from '../st-types.js'
+import type { PageDirectory, ResolvedPage } from './page-directory.js'
+import { RunContext, type RunHost } from './run-context.js'
+import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
+import { WidgetStore } from './widget-store.js'
+
+export type Send = (message: ServerMessage) => void
+
+export interface PageSessionOptions {
+  id: string
+  /** Read on every run, so a reloaded app module takes effect on the next run. */
+  directory: () => PageDirectory
+  client: ApiClient
+  media: MediaStore
+  logger: Logger
+  overrides: Readonly<Record<string, unknown>>
+  /** A slow run sends what it has so far this often (ms). */
+  partialFlushMs?: number
+}
+
+export const DEFAULT_PARTIAL_FLUSH_MS = 100
+
+type Outcome = 'complete' | 'error' | 'rerun' | 'stop' | 'switch'
+
+const EMPTY_CONTEXT: StContext = Object.freeze({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
+
+/** Keep the previous run's nodes after what a still-running run emitted, marked stale. */
+function mergePartial(fresh: UiElement[], previous: UiElement[]): UiElement[] {
+  return [...fresh, ...previous.slice(fresh.length).map((n) => ({ ...n, stale: true }))]
+}
+
+/**
+ * One browser session: widget values, `st.sessionState`, query params, and the rerun engine.
+ * Every interaction bumps `generation`; the run in progress turns stale (its next `st` call
+ * throws `RunAborted`) and one new run starts on the next turn of the event loop, so bursts
+ * of messages coalesce into one rerun. Transport-free: the WebSocket server and the test
+ * handle both drive it through `handle()` and a `Send` function.
+ */
+export class PageSession implements RunHost {
+  readonly id: string
+  readonly widgets = new WidgetStore()
+  readonly state: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  readonly query: QueryState
+  readonly media: MediaStore
+  context: StContext = EMPTY_CONTEXT
+  generation = 0
+
+  readonly #opts: PageSessionOptions
+  #send: Send | null = null
+  #path = '/'
+  #runId = 0
+  #renderedRunId = 0
+  #scheduled = false
+  #settled = true
+  #waiters: (() => void)[] = []
+  #previous: { main: UiElement[]; sidebar: UiElement[] } = { main: [], sidebar: [] }
+  #dataframes = new Map<string, Tabular & { pageSize: number }>()
+  readonly #dfViews = new Map<string, { page: number; sort: SortSpec | null }>()
+  #lastError: unknown = null
+  #lastTriggers: ReadonlySet<string> = new Set()
+
+  constructor(options: PageSessionOptions) {
+    this.#opts = options
+    this.id = options.id
+    this.media = options.media
+    this.query = new QueryState('', () => this.#emit({ v: 1, type: 'query', query: this.query.toString() }))
+  }
+
+  get path(): string {
+    return this.#path
+  }
+
+  get attached(): boolean {
+    return this.#send !== null
+  }
+
+  /** Buttons that were true in the last finished run. */
+  get lastTriggers(): ReadonlySet<string> {
+    return this.#lastTriggers
+  }
+
+  /** The error of the last run, if it failed (the test handle's `exception`). */
+  get lastError(): unknown {
+    return this.#lastError
+  }
+
+  attach(send: Send, context: StContext): void {
+    this.#send = send
+    this.context = context
+  }
+
+  detach(): void {
+    this.#send = null
+  }
+
+  /** First message of a connection: where the browser is. */
+  start(path: string, query: string): void {
+    this.#path = path
+    this.query.reset(query)
+    this.requestRerun()
+  }
+
+  handle(msg: ClientMessage): void {
+    switch (msg.type) {
+      case 'hello':
+        this.start(msg.path, msg.query)
+        return
+      case 'widget':
+        if (this.widgets.queue(msg.id, msg.value, msg.trigger === true)) this.requestRerun()
+        else this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
+        return
+      case 'form_submit': {
+        let any = false
+        for (const [id, value] of Object.entries(msg.values)) any = this.widgets.queue(id, value, false) || any
+        if (any) this.requestRerun()
+        return
+      }
+      case 'navigate':
+        this.#path = msg.path
+        this.query.reset(msg.query)
+        this.requestRerun()
+        return
+      case 'rerun':
+        this.requestRerun()
+        return
+      case 'dataframe_page':
+        this.#dataframePage(msg.id, msg.page, msg.sort)
+        return
+      default: {
+        const never: never = msg
+        return never
+      }
+    }
+  }
+
+  /** Make the current run stale and start a fresh one on the next turn (coalescing bursts). */
+  requestRerun(): void {
+    this.generation++
+    this.#settled = false
+    if (this.#scheduled) return
+    this.#scheduled = true
+    setImmediate(() => {
+      this.#scheduled = false
+      void runWithRequestId(this.context.requestId, () => this.#run())
+    })
+  }
+
+  /** Resolves once the newest requested run has finished. */
+  idle(): Promise<void> {
+    if (this.#settled) return Promise.resolve()
+    return new Promise((resolve) => this.#waiters.push(resolve))
+  }
+
+  /** Stop for good: the running run turns stale, nothing more is sent. */
+  close(): void {
+    this.generation++
+    this.#send = null
+    this.#settle()
+  }
+
+  hasPage(path: string): boolean {
+    return this.#opts.directory().has(path)
+  }
+
+  toast(body: string, icon: string | null): void {
+    this.#emit({ v: 1, type: 'toast', id: randomUUID(), body, icon })
+  }
+
+  dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined {
+    return this.#dfViews.get(id)
+  }
+
+  #emit(message: ServerMessage): void {
+    this.#send?.(message)
+  }
+
+  #settle(): void {
+    this.#settled = true
+    const waiters = this.#waiters
+    this.#waiters = []
+    for (const w of waiters) w()
+  }
+
+  #resolvePage(): ResolvedPage | undefined {
+    const dir = this.#opts.directory()
+    const deepLink = this.query.get('page')
+    if (deepLink !== undefined) {
+      const target = dir.byDeepLink(deepLink)
+      if (target) {
+        this.#path = target.path
+        const rest = new URLSearchParams(this.query.toString())
+        rest.delete('page')
+        this.query.reset(rest.toString())
+        return target
+      }
+    }
+    return dir.forPath(this.#path)
+  }
+
+  async #run(): Promise<void> {
+    const ctx = new RunContext(this.generation, this)
+    const runId = ++this.#runId
+    this.#emit({ v: 1, type: 'run_state', runId, running: true })
+    const page = this.#resolvePage()
+    const st = createSt(ctx)
+    let meta: PageMeta | null = null
+    let outcome: Outcome = 'complete'
+    let switchTo = ''
+    let flushed = 0
+    const flushMs = this.#opts.partialFlushMs ?? DEFAULT_PARTIAL_FLUSH_MS
+    const timer = setInterval(() => {
+      if (!ctx.current || ctx.version === flushed) return
+      flushed = ctx.version
+      this.#emit(this.#render(runId, page, meta, ctx, true))
+    }, flushMs)
+    try {
+      for (const change of this.widgets.applyPending(this.state)) {
+        if (change.meta.onChange) await change.meta.onChange(change.value)
+      }
+      ctx.check()
+      if (page) {
+        const deps = await resolveInjections(page.inject, st, this.#opts.overrides)
+        ctx.check()
+        meta = parseReturnedMeta(await page.handler(st, this.#opts.client, deps as never))
+      } else {
+        this.#notFound(st)
+      }
+    } catch (err) {
+      if (!ctx.current) outcome = 'complete'
+      else if (err instanceof RerunRequested) outcome = 'rerun'
+      else if (err instanceof StopRequested) outcome = 'stop'
+      else if (err instanceof SwitchPageRequested) {
+        outcome = 'switch'
+        switchTo = err.path
+      } else {
+        outcome = 'error'
+        this.#lastError = err
+        this.#opts.logger.warn({ err, session: this.id, page: this.#path }, 'ui page run failed')
+        st.exception(err)
+      }
+    } finally {
+      clearInterval(timer)
+    }
+    if (!ctx.current) return
+    if (outcome !== 'error') this.#lastError = null
+    this.#finish(ctx, outcome)
+    if (outcome === 'rerun') {
+      this.requestRerun()
+      return
+    }
+    if (outcome === 'switch') {
+      const [path, query = ''] = switchTo.split('?', 2) as [string, string?]
+      this.#path = path
+      this.query.reset(query)
+      this.#emit({ v: 1, type: 'navigate', path, query })
+      this.requestRerun()
+      return
+    }
+    this.#renderedRunId = runId
+    this.#emit(this.#render(runId, page, meta, ctx, false))
+    this.#emit({ v: 1, type: 'run_state', runId, running: false })
+    if (!this.#scheduled) this.#settle()
+  }
+
+  /** Bookkeeping of a run that was not replaced: triggers, dropped widgets, cleared forms. */
+  #finish(ctx: RunContext, outcome: Outcome): void {
+    const submitted = new Set<string>()
+    for (const id of this.widgets.activeTriggers) {
+      const meta = this.widgets.metas.get(id)
+      if (meta?.type === 'formSubmitButton' && meta.formId !== null) submitted.add(meta.formId)
+    }
+    this.#lastTriggers = new Set(this.widgets.activeTriggers)
+    this.widgets.activeTriggers.clear()
+    if (outcome === 'complete') {
+      this.widgets.dropUnrendered(ctx.rendered, this.state)
+      for (const id of this.#dfViews.keys()) if (!ctx.dataframes.has(id)) this.#dfViews.delete(id)
+    }
+    for (const formId of submitted) {
+      if (!ctx.forms.get(formId)?.clearOnSubmit) continue
+      this.widgets.clearForm(formId, this.state)
+      resetFormValues([...ctx.main, ...ctx.sidebar], formId, ctx.widgetDefaults)
+    }
+    this.#dataframes = ctx.dataframes
+    this.#previous = { main: ctx.main, sidebar: ctx.sidebar }
+  }
+
+  #render(runId: number, page: ResolvedPage | undefined, meta: PageMeta | null, ctx: RunContext, partial: boolean): ServerMessage {
+    const dir = this.#opts.directory()
+    const m = meta ?? page?.pageMeta ?? null
+    const info: PageInfo = page
+      ? { path: page.path, title: m?.pageTitle ?? page.title, icon: m?.pageIcon ?? page.icon, layout: m?.layout ?? 'centered', breadcrumb: m?.breadcrumb ?? null }
+      : { path: this.#path, title: 'Page not found', icon: null, layout: 'centered', breadcrumb: null }
+    return {
+      v: 1,
+      type: 'render',
+      runId,
+      page: info,
+      nav: dir.nav(),
+      main: asNodes(partial ? mergePartial(ctx.main, this.#previous.main) : ctx.main),
+      sidebar: asNodes(partial ? mergePartial(ctx.sidebar, this.#previous.sidebar) : ctx.sidebar),
+      query: this.query.toString(),
+      ...(page ? {} : { notFound: true }),
+      ...(partial ? { partial: true } : {}),
+    }
+  }
+
+  #notFound(st: St): void {
+    const pages = this.#opts.directory().pages
+    st.title('Page not found')
+    st.markdown(pages.length ? `There is no page at \`${this.#path}\`. These pages exist:` : 'This app has no pages yet: register one with `app.page("/", (st) => { ... })`.')
+    for (const p of pages) st.link(p.title, p.path, { newTab: false, ...(p.icon ? { icon: p.icon } : {}) })
+  }
+
+  #dataframePage(id: string, page: number, sort: SortSpec | null): void {
+    const table = this.#dataframes.get(id)
+    if (!table) return
+    const s = sort && table.columns.some((c) => c.name === sort.column) ? sort : null
+    const view = pageOf(table, page, table.pageSize, s)
+    this.#dfViews.set(id, { page: view.page, sort: s })
+    this.#emit({
+      v: 1, type: 'dataframe_rows', id, runId: this.#renderedRunId, page: view.page, pageSize: table.pageSize,
+      totalRows: table.rows.length, sort: s, rows: view.rows,
+    })
+  }
+}
+
+/** Element props are closed interfaces; on the wire they are the protocol's open records. */
+function asNodes(list: UiElement[]): UiNode[] {
+  return list as unknown as UiNode[]
+}
+
+function resetFormValues(nodes: UiElement[], formId: string, defaults: ReadonlyMap<string, unknown>): void {
+  for (const n of nodes) {
+    const props = n.props as { formId?: unknown; value?: unknown }
+    if (props.formId === formId && defaults.has(n.id) && n.type !== 'formSubmitButton') props.value = defaults.get(n.id)
+    if (n.children) resetFormValues(n.children, formId, defaults)
+  }
+}

@@ -1,0 +1,140 @@
+import { SvcError } from '../../errors.js'
+import type { SortSpec, UiElement } from '../elements.js'
+import type { MediaStore } from '../media-store.js'
+import type { QueryState } from '../st/query-params.js'
+import type { Tabular } from '../st/data.js'
+import type { StContext } from '../st-types.js'
+import { RunAborted } from './signals.js'
+import type { WidgetMeta, WidgetStore } from './widget-store.js'
+
+/** What a run needs from its session. */
+export interface RunHost {
+  /** The session's current run generation; a run with another one is stale. */
+  readonly generation: number
+  readonly widgets: WidgetStore
+  readonly state: Record<string, unknown>
+  readonly query: QueryState
+  readonly context: StContext
+  readonly media: MediaStore
+  hasPage(path: string): boolean
+  toast(body: string, icon: string | null): void
+  dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined
+}
+
+export interface WidgetSpec<V> {
+  type: string
+  label: string
+  key: string | undefined
+  /** Parameters that, without a key, are part of the identity (options, defaults). */
+  identity: unknown[]
+  formId: string | null
+  default: V
+  trigger?: boolean
+  /** Raw browser value → page value; throws when invalid. */
+  deserialize: (raw: unknown) => V
+  /** A value found in `st.sessionState[key]` → page value; throws when the widget cannot hold it. */
+  fromState?: (value: unknown) => V
+  onChange?: ((value: V) => void | Promise<void>) | undefined
+}
+
+/** 32-bit FNV-1a, twice with different seeds: short, stable widget ids without crypto cost. */
+function hash(text: string): string {
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x5bd1e995
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x5bd1e995)
+  }
+  return (a >>> 0).toString(36) + (b >>> 0).toString(36)
+}
+
+function stableJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'function' ? undefined : typeof v === 'bigint' ? v.toString() : v)) ?? ''
+  } catch {
+    return ''
+  }
+}
+
+/** One execution of a page function: its element tree and the widgets it declared. */
+export class RunContext {
+  readonly main: UiElement[] = []
+  readonly sidebar: UiElement[] = []
+  readonly rendered = new Set<string>()
+  readonly keys = new Map<string, string>()
+  readonly forms = new Map<string, { clearOnSubmit: boolean }>()
+  readonly dataframes = new Map<string, Tabular & { pageSize: number }>()
+  /** Serialized defaults of widgets, to reset a cleared form in the final render. */
+  readonly widgetDefaults = new Map<string, unknown>()
+  /** Bumped on every tree change; partial renders are sent only when it moved. */
+  version = 0
+
+  constructor(
+    readonly generation: number,
+    readonly host: RunHost,
+  ) {}
+
+  get current(): boolean {
+    return this.host.generation === this.generation
+  }
+
+  /** Every element call starts here: a stale run stops at its next `st` call. */
+  check(): void {
+    if (!this.current) throw new RunAborted()
+  }
+
+  touch(): void {
+    this.version++
+  }
+
+  /** Register a widget for this run and return its id and current value. */
+  widget<V>(spec: WidgetSpec<V>): { id: string; value: V } {
+    this.check()
+    const key = spec.key ?? null
+    if (key !== null && key.startsWith('$$')) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `${spec.type}("${spec.label}"): keys starting with "$$" are reserved; choose another key`)
+    }
+    const basis = key !== null ? [spec.type, key, spec.label] : [spec.type, spec.label, spec.formId, ...spec.identity]
+    const id = `$$w-${hash(stableJson(basis))}${key !== null ? '-' + key : ''}`
+    if (key !== null && this.keys.has(key)) {
+      throw new SvcError('SVC_ERR_UI_DUPLICATE_WIDGET', `two widgets use the key "${key}" in one run (a ${spec.type} "${spec.label}" and an earlier widget); every key must be unique`)
+    }
+    if (this.rendered.has(id)) {
+      throw new SvcError(
+        'SVC_ERR_UI_DUPLICATE_WIDGET',
+        `two ${spec.type} widgets with the label "${spec.label}" and the same options in one run; give each a unique key, e.g. st.${spec.type}(${JSON.stringify(spec.label)}, { key: "${spec.type}-2" })`,
+      )
+    }
+    this.rendered.add(id)
+    if (key !== null) this.keys.set(key, id)
+    const store = this.host.widgets
+    const meta: WidgetMeta = {
+      type: spec.type,
+      key,
+      formId: spec.formId,
+      trigger: spec.trigger === true,
+      deserialize: spec.deserialize as (raw: unknown) => unknown,
+      fromState: (spec.fromState ?? spec.deserialize) as (value: unknown) => unknown,
+      onChange: spec.onChange as WidgetMeta['onChange'],
+    }
+    store.metas.set(id, meta)
+    if (meta.trigger) return { id, value: store.activeTriggers.has(id) as V }
+    const state = this.host.state
+    let value: V
+    if (key !== null && key in state) {
+      try {
+        value = (spec.fromState ?? spec.deserialize)(state[key])
+      } catch {
+        value = spec.default
+      }
+    } else if (store.values.has(id)) {
+      value = store.values.get(id) as V
+    } else {
+      value = spec.default
+    }
+    store.values.set(id, value)
+    if (key !== null) state[key] = value
+    return { id, value }
+  }
+}

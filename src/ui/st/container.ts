@@ -1,0 +1,267 @@
+import { SvcError } from '../../errors.js'
+import type { ElementPropsMap, UiElement } from '../elements.js'
+import { renderMarkdown } from '../markdown.js'
+import { sniffMime } from '../media-store.js'
+import type { RunContext } from '../runtime/run-context.js'
+import type {
+  AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataframeOptions,
+  DateInputOptions, DownloadButtonOptions, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
+  LinkOptions, MetricOptions, MultiselectOptions, NumberInputOptions, ProgressBar, RadioOptions, SelectboxOptions,
+  SliderOptions, StContainer, TableData, TableOptions, TextAreaOptions, TextInputOptions, TextOptions, UploadedFile,
+} from '../st-types.js'
+import { chartProps, normalizeTable, pageOf } from './data.js'
+import { toJsonSafe, formatNumber } from './values.js'
+import * as w from './widgets.js'
+
+export const DEFAULT_PAGE_SIZE = 25
+
+/**
+ * Writes elements into one list of the run's tree: the main area, the sidebar, or a
+ * container's children. `single` lists (`empty()`) hold at most one element, replaced on write.
+ */
+export class Container implements StContainer, w.Emitter {
+  readonly ctx: RunContext
+  readonly formId: string | null
+  readonly #list: UiElement[]
+  readonly #prefix: string
+  readonly #single: boolean
+
+  constructor(ctx: RunContext, list: UiElement[], prefix: string, formId: string | null, single = false) {
+    this.ctx = ctx
+    this.#list = list
+    this.#prefix = prefix
+    this.formId = formId
+    this.#single = single
+  }
+
+  emit<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, children?: UiElement[]): UiElement {
+    this.ctx.check()
+    if (this.#single) this.#list.length = 0
+    const node = { id: id ?? `${this.#prefix}.${this.#list.length}`, type, props, ...(children ? { children } : {}) } as UiElement
+    this.#list.push(node)
+    this.ctx.touch()
+    return node
+  }
+
+  #child(type: 'expander' | 'container' | 'form' | 'empty', props: object, formId = this.formId): Container {
+    const children: UiElement[] = []
+    const node = this.emit(type, props as never, undefined, children)
+    return new Container(this.ctx, children, node.id, formId, type === 'empty')
+  }
+
+  #nested(parent: UiElement, type: 'column' | 'tab', props: ElementPropsMap['column'] | ElementPropsMap['tab'], index: number): Container {
+    const children: UiElement[] = []
+    const node = { id: `${parent.id}.${index}`, type, props, children } as UiElement
+    parent.children!.push(node)
+    return new Container(this.ctx, children, node.id, this.formId)
+  }
+
+  // ---- text ----
+  title(text: string, o: HeadingOptions = {}): void {
+    this.emit('title', { text: String(text), anchor: o.anchor ?? null, help: o.help ?? null })
+  }
+  header(text: string, o: HeadingOptions = {}): void {
+    this.emit('header', { text: String(text), anchor: o.anchor ?? null, divider: o.divider ?? false, help: o.help ?? null })
+  }
+  subheader(text: string, o: HeadingOptions = {}): void {
+    this.emit('subheader', { text: String(text), anchor: o.anchor ?? null, divider: o.divider ?? false, help: o.help ?? null })
+  }
+  caption(markdown: string, o: TextOptions = {}): void {
+    this.emit('caption', { html: renderMarkdown(String(markdown), o) })
+  }
+  markdown(markdown: string, o: TextOptions = {}): void {
+    this.emit('markdown', { html: renderMarkdown(String(markdown), o) })
+  }
+  text(text: string): void {
+    this.emit('text', { text: String(text) })
+  }
+  code(code: string, o: { language?: string; lineNumbers?: boolean } = {}): void {
+    this.emit('code', { code: String(code), language: o.language ?? null, lineNumbers: o.lineNumbers ?? false })
+  }
+  json(value: unknown, o: { expanded?: boolean } = {}): void {
+    this.emit('json', { value: toJsonSafe(value) ?? null, expanded: o.expanded ?? true })
+  }
+  write(...values: unknown[]): void {
+    for (const v of values) {
+      if (typeof v === 'string') this.markdown(v)
+      else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') this.markdown(`\`${String(v)}\``)
+      else if (v === null || v === undefined) this.code(String(v))
+      else if (v instanceof Error) this.exception(v)
+      else if (v instanceof Date) this.text(v.toISOString())
+      else if (Array.isArray(v) && v.length > 0 && v.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r))) this.dataframe(v as Record<string, unknown>[])
+      else this.json(v)
+    }
+  }
+  divider(): void {
+    this.emit('divider', {})
+  }
+
+  // ---- status ----
+  #alert(type: 'success' | 'info' | 'warning' | 'error', md: string, o: AlertOptions): void {
+    this.emit(type, { html: renderMarkdown(String(md), o), icon: o.icon ?? null })
+  }
+  success(md: string, o: AlertOptions = {}): void { this.#alert('success', md, o) }
+  info(md: string, o: AlertOptions = {}): void { this.#alert('info', md, o) }
+  warning(md: string, o: AlertOptions = {}): void { this.#alert('warning', md, o) }
+  error(md: string, o: AlertOptions = {}): void { this.#alert('error', md, o) }
+  exception(error: unknown): void {
+    const e = error instanceof Error ? error : new Error(String(error))
+    this.emit('exception', { name: e.name, message: e.message, stack: e.stack ?? null })
+  }
+
+  // ---- data ----
+  metric(label: string, value: string | number | null, o: MetricOptions = {}): void {
+    const d = o.delta ?? null
+    const num = typeof d === 'number' ? d : typeof d === 'string' ? Number.parseFloat(d.replace(/[^\d.+-]/g, '')) : NaN
+    const direction = d === null ? null : Number.isNaN(num) ? (String(d).trim().startsWith('-') ? 'down' : 'up') : num > 0 ? 'up' : num < 0 ? 'down' : 'flat'
+    this.emit('metric', {
+      label: String(label),
+      value: value === null ? '—' : typeof value === 'number' ? formatNumber(value) : String(value),
+      delta: d === null ? null : typeof d === 'number' ? (d > 0 ? '+' : '') + formatNumber(d) : d,
+      deltaColor: o.deltaColor ?? 'normal',
+      deltaDirection: direction,
+      help: o.help ?? null,
+      border: o.border ?? false,
+    })
+  }
+  table(data: TableData, o: TableOptions = {}): void {
+    this.emit('table', normalizeTable(data, o.columns))
+  }
+  dataframe(data: TableData, o: DataframeOptions = {}): void {
+    const table = normalizeTable(data, o.columns)
+    const pageSize = Math.max(1, Math.trunc(o.pageSize ?? DEFAULT_PAGE_SIZE))
+    const id = o.key !== undefined ? `df-${o.key}` : undefined
+    const node = this.emit('dataframe', { columns: table.columns, rows: [], totalRows: table.rows.length, page: 0, pageSize, sort: null, height: o.height ?? null, hideIndex: o.hideIndex ?? true }, id)
+    const view = this.ctx.host.dataframeView(node.id)
+    const sort = view?.sort && table.columns.some((c) => c.name === view.sort!.column) ? view.sort : null
+    const { rows, page } = pageOf(table, view?.page ?? 0, pageSize, sort)
+    Object.assign(node.props, { rows, page, sort })
+    this.ctx.dataframes.set(node.id, { ...table, pageSize })
+  }
+  lineChart(data: TableData, o: ChartOptions = {}): void { this.emit('lineChart', chartProps(data, o)) }
+  barChart(data: TableData, o: ChartOptions = {}): void { this.emit('barChart', chartProps(data, o)) }
+  areaChart(data: TableData, o: ChartOptions = {}): void { this.emit('areaChart', chartProps(data, o)) }
+  scatterChart(data: TableData, o: ChartOptions = {}): void { this.emit('scatterChart', chartProps(data, o)) }
+
+  image(source: string | Uint8Array | ArrayBuffer, o: ImageOptions = {}): void {
+    let url: string
+    if (typeof source === 'string') {
+      if (!/^(https?:|data:image\/|\/)/i.test(source)) {
+        throw new SvcError('SVC_ERR_UI_BAD_CALL', `image(): "${source.slice(0, 60)}" is not an http(s) URL, a data:image URI or a path; pass bytes to serve a local file`)
+      }
+      url = source
+    } else {
+      const bytes = source instanceof Uint8Array ? source : new Uint8Array(source)
+      url = this.ctx.host.media.add(bytes, o.mime ?? sniffMime(bytes))
+    }
+    this.emit('image', { url, caption: o.caption ?? null, width: o.width ?? null, alt: o.alt ?? o.caption ?? '' })
+  }
+  link(label: string, href: string, o: LinkOptions = {}): void {
+    const internal = href.startsWith('/') && !href.startsWith('//')
+    const path = internal ? href.split(/[?#]/)[0]! : null
+    const page = path !== null && this.ctx.host.hasPage(path) ? path : null
+    this.emit('link', { label: String(label), href, page, newTab: o.newTab ?? !internal, icon: o.icon ?? null })
+  }
+  progress(value: number, text?: string): ProgressBar {
+    const norm = (v: number): number => Math.min(1, Math.max(0, v > 1 ? v / 100 : v))
+    const node = this.emit('progress', { value: norm(value), text: text ?? null })
+    return {
+      progress: (v: number, t?: string) => {
+        this.ctx.check()
+        Object.assign(node.props, { value: norm(v), text: t ?? (node.props as ElementPropsMap['progress']).text })
+        this.ctx.touch()
+      },
+    }
+  }
+  async spinner<T>(text: string, fn: () => T | Promise<T>): Promise<T> {
+    const slot = this.#child('empty', {})
+    slot.emit('spinner', { text: String(text) })
+    try {
+      return await fn()
+    } finally {
+      if (this.ctx.current) slot.clear()
+    }
+  }
+
+  // ---- layout ----
+  columns(spec: number | number[], o: ColumnsOptions = {}): StContainer[] {
+    const weights = typeof spec === 'number' ? Array.from({ length: spec }, () => 1) : spec
+    if (weights.length === 0 || weights.some((x) => !(x > 0))) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `columns(${JSON.stringify(spec)}): pass a positive count or a list of positive weights, e.g. columns([2, 1])`)
+    }
+    const parent = this.emit('columns', { gap: o.gap ?? 'small', verticalAlign: o.verticalAlign ?? 'top', border: o.border ?? false }, undefined, [])
+    return weights.map((weight, i) => this.#nested(parent, 'column', { weight }, i))
+  }
+  tabs(labels: string[]): StContainer[] {
+    if (labels.length === 0) throw new SvcError('SVC_ERR_UI_BAD_CALL', 'tabs([]): pass at least one tab label')
+    const parent = this.emit('tabs', { labels: labels.map(String) }, undefined, [])
+    return labels.map((label, i) => this.#nested(parent, 'tab', { label: String(label) }, i))
+  }
+  expander(label: string, o: ExpanderOptions = {}): StContainer {
+    return this.#child('expander', { label: String(label), expanded: o.expanded ?? false, icon: o.icon ?? null })
+  }
+  container(o: ContainerOptions = {}): StContainer {
+    return this.#child('container', { border: o.border ?? false, height: o.height ?? null })
+  }
+  form(key: string, o: FormOptions = {}): StContainer {
+    if (this.formId !== null) throw new SvcError('SVC_ERR_UI_BAD_CALL', `form("${key}") is inside form "${this.formId}"; forms cannot be nested`)
+    if (this.ctx.forms.has(key)) throw new SvcError('SVC_ERR_UI_DUPLICATE_WIDGET', `two forms use the key "${key}" in one run; every form key must be unique`)
+    this.ctx.forms.set(key, { clearOnSubmit: o.clearOnSubmit ?? false })
+    return this.#child('form', { formId: key, clearOnSubmit: o.clearOnSubmit ?? false, border: o.border ?? true }, key)
+  }
+  empty(): StContainer {
+    if (this.#single) {
+      this.clear()
+      return this
+    }
+    return this.#child('empty', {})
+  }
+  /** Remove the content of a placeholder. */
+  clear(): void {
+    this.ctx.check()
+    this.#list.length = 0
+    this.ctx.touch()
+  }
+
+  // ---- widgets ----
+  button(label: string, o?: ButtonOptions): boolean { return w.button(this, label, o) }
+  formSubmitButton(label: string, o?: ButtonOptions): boolean { return w.button(this, label, o, true) }
+  checkbox(label: string, o?: CheckboxOptions): boolean { return w.checkbox(this, 'checkbox', label, o) }
+  toggle(label: string, o?: CheckboxOptions): boolean { return w.checkbox(this, 'toggle', label, o) }
+  radio<T>(label: string, options: readonly T[], o: RadioOptions<T> & { index: null }): T | null
+  radio<T>(label: string, options: readonly T[], o?: RadioOptions<T> & { index?: number }): T
+  radio<T>(label: string, options: readonly T[], o?: RadioOptions<T>): T | null {
+    return w.radio(this, label, options, o)
+  }
+  selectbox<T>(label: string, options: readonly T[], o: SelectboxOptions<T> & { index: null }): T | null
+  selectbox<T>(label: string, options: readonly T[], o?: SelectboxOptions<T> & { index?: number }): T
+  selectbox<T>(label: string, options: readonly T[], o?: SelectboxOptions<T>): T | null {
+    return w.selectbox(this, label, options, o)
+  }
+  multiselect<T>(label: string, options: readonly T[], o?: MultiselectOptions<T>): T[] { return w.multiselect(this, label, options, o) }
+  slider(label: string, o: SliderOptions<[number, number]> & { value: [number, number] }): [number, number]
+  slider(label: string, o?: SliderOptions<number>): number
+  slider(label: string, o?: SliderOptions<number> | SliderOptions<[number, number]>): number | [number, number] {
+    return w.slider(this, label, o as SliderOptions<number | [number, number]>)
+  }
+  textInput(label: string, o?: TextInputOptions): string { return w.textInput(this, 'textInput', label, o) }
+  textArea(label: string, o?: TextAreaOptions): string { return w.textInput(this, 'textArea', label, o) }
+  numberInput(label: string, o: NumberInputOptions<number | null> & { value: null }): number | null
+  numberInput(label: string, o?: NumberInputOptions<number>): number
+  numberInput(label: string, o?: NumberInputOptions<number> | NumberInputOptions<number | null>): number | null {
+    return w.numberInput(this, label, o as NumberInputOptions<number | null>)
+  }
+  dateInput(label: string, o: DateInputOptions<Date | string | null> & { value: null }): Date | null
+  dateInput(label: string, o?: DateInputOptions<Date | string>): Date
+  dateInput(label: string, o?: DateInputOptions<Date | string> | DateInputOptions<Date | string | null>): Date | null {
+    return w.dateInput(this, label, o as DateInputOptions<Date | string | null>)
+  }
+  fileUploader(label: string, o: FileUploaderOptions & { multiple: true }): UploadedFile[]
+  fileUploader(label: string, o?: FileUploaderOptions & { multiple?: false }): UploadedFile | null
+  fileUploader(label: string, o?: FileUploaderOptions & { multiple?: boolean }): UploadedFile | UploadedFile[] | null {
+    return w.fileUploader(this, label, o)
+  }
+  downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, o?: DownloadButtonOptions): boolean {
+    return w.downloadButton(this, label, data, o)
+  }
+}

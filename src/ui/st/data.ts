@@ -1,0 +1,126 @@
+import type { Cell, ChartProps, ColumnKind, ColumnSpec, SortSpec } from '../elements.js'
+import type { ChartOptions, TableData } from '../st-types.js'
+import { toJsonSafe } from './values.js'
+
+/** Tabular input normalised once per element: named columns and JSON-safe row cells. */
+export interface Tabular {
+  columns: ColumnSpec[]
+  rows: Cell[][]
+}
+
+function toCell(value: unknown): Cell {
+  if (value === undefined) return null
+  if (typeof value === 'number' && !Number.isFinite(value)) return null
+  return toJsonSafe(value) as Cell
+}
+
+function kindOf(values: unknown[]): ColumnKind {
+  let kind: ColumnKind | null = null
+  for (const v of values) {
+    if (v === null || v === undefined) continue
+    const k: ColumnKind =
+      typeof v === 'number' || typeof v === 'bigint' ? 'number'
+        : typeof v === 'boolean' ? 'boolean'
+          : v instanceof Date ? 'date'
+            : typeof v === 'string' ? 'string'
+              : 'json'
+    if (kind === null) kind = k
+    else if (kind !== k) return 'string'
+  }
+  return kind ?? 'string'
+}
+
+export function normalizeTable(data: TableData, names?: string[]): Tabular {
+  let columnNames: string[]
+  let raw: unknown[][]
+  if (Array.isArray(data)) {
+    if (data.length > 0 && Array.isArray(data[0])) {
+      const width = Math.max(...(data as unknown[][]).map((r) => r.length))
+      columnNames = names ?? Array.from({ length: width }, (_v, i) => String(i))
+      raw = (data as unknown[][]).map((r) => columnNames.map((_c, i) => r[i]))
+    } else {
+      const records = data as Record<string, unknown>[]
+      const seen = new Set<string>(names ?? [])
+      if (!names) for (const r of records) for (const k of Object.keys(r ?? {})) seen.add(k)
+      columnNames = [...seen]
+      raw = records.map((r) => columnNames.map((c) => (r ?? {})[c]))
+    }
+  } else if (typeof data === 'object' && data !== null) {
+    const cols = data as Record<string, readonly unknown[]>
+    columnNames = names ?? Object.keys(cols)
+    const length = Math.max(0, ...columnNames.map((c) => cols[c]?.length ?? 0))
+    raw = Array.from({ length }, (_v, i) => columnNames.map((c) => cols[c]?.[i]))
+  } else {
+    throw new TypeError('table data must be an array of records, an array of arrays, or an object of column arrays')
+  }
+  const columns = columnNames.map((name, i) => ({ name, kind: kindOf(raw.map((r) => r[i])) }))
+  return { columns, rows: raw.map((r) => r.map(toCell)) }
+}
+
+function compareCells(a: Cell, b: Cell): number {
+  if (a === null) return b === null ? 0 : 1
+  if (b === null) return -1
+  if (typeof a === 'number' && typeof b === 'number') return a - b
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b)
+  const sa = typeof a === 'string' ? a : JSON.stringify(a)
+  const sb = typeof b === 'string' ? b : JSON.stringify(b)
+  return sa.localeCompare(sb)
+}
+
+/** One page of the table, sorted (stable; nulls last in both directions). */
+export function pageOf(table: Tabular, page: number, pageSize: number, sort: SortSpec | null): { rows: Cell[][]; page: number } {
+  let rows = table.rows
+  const col = sort ? table.columns.findIndex((c) => c.name === sort.column) : -1
+  if (sort && col >= 0) {
+    const dir = sort.direction === 'desc' ? -1 : 1
+    rows = rows
+      .map((r, i) => [r, i] as const)
+      .sort(([a, ia], [b, ib]) => {
+        const x = a[col] ?? null
+        const y = b[col] ?? null
+        if (x === null || y === null) return x === y ? ia - ib : x === null ? 1 : -1
+        return compareCells(x, y) * dir || ia - ib
+      })
+      .map(([r]) => r)
+  }
+  const pages = Math.max(1, Math.ceil(rows.length / pageSize))
+  const p = Math.min(Math.max(0, Math.trunc(page)), pages - 1)
+  return { rows: rows.slice(p * pageSize, (p + 1) * pageSize), page: p }
+}
+
+const DEFAULT_CHART_HEIGHT = 300
+
+export function chartProps(data: TableData, options: ChartOptions = {}): ChartProps {
+  const table = normalizeTable(data, options.columns)
+  const xIndex = options.x === undefined ? -1 : table.columns.findIndex((c) => c.name === options.x)
+  if (options.x !== undefined && xIndex < 0) {
+    throw new TypeError(`chart x column "${options.x}" is not in the data (columns: ${table.columns.map((c) => c.name).join(', ') || 'none'})`)
+  }
+  const wanted = options.y === undefined ? null : Array.isArray(options.y) ? options.y : [options.y]
+  const yIdx = table.columns
+    .map((c, i) => ({ c, i }))
+    .filter(({ c, i }) => i !== xIndex && (wanted ? wanted.includes(c.name) : c.kind === 'number'))
+  if (wanted) {
+    const missing = wanted.filter((w) => !table.columns.some((c) => c.name === w))
+    if (missing.length) throw new TypeError(`chart y column(s) ${missing.map((m) => `"${m}"`).join(', ')} not in the data`)
+  }
+  const colors = options.color === undefined ? [] : Array.isArray(options.color) ? options.color : [options.color]
+  const xKind = xIndex < 0 ? 'number' : table.columns[xIndex]!.kind === 'number' ? 'number' : table.columns[xIndex]!.kind === 'date' ? 'time' : 'category'
+  return {
+    xKind,
+    x: table.rows.map((r, i) => (xIndex < 0 ? i : (r[xIndex] as number | string | null) ?? '')) as (number | string)[],
+    series: yIdx.map(({ c, i }, k) => ({
+      name: c.name,
+      color: colors[k] ?? null,
+      y: table.rows.map((r) => {
+        const v = r[i]
+        const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
+        return Number.isFinite(n) ? n : null
+      }),
+    })),
+    xLabel: options.xLabel ?? (xIndex < 0 ? null : table.columns[xIndex]!.name),
+    yLabel: options.yLabel ?? null,
+    height: options.height ?? DEFAULT_CHART_HEIGHT,
+    stacked: options.stacked ?? false,
+  }
+}
