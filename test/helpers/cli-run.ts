@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
@@ -52,4 +52,12 @@ export async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix))
   onTestFinished(() => rm(dir, { recursive: true, force: true }))
   return dir
+}
+
+/** Write `<dir>/app.ts` (an ES module importing the built svc) with `body` after `new Svc()`; returns the target. */
+export async function writeTempApp(dir: string, body = ''): Promise<string> {
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n')
+  const svc = JSON.stringify(`${REPO}dist/src/app.js`)
+  await writeFile(join(dir, 'app.ts'), `import { Svc } from ${svc}\nexport const app = new Svc({ title: 'Temp' })\n${body}\n`)
+  return 'app.ts:app'
 }

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { stateFilePath } from '../../state/state-file.js'
-import { BASIC_APP, runSvcCli, tempDir } from '../helpers/cli-run.js'
+import { BASIC_APP, runSvcCli, tempDir, writeTempApp } from '../helpers/cli-run.js'
 
 interface JsonReport {
   status: string
@@ -71,5 +71,13 @@ describe('svc doctor', () => {
     expect(strict.stdout).toMatch(/^FAIL  gateway_forward_rejected_names: /m)
     // Plain reminders stay WARN under --strict.
     expect(strict.stdout).toMatch(/^WARN  gateway_forward_client_headers: 1 header name\(s\)/m)
+  })
+
+  it('exits once it has reported, even when the app keeps the event loop busy', async () => {
+    const dir = await tempDir('svc-doctor-')
+    const target = await writeTempApp(dir, 'setInterval(() => {}, 1000)')
+    const r = await runSvcCli(['doctor', target, '--json'], { cwd: dir, env: { SVC_GATEWAY_PORT: '0' }, timeoutMs: 15_000 })
+    expect(r.code).toBe(0)
+    expect((JSON.parse(r.stdout) as JsonReport).checks.find((c) => c.name === 'import_target')?.status).toBe('PASS')
   })
 })

@@ -26,7 +26,12 @@ export class DoctorCommand extends Command {
 
   async execute(): Promise<number> {
     const report = await runDoctor({ target: this.target, pidfile: this.pidfile, strict: this.strict, warningsOnly: this.warningsOnly })
-    this.context.stdout.write(this.json ? formatJson(report) : formatText(report))
-    return report.status === 'fail' ? EXIT.FAILURE : EXIT.OK
+    const text = this.json ? formatJson(report) : formatText(report)
+    await new Promise<void>((resolve) => this.context.stdout.write(text, () => resolve()))
+    const code = report.status === 'fail' ? EXIT.FAILURE : EXIT.OK
+    // The imported app may hold the event loop open (a database pool, a timer); once the report
+    // is written doctor is done. Unref'd: a process with nothing left open exits on its own first.
+    setTimeout(() => process.exit(code), 50).unref()
+    return code
   }
 }
