@@ -83,9 +83,11 @@ export async function spawnZombie(): Promise<{ zombie: number; parent: ChildProc
 }
 
 const FAKE_SUPERVISOR = `
-// Looks like "svc run" to the PID-reuse check: the script is named svc and the subcommand is run.
+// Looks like "svc run" to the PID-reuse check: the script is named svc and the subcommand is run
+// (or, with FAKE_TITLE, the process title replaces the command line as the supervisor's would).
 const { spawn } = require('node:child_process')
 const ignoreTerm = process.env.FAKE_IGNORE_TERM === '1'
+if (process.env.FAKE_TITLE) process.title = process.env.FAKE_TITLE
 const child = spawn('sleep', ['30'], { stdio: 'ignore' })
 process.on('SIGTERM', () => {
   if (ignoreTerm) return
@@ -104,14 +106,23 @@ export interface FakeSupervisor {
   exited: Promise<unknown>
 }
 
+export interface FakeSupervisorOptions {
+  /** Stay alive on SIGTERM (only SIGKILL ends it). */
+  ignoreTerm?: boolean
+  /** Set `process.title`, which on Linux replaces /proc/<pid>/cmdline. */
+  title?: string
+  /** File name of the script under `<dir>/bin/` (default `svc.cjs`). */
+  scriptName?: string
+}
+
 /** A node script at `<dir>/bin/svc.cjs` run as `svc.cjs run app.ts:app`; it exits on SIGTERM unless `ignoreTerm`. */
-export async function spawnFakeSupervisor(dir: string, ignoreTerm: boolean): Promise<FakeSupervisor> {
-  const script = join(dir, 'bin', 'svc.cjs')
+export async function spawnFakeSupervisor(dir: string, opts: FakeSupervisorOptions = {}): Promise<FakeSupervisor> {
+  const script = join(dir, 'bin', opts.scriptName ?? 'svc.cjs')
   await mkdir(join(dir, 'bin'), { recursive: true })
   await writeFile(script, FAKE_SUPERVISOR)
   const proc = spawn(process.execPath, [script, 'run', 'app.ts:app'], {
     stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, FAKE_IGNORE_TERM: ignoreTerm ? '1' : '0' },
+    env: { ...process.env, FAKE_IGNORE_TERM: opts.ignoreTerm ? '1' : '0', FAKE_TITLE: opts.title ?? '' },
   })
   const exited = once(proc, 'exit')
   const line = await firstLine(proc)

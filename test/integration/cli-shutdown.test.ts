@@ -75,7 +75,7 @@ describe('svc shutdown', () => {
 
   it('stops an svc-like process that exits on SIGTERM and removes the state file it left', async () => {
     const dir = await tempDir('svc-shutdown-')
-    const fake = await spawnFakeSupervisor(dir, false)
+    const fake = await spawnFakeSupervisor(dir)
     const pidfile = join(dir, '.svc.pid')
     await writePidfile(pidfile, fake.pid)
     await writeStateFile(stateFilePath(pidfile), sampleState({ supervisor_pid: fake.pid }))
@@ -87,9 +87,29 @@ describe('svc shutdown', () => {
     expect(existsSync(stateFilePath(pidfile))).toBe(false)
   })
 
+  it('recognises a supervisor by its process title when the script path is gone from the command line', async () => {
+    const dir = await tempDir('svc-shutdown-')
+    const fake = await spawnFakeSupervisor(dir, { title: 'svc supervisor', scriptName: 'server.cjs' })
+    const pidfile = join(dir, '.svc.pid')
+    await writePidfile(pidfile, fake.pid)
+    const r = await runSvcCli(['shutdown'], { cwd: dir })
+    expect(r).toMatchObject({ code: 0, stdout: `Stopped process ${fake.pid}\n` })
+    await fake.exited
+  })
+
+  it('does not signal a node process with a similar script that is not svc', async () => {
+    const dir = await tempDir('svc-shutdown-')
+    const fake = await spawnFakeSupervisor(dir, { scriptName: 'server.cjs' })
+    await writePidfile(join(dir, '.svc.pid'), fake.pid)
+    const r = await runSvcCli(['shutdown'], { cwd: dir })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(`pid ${fake.pid} now belongs to another program (${process.execPath} ${join(dir, 'bin', 'server.cjs')} run app.ts:app)`)
+    expect(isRunning(fake.pid)).toBe(true)
+  })
+
   it('exits 1 when the process ignores SIGTERM and --force is not given; --force kills its tree', async () => {
     const dir = await tempDir('svc-shutdown-')
-    const fake = await spawnFakeSupervisor(dir, true)
+    const fake = await spawnFakeSupervisor(dir, { ignoreTerm: true })
     const pidfile = join(dir, '.svc.pid')
     await writePidfile(pidfile, fake.pid)
 
