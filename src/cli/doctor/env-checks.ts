@@ -1,5 +1,5 @@
-import { advise, pass, fail, warn, type CheckRow, type DoctorContext, type SettingsContext } from './types.js'
-import { publicBaseUrlSource } from './public-base-url.js'
+import { pass, fail, warn, type CheckRow, type DoctorContext, type SettingsContext } from './types.js'
+import { publicBaseUrlPrecedenceRow } from '../../auth/public-base-url.js'
 
 /** `SVC_INTERNAL_API_BASE`: svc sets it for its children; set by hand it must point at the API mount. */
 export const internalApiBase = (ctx: SettingsContext): CheckRow => {
@@ -22,21 +22,9 @@ export const internalApiBase = (ctx: SettingsContext): CheckRow => {
   return pass(name, 'set and matches api_mount_path')
 }
 
+/** Rule owned by the auth helpers (`src/auth/public-base-url.ts`); doctor only renders the row. */
 export const publicBaseUrlPrecedence = (ctx: DoctorContext): CheckRow | null => {
-  const name = 'public_base_url_precedence'
-  const source = publicBaseUrlSource(ctx.env)
-  switch (source.kind) {
-    case 'none':
-      return null
-    case 'namespaced':
-      return pass(name, 'SVC_PUBLIC_BASE_URL set')
-    case 'legacy':
-      return pass(name, 'using PUBLIC_BASE_URL fallback (SVC_PUBLIC_BASE_URL unset)')
-    case 'conflict':
-      return advise(
-        ctx.strict || ctx.settings?.strict_public_base_url === true,
-        name,
-        `PUBLIC_BASE_URL=${source.legacy} and SVC_PUBLIC_BASE_URL=${source.namespaced} differ; svc uses SVC_PUBLIC_BASE_URL — unset one of them`,
-      )
-  }
+  const strict = ctx.strict || ctx.settings?.strict_public_base_url === true
+  const row = publicBaseUrlPrecedenceRow(ctx.env, { strict })
+  return row === null ? null : { name: row.id, status: row.status, detail: row.detail }
 }

@@ -8,7 +8,6 @@ import type { ResolvedSettings, SettingKey } from '../../../src/settings/schema.
 import type { CheckRow, DoctorContext, SettingsContext } from '../../../src/cli/doctor/types.js'
 import { nodeVersionRow, authExtra, metricsExtra, jwtClockSkew, dependencies } from '../../../src/cli/doctor/runtime-checks.js'
 import { internalApiBase, publicBaseUrlPrecedence } from '../../../src/cli/doctor/env-checks.js'
-import { publicBaseUrlSource } from '../../../src/cli/doctor/public-base-url.js'
 import { maxProxyBody, proxyHeaders, publicBaseUrl, trustProxy } from '../../../src/cli/doctor/proxy-checks.js'
 import { forwardHeaders, metricsPath, upstreamTimeouts } from '../../../src/cli/doctor/gateway-checks.js'
 import { gatewayBind } from '../../../src/cli/doctor/bind-check.js'
@@ -101,14 +100,6 @@ describe('environment checks', () => {
     expect(row('ftp://127.0.0.1/api').status).toBe('FAIL')
     expect(row('http://127.0.0.1:8000/api', '/api/v1')).toMatchObject({ status: 'WARN', detail: "path '/api' should match api_mount_path '/api/v1'" })
     expect(row('http://127.0.0.1:8000/api/', '/api')).toMatchObject({ status: 'PASS', detail: 'set and matches api_mount_path' })
-  })
-
-  it('public base URL precedence: SVC_PUBLIC_BASE_URL wins over PUBLIC_BASE_URL', () => {
-    expect(publicBaseUrlSource({})).toEqual({ kind: 'none' })
-    expect(publicBaseUrlSource({ PUBLIC_BASE_URL: 'https://a' })).toEqual({ kind: 'legacy', value: 'https://a' })
-    expect(publicBaseUrlSource({ SVC_PUBLIC_BASE_URL: 'https://b' })).toEqual({ kind: 'namespaced', value: 'https://b' })
-    expect(publicBaseUrlSource({ SVC_PUBLIC_BASE_URL: 'https://b', PUBLIC_BASE_URL: 'https://b' }).kind).toBe('namespaced')
-    expect(publicBaseUrlSource({ SVC_PUBLIC_BASE_URL: 'https://b', PUBLIC_BASE_URL: 'https://a' }).kind).toBe('conflict')
   })
 
   it('public_base_url_precedence: no row without either variable; conflict warns, strict fails', () => {
