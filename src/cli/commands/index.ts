@@ -1,6 +1,7 @@
 import type { CommandClass } from 'clipanion'
 import { DoctorCommand } from './doctor.js'
+import { PagesManifestCommand } from './pages-manifest.js'
 import { ShutdownCommand } from './shutdown.js'
 
 /** Commands beyond run/dev/workbench (doctor, shutdown, pages manifest) register here. */
-export const COMMANDS: CommandClass[] = [ShutdownCommand, DoctorCommand]
+export const COMMANDS: CommandClass[] = [ShutdownCommand, DoctorCommand, PagesManifestCommand]

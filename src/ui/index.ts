@@ -1,0 +1,81 @@
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { packageRoot } from './server/static-files.js'
+
+/**
+ * `svc/ui`: the page runtime's public surface. Page-facing names are also re-exported from
+ * the package root (`svc`).
+ */
+
+/** Absolute path of the bundled sidecar entry (`dist/src/ui/server/main.js`). */
+export function uiMainPath(): string {
+  const here = dirname(fileURLToPath(import.meta.url))
+  // Built: this file is dist/src/ui/index.js, next to server/main.js. From source (tsx), point at the build.
+  return here.endsWith(join('dist', 'src', 'ui')) ? join(here, 'server', 'main.js') : join(packageRoot(), 'dist', 'src', 'ui', 'server', 'main.js')
+}
+
+export { Depends, Header, Cookie, isInjectMarker } from './inject.js'
+export type { DependsMarker, HeaderMarker, CookieMarker, InjectMarker, InjectMap, InjectedDeps } from './inject.js'
+export { PageMetaSchema, defaultPageTitle } from './page-meta.js'
+export type { PageMeta, PageOptions, PageHandler } from './page-meta.js'
+export { parseQueryParams } from './query.js'
+export type { ParseQueryOptions } from './query.js'
+export {
+  ensureUrlSession,
+  hydrateUrlSession,
+  persistUrlSession,
+  InMemorySessionStore,
+  newSessionId,
+  urlSessionEnabled,
+  urlSessionParam,
+  DEFAULT_URL_SESSION_PARAM,
+} from './url-session.js'
+export type { SessionStore, SessionData, UrlSessionOptions } from './url-session.js'
+export { createUiTestHandle, UiTestHandle, ElementView, WidgetView, DEFAULT_UI_TEST_TIMEOUT_MS } from './app-test.js'
+export type { UiTestOptions } from './app-test.js'
+export { buildPageManifest } from './manifest.js'
+export type { PageManifest, ManifestPage, ManifestParameter } from './manifest.js'
+export { renderMarkdown, escapeHtml } from './markdown.js'
+export type { MarkdownOptions } from './markdown.js'
+export { isRunSignal } from './runtime/signals.js'
+export { CONTAINER_TYPES, WIDGET_TYPES, isContainerType, isWidgetType } from './elements.js'
+export type { ElementPropsMap, ElementType, UiElement, WidgetType, ContainerType } from './elements.js'
+export type { UiNode, ServerMessage, NavEntry, PageInfo } from './protocol.js'
+export type {
+  St,
+  StContainer,
+  StContext,
+  SessionState,
+  QueryParams,
+  UploadedFile,
+  ProgressBar,
+  TableData,
+  Callback,
+  WidgetOptions,
+  ButtonOptions,
+  CheckboxOptions,
+  RadioOptions,
+  SelectboxOptions,
+  MultiselectOptions,
+  SliderOptions,
+  TextInputOptions,
+  TextAreaOptions,
+  NumberInputOptions,
+  DateInputOptions,
+  FileUploaderOptions,
+  DownloadButtonOptions,
+  TextOptions,
+  AlertOptions,
+  HeadingOptions,
+  MetricOptions,
+  TableOptions,
+  DataframeOptions,
+  ChartOptions,
+  ImageOptions,
+  LinkOptions,
+  ColumnsOptions,
+  ExpanderOptions,
+  ContainerOptions,
+  FormOptions,
+  ToastOptions,
+} from './st-types.js'

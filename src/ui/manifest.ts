@@ -1,0 +1,58 @@
+import type { Svc } from '../app.js'
+import { describeMarker, markerKind, type DependsMarker } from './inject.js'
+import { PageDirectory } from './runtime/page-directory.js'
+
+/** `svc pages manifest`: the app's pages as stable JSON for tooling (portals, link checkers, docs). */
+
+export interface ManifestParameter {
+  name: string
+  annotation: string
+}
+
+export interface ManifestPage {
+  path: string
+  title: string
+  tags: string[]
+  description: string | null
+  icon: string | null
+  parameters: ManifestParameter[]
+  dependencies: string[]
+  children?: { path: string; title?: string; icon?: string }[]
+}
+
+export interface PageManifest {
+  manifest_version: 1
+  manifest_stability: 'stable'
+  title: string
+  pages: ManifestPage[]
+}
+
+export function buildPageManifest(app: Svc): PageManifest {
+  const directory = new PageDirectory(app.pages)
+  return {
+    manifest_version: 1,
+    manifest_stability: 'stable',
+    title: app.settings.title,
+    pages: directory.pages.map((p) => {
+      const inject = Object.entries(p.inject)
+      const dependencies = [
+        ...new Set(inject.filter(([, m]) => markerKind(m) === 'depends').map(([, m]) => (m as DependsMarker<unknown>).fn.name || 'anonymous')),
+      ]
+      const children = p.pageMeta?.children
+      return {
+        path: p.path,
+        title: p.title,
+        tags: p.tags,
+        description: p.description,
+        icon: p.icon,
+        parameters: [
+          { name: 'st', annotation: 'St' },
+          { name: 'client', annotation: 'ApiClient' },
+          ...inject.map(([name, m]) => ({ name, annotation: describeMarker(m) })),
+        ],
+        dependencies,
+        ...(children ? { children } : {}),
+      }
+    }),
+  }
+}

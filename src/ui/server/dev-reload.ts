@@ -1,0 +1,59 @@
+import { basename, dirname } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { watch, type FSWatcher } from 'chokidar'
+import type { Logger } from 'pino'
+import { tsImport } from 'tsx/esm/api'
+import { isSvc, type Svc } from '../../app.js'
+
+/** Changes closer together than this are one reload. */
+export const RELOAD_DEBOUNCE_MS = 150
+
+const IGNORED = /(^|[\\/])(node_modules|\.git|dist|\.svc[^\\/]*)([\\/]|$)/
+
+/**
+ * `SVC_DEV_RELOAD=1`: watch the app's directory and re-import the app module on change. Each
+ * import goes through a fresh tsx namespace, so the module and its local imports are evaluated
+ * again; sessions keep their state and rerun with the new page functions.
+ */
+export function watchAppModule(options: {
+  file: string
+  exportName: string
+  logger: Logger
+  onReload: (app: Svc) => void
+}): { close(): Promise<void> } {
+  const { file, exportName, logger } = options
+  let timer: NodeJS.Timeout | null = null
+  let reloading = Promise.resolve()
+  const watcher: FSWatcher = watch(dirname(file), {
+    ignoreInitial: true,
+    ignored: (p: string) => IGNORED.test(p),
+  })
+  const reload = async (): Promise<void> => {
+    try {
+      const mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url })) as Record<string, unknown>
+      const app = mod[exportName]
+      if (!isSvc(app)) {
+        logger.error(`ui reload: ${basename(file)} no longer exports an Svc app as "${exportName}"; keeping the previous version`)
+        return
+      }
+      options.onReload(app)
+    } catch (err) {
+      logger.error({ err }, `ui reload: importing ${basename(file)} failed; keeping the previous version`)
+    }
+  }
+  watcher.on('all', (_event, path) => {
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(() => {
+      timer = null
+      logger.info({ changed: path }, 'ui reload: app changed, re-importing')
+      reloading = reloading.then(reload)
+    }, RELOAD_DEBOUNCE_MS)
+  })
+  return {
+    async close() {
+      if (timer) clearTimeout(timer)
+      await watcher.close()
+      await reloading
+    },
+  }
+}

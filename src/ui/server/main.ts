@@ -1,0 +1,27 @@
+import { describeStartupError, readSidecarEnv, startSidecar, type RunningSidecar } from './sidecar.js'
+
+// The bundled page server, started by the supervisor with child_process.fork (IPC present).
+let sidecar: RunningSidecar | null = null
+let stopping = false
+
+async function stop(code: number): Promise<void> {
+  if (stopping) return
+  stopping = true
+  try {
+    await sidecar?.close()
+    sidecar?.logger.flush()
+  } finally {
+    process.exit(code)
+  }
+}
+
+try {
+  sidecar = await startSidecar(readSidecarEnv(process.env))
+} catch (err) {
+  process.stderr.write(describeStartupError(err) + '\n')
+  process.exit(1)
+}
+process.on('SIGTERM', () => void stop(0))
+process.on('SIGINT', () => void stop(0))
+// The parent died or dropped us: never outlive the supervisor.
+process.on('disconnect', () => void stop(0))

@@ -1,0 +1,73 @@
+import type { Logger } from 'pino'
+import { SvcError, isSvcError } from '../../errors.js'
+import { childLogger, createRootLogger } from '../../logging/logger.js'
+import { normalizeMountPath } from '../../settings/schema.js'
+import { loadTarget } from '../../target/load-target.js'
+import { watchAppModule } from './dev-reload.js'
+import { clientDir } from './static-files.js'
+import { UiServer } from './ui-server.js'
+
+/** What the bundled sidecar reads from its environment (set by the supervisor). */
+export interface SidecarEnv {
+  target: string
+  port: number
+  host: string
+  basePath: string
+  devReload: boolean
+}
+
+export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
+  const port = Number(env.SVC_UI_PORT ?? '0')
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new SvcError('SVC_ERR_UI_SIDECAR_START', `SVC_UI_PORT=${JSON.stringify(env.SVC_UI_PORT)} is not a port number (0-65535)`)
+  }
+  return {
+    target: env.SVC_APP ?? 'app:app',
+    port,
+    host: env.SVC_UI_HOST || '127.0.0.1',
+    basePath: normalizeMountPath(env.SVC_ROOT_PATH ?? ''),
+    devReload: /^(1|true|yes|on)$/i.test(env.SVC_DEV_RELOAD ?? ''),
+  }
+}
+
+export interface RunningSidecar {
+  port: number
+  logger: Logger
+  close(): Promise<void>
+}
+
+/** Load the app, start the page server and (in dev) the module watcher. */
+export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
+  const { app, file, exportName } = await loadTarget(env.target)
+  const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
+  const server = new UiServer({
+    app,
+    basePath: env.basePath,
+    host: env.host,
+    port: env.port,
+    logger,
+    sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
+    clientDir: clientDir(),
+  })
+  const port = await server.start()
+  const watcher = env.devReload
+    ? watchAppModule({ file, exportName, logger, onReload: (next) => logger.info({ reran: server.replaceApp(next) }, 'ui reload: sessions rerun') })
+    : null
+  logger.info({ port, host: env.host, root_path: env.basePath, pages: app.pages.length, dev_reload: env.devReload }, `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`)
+  return {
+    port,
+    logger,
+    async close() {
+      await watcher?.close()
+      await server.close()
+    },
+  }
+}
+
+/** A startup failure as one clear stderr line. */
+export function describeStartupError(err: unknown): string {
+  if (isSvcError(err)) return `svc ui: cannot start (${err.code}): ${err.message}`
+  const e = err as NodeJS.ErrnoException
+  if (e?.code === 'EADDRINUSE') return `svc ui: cannot start: port already in use (${e.message})`
+  return `svc ui: cannot start: ${e?.stack ?? String(err)}`
+}

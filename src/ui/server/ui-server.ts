@@ -1,0 +1,198 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import type { Logger } from 'pino'
+import { WebSocketServer } from 'ws'
+import type { Svc } from '../../app.js'
+import { getClient } from '../../client/api-client.js'
+import { overridesFromEnv } from '../inject.js'
+import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
+import { PageDirectory } from '../runtime/page-directory.js'
+import { PageSession } from '../runtime/page-session.js'
+import { SessionManager } from './session-manager.js'
+import { renderShell } from './shell.js'
+import { readStatic } from './static-files.js'
+import { servePageSocket } from './ws-endpoint.js'
+
+export interface UiServerOptions {
+  app: Svc
+  /** Public root path ('' or '/tools'); every route below is served under it. */
+  basePath: string
+  host: string
+  port: number
+  logger: Logger
+  sessionTtlMs: number
+  clientDir: string
+  /** Largest client message (file uploads travel as base64 inside one). */
+  maxMessageBytes?: number
+}
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+const STATIC_PREFIX = '/_stcore/static/'
+const HEALTH = '/_stcore/health'
+const STREAM = '/_stcore/stream'
+
+type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
+
+/**
+ * The bundled page server: HTTP (HTML shell, client bundle, media, health) and the page
+ * WebSocket, all under the base path because the gateway forwards full public paths.
+ * `GET /` and `/_stcore/health` also answer at the bare root (readiness probes, the supervisor).
+ */
+export class UiServer {
+  #state: State = 'idle'
+  #app: Svc
+  #directory: PageDirectory
+  readonly #opts: UiServerOptions
+  readonly #http: Server
+  readonly #wss: WebSocketServer
+  readonly #sessions: SessionManager
+  readonly #media: MediaStore
+  readonly #overrides: Record<string, unknown>
+  readonly #sockets = new Set<Socket>()
+  #closing: Promise<void> | null = null
+
+  constructor(options: UiServerOptions) {
+    this.#opts = options
+    this.#app = options.app
+    this.#directory = new PageDirectory(options.app.pages)
+    this.#media = new MediaStore({ basePath: options.basePath })
+    this.#overrides = overridesFromEnv()
+    const client = getClient(options.app)
+    this.#sessions = new SessionManager({
+      ttlMs: options.sessionTtlMs,
+      logger: options.logger,
+      create: (id) =>
+        new PageSession({
+          id,
+          directory: () => this.#directory,
+          client,
+          media: this.#media,
+          logger: options.logger,
+          overrides: this.#overrides,
+        }),
+    })
+    this.#http = createServer((req, res) => void this.#onRequest(req, res))
+    this.#http.on('connection', (s) => {
+      this.#sockets.add(s)
+      s.on('close', () => this.#sockets.delete(s))
+    })
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES })
+    this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket as Socket, head))
+  }
+
+  get sessions(): SessionManager {
+    return this.#sessions
+  }
+
+  /** Listen; resolves with the bound port. */
+  async start(): Promise<number> {
+    if (this.#state !== 'idle') throw new Error(`bug: UiServer.start() in state ${this.#state}`)
+    this.#state = 'starting'
+    await new Promise<void>((resolve, reject) => {
+      this.#http.once('error', reject)
+      this.#http.listen(this.#opts.port, this.#opts.host, () => {
+        this.#http.off('error', reject)
+        resolve()
+      })
+    })
+    this.#state = 'ready'
+    return (this.#http.address() as AddressInfo).port
+  }
+
+  /** Swap in a reloaded app module and rerun every connected session (state kept). */
+  replaceApp(app: Svc): number {
+    this.#app = app
+    this.#directory = new PageDirectory(app.pages)
+    return this.#sessions.rerunAll()
+  }
+
+  /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#close()
+    return this.#closing
+  }
+
+  async #close(): Promise<void> {
+    this.#state = 'closing'
+    for (const ws of this.#wss.clients) ws.close(1001, 'server shutting down')
+    this.#sessions.closeAll()
+    const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()))
+    this.#http.closeIdleConnections()
+    const force = setTimeout(() => {
+      for (const ws of this.#wss.clients) ws.terminate()
+      for (const s of this.#sockets) s.destroy()
+    }, 2000)
+    force.unref()
+    await closed
+    clearTimeout(force)
+    this.#wss.close()
+    this.#state = 'closed'
+  }
+
+  #under(path: string, suffix: string): boolean {
+    return path === this.#opts.basePath + suffix || path === suffix
+  }
+
+  async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?', 1)[0]!
+    const base = this.#opts.basePath
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed\n')
+      return
+    }
+    if (this.#under(path, HEALTH)) {
+      const ok = this.#state === 'ready'
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(ok ? 'ok' : 'shutting down')
+      return
+    }
+    const staticPrefix = base + STATIC_PREFIX
+    if (path.startsWith(staticPrefix)) {
+      const file = await readStatic(this.#opts.clientDir, decodeURIComponent(path.slice(staticPrefix.length)))
+      if (!file) {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: node scripts/build-client.mjs)\n')
+        return
+      }
+      res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.byteLength, 'cache-control': 'no-cache' })
+      res.end(req.method === 'HEAD' ? undefined : file.body)
+      return
+    }
+    const mediaPrefix = base + MEDIA_PREFIX
+    if (path.startsWith(mediaPrefix)) {
+      const entry = this.#media.get(path.slice(mediaPrefix.length))
+      if (!entry) {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('media not found (it expired; rerun the page)\n')
+        return
+      }
+      const headers: Record<string, string | number> = {
+        'content-type': entry.mime,
+        'content-length': entry.bytes.byteLength,
+        'cache-control': 'private, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+      }
+      // SVG can carry script: never render it inline from our origin unless it is an image load.
+      if (entry.fileName !== null || entry.mime === 'image/svg+xml') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+      if (entry.fileName !== null) headers['content-disposition'] = `attachment; filename="${entry.fileName.replace(/["\\\r\n]/g, '_')}"`
+      res.writeHead(200, headers)
+      res.end(req.method === 'HEAD' ? undefined : entry.bytes)
+      return
+    }
+    if (path === '/' || path === base || path.startsWith(base + '/')) {
+      const html = renderShell({ basePath: base, title: this.#app.settings.title })
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      res.end(req.method === 'HEAD' ? undefined : html)
+      return
+    }
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
+  }
+
+  #onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    const path = (req.url ?? '/').split('?', 1)[0]!
+    if (this.#state !== 'ready' || !this.#under(path, STREAM)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
+    this.#wss.handleUpgrade(req, socket, head, (ws) => {
+      servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
+    })
+  }
+}

@@ -1,0 +1,106 @@
+import type { IncomingMessage } from 'node:http'
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import { WebSocket } from 'ws'
+import { runWithRequestId } from '../../logging/context.js'
+import { parseClientMessage, type ServerMessage } from '../protocol.js'
+import type { PageSession } from '../runtime/page-session.js'
+import type { StContext } from '../st-types.js'
+import type { SessionManager } from './session-manager.js'
+
+/** A client that sends nothing for this long after connecting is closed (it never said hello). */
+export const HELLO_TIMEOUT_MS = 10_000
+/** A socket whose unsent output passes this is closed: the browser is not reading. */
+export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024
+
+const REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!header) return out
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=')
+    if (i <= 0) continue
+    const name = part.slice(0, i).trim()
+    let value = part.slice(i + 1).trim()
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
+    try {
+      out[name] = decodeURIComponent(value)
+    } catch {
+      out[name] = value
+    }
+  }
+  return out
+}
+
+/** `st.context` from the handshake request. */
+export function handshakeContext(req: IncomingMessage): StContext {
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  const rid = headers['x-request-id']?.trim()
+  return Object.freeze({
+    headers: Object.freeze(headers),
+    cookies: Object.freeze(parseCookies(headers.cookie)),
+    requestId: rid !== undefined && REQUEST_ID.test(rid) ? rid : randomUUID(),
+  })
+}
+
+/** The page path of a browser path under `basePath` (`/tools/reports` → `/reports`). */
+export function stripBase(path: string, basePath: string): string {
+  if (basePath === '') return path || '/'
+  if (path === basePath) return '/'
+  return path.startsWith(basePath + '/') ? path.slice(basePath.length) : path || '/'
+}
+
+/** Serve one page WebSocket: hello → session, then client messages → the session. */
+export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { sessions: SessionManager; basePath: string; logger: Logger }): void {
+  const context = handshakeContext(req)
+  const log = deps.logger
+  let session: PageSession | null = null
+  const send = (message: ServerMessage): void => {
+    if (ws.readyState !== WebSocket.OPEN) return
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.close(1013, 'client too slow')
+      return
+    }
+    ws.send(JSON.stringify(message))
+  }
+  const helloTimer = setTimeout(() => ws.close(1008, 'expected hello'), HELLO_TIMEOUT_MS)
+  helloTimer.unref()
+
+  ws.on('message', (data, isBinary) => {
+    runWithRequestId(context.requestId, () => {
+      const msg = isBinary ? null : parseClientMessage(data.toString())
+      if (msg === null) {
+        log.debug('ui dropped a malformed page message')
+        send({ v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
+        return
+      }
+      if (msg.type === 'hello' && session === null) {
+        clearTimeout(helloTimer)
+        const opened = deps.sessions.open(msg.sessionId)
+        session = opened.session
+        session.attach(send, context)
+        send({ v: 1, type: 'session', sessionId: session.id, restored: opened.restored })
+        log.info({ restored: opened.restored, session_count: deps.sessions.size }, 'ui session connected')
+        session.start(stripBase(msg.path, deps.basePath), msg.query)
+        return
+      }
+      if (session === null) {
+        send({ v: 1, type: 'error', message: 'send hello first' })
+        return
+      }
+      session.handle(msg.type === 'navigate' || msg.type === 'hello' ? { ...msg, path: stripBase(msg.path, deps.basePath) } : msg)
+    })
+  })
+  ws.on('close', (code) => {
+    clearTimeout(helloTimer)
+    runWithRequestId(context.requestId, () => {
+      if (session) {
+        deps.sessions.release(session)
+        log.info({ code }, 'ui session disconnected; state kept for the session TTL')
+      }
+    })
+  })
+  ws.on('error', (err) => runWithRequestId(context.requestId, () => log.debug({ err }, 'ui websocket error')))
+}
