@@ -29,13 +29,15 @@ describe('browser client connection and navigation (root path /tools)', () => {
   beforeAll(async () => {
     await fake.start()
     fake.onMessage = (m, reply) => {
+      // Like the real server: paths arrive as full browser paths, the base path is stripped here.
+      const strip = (p: string) => p.replace(/^\/tools(?=\/|$)/, '') || '/'
       if (m.type === 'hello') {
         const sessionId = m.sessionId ?? `s-${++sessions}`
         lastIssued = sessionId
         reply({ type: 'session', sessionId, restored: m.sessionId !== null })
-        reply(renderFor(m.path, m.query))
+        reply(renderFor(strip(m.path), m.query))
       }
-      if (m.type === 'navigate') reply(renderFor(m.path, m.query))
+      if (m.type === 'navigate') reply(renderFor(strip(m.path), m.query))
     }
     browser = await launchBrowser()
     page = await browser.newPage({ viewport: { width: 1100, height: 760 } })
@@ -47,11 +49,11 @@ describe('browser client connection and navigation (root path /tools)', () => {
     await fake.stop()
   })
 
-  it('says hello with the page path relative to the root path and the query', async () => {
+  it('says hello with the browser path and the query', async () => {
     const from = fake.received.length
     await page.goto(`${fake.url}reports?range=7d`)
     const hello = (await fake.next((m) => m.type === 'hello', 10_000, from)) as Hello
-    expect(hello).toEqual({ v: 1, type: 'hello', sessionId: null, path: '/reports', query: 'range=7d' })
+    expect(hello).toEqual({ v: 1, type: 'hello', sessionId: null, path: '/tools/reports', query: 'range=7d' })
     await page.getByRole('heading', { name: 'Reports' }).waitFor()
     expect(new URL(page.url()).pathname).toBe('/tools/reports')
   })
@@ -59,12 +61,12 @@ describe('browser client connection and navigation (root path /tools)', () => {
   it('navigates from the sidebar with pushState and a navigate message', async () => {
     const from = fake.received.length
     await page.getByRole('link', { name: /Overview/ }).click()
-    expect(await fake.next((m) => m.type === 'navigate', 5_000, from)).toEqual({ v: 1, type: 'navigate', path: '/', query: '' })
+    expect(await fake.next((m) => m.type === 'navigate', 5_000, from)).toEqual({ v: 1, type: 'navigate', path: '/tools/', query: '' })
     await page.getByRole('heading', { name: 'Overview' }).waitFor()
     expect(new URL(page.url()).pathname).toBe('/tools/')
     expect(await page.locator('.svc-nav-link[aria-current=page]').textContent()).toContain('Overview')
     await page.goBack()
-    expect(await fake.next((m) => m.type === 'navigate' && m.path === '/reports', 5_000, from)).toMatchObject({ query: 'range=7d' })
+    expect(await fake.next((m) => m.type === 'navigate' && m.path === '/tools/reports', 5_000, from)).toMatchObject({ query: 'range=7d' })
     await page.getByRole('heading', { name: 'Reports' }).waitFor()
   })
 
@@ -73,7 +75,7 @@ describe('browser client connection and navigation (root path /tools)', () => {
     await expect.poll(() => new URL(page.url()).search).toBe('?range=30d&team=core')
     const from = fake.received.length
     fake.send({ type: 'navigate', path: '/showcase', query: 'tab=2' })
-    expect(await fake.next((m) => m.type === 'navigate', 5_000, from)).toEqual({ v: 1, type: 'navigate', path: '/showcase', query: 'tab=2' })
+    expect(await fake.next((m) => m.type === 'navigate', 5_000, from)).toEqual({ v: 1, type: 'navigate', path: '/tools/showcase', query: 'tab=2' })
     await expect.poll(() => page.url()).toMatch(/\/tools\/showcase\?tab=2$/)
     fake.send({ type: 'toast', id: 't1', body: 'Saved!', icon: null })
     await page.getByTestId('toast').getByText('Saved!').waitFor()
@@ -122,7 +124,7 @@ describe('browser client connection and navigation (root path /tools)', () => {
     await page.getByLabel('Query').press('Enter')
     const from = fake.received.length
     await fake.start(port)
-    expect(await fake.next((m) => m.type === 'hello', 15_000, from)).toMatchObject({ sessionId, path: '/' })
+    expect(await fake.next((m) => m.type === 'hello', 15_000, from)).toMatchObject({ sessionId, path: '/tools/' })
     expect(await fake.next((m) => m.type === 'widget', 5_000, from)).toMatchObject({ id: 'w.q', value: 'offline edit' })
     await banner.waitFor({ state: 'detached' })
     expect(errors).toEqual([])

@@ -61,7 +61,8 @@ export function App({ runtime }: { runtime: Runtime }) {
                 ))}
               </nav>
             ) : null}
-            {state.notFound ? <NotFound state={state} /> : null}
+            {state.notFound && state.main.length === 0 ? <NotFound state={state} /> : null}
+            {state.notFound && state.main.length > 0 ? <p class="svc-eyebrow">404</p> : null}
             {state.page === null ? <Skeleton /> : <Nodes nodes={state.main} />}
           </div>
         </main>
@@ -71,16 +72,15 @@ export function App({ runtime }: { runtime: Runtime }) {
   )
 }
 
-function NotFound({ state }: { state: { nav: Parameters<typeof flattenNav>[0]; path: string; main: unknown[] } }) {
+function NotFound({ state }: { state: { nav: Parameters<typeof flattenNav>[0]; path: string } }) {
   return (
     <section class="svc-not-found" aria-labelledby="svc-nf-title" data-testid="not-found">
       <p class="svc-eyebrow">404</p>
       <h1 id="svc-nf-title" class="svc-title">Page not found</h1>
       <p class="svc-muted">
-        There is no page at <code class="svc-inline-code">{state.path}</code>.
-        {state.main.length === 0 ? ' Try one of these:' : null}
+        There is no page at <code class="svc-inline-code">{state.path}</code>. Try one of these:
       </p>
-      {state.main.length === 0 ? <PageList entries={flattenNav(state.nav)} /> : null}
+      <PageList entries={flattenNav(state.nav)} />
     </section>
   )
 }

@@ -8,6 +8,6 @@ import './styles/elements.css'
 import './styles/widgets.css'
 
 const runtime = new Runtime(readConfig())
-const root = document.getElementById('svc-root') ?? document.body.appendChild(document.createElement('div'))
+const root = document.getElementById('root') ?? document.getElementById('svc-root') ?? document.body.appendChild(document.createElement('div'))
 render(<App runtime={runtime} />, root)
 runtime.start()

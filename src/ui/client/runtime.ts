@@ -128,7 +128,11 @@ export class Runtime {
     history.pushState(null, '', pageHref(this.config.basePath, path, query))
     this.#set({ path })
     window.scrollTo(0, 0)
-    this.#send({ v: 1, type: 'navigate', path, query })
+    // Keyboard and screen-reader users continue at the new page's content, not the old link.
+    if (document.activeElement?.closest('.svc-sidebar, .svc-page-card, .svc-link')) {
+      document.getElementById('svc-main')?.focus({ preventScroll: true })
+    }
+    this.#send({ v: 1, type: 'navigate', path: this.href(path), query })
   }
 
   href(path: string, query = ''): string {
@@ -146,19 +150,23 @@ export class Runtime {
   readonly #onPopState = (): void => {
     const path = this.#locationPath()
     this.#set({ path })
-    this.#send({ v: 1, type: 'navigate', path, query: stripQuestionMark(location.search) })
+    this.#send({ v: 1, type: 'navigate', path: location.pathname, query: stripQuestionMark(location.search) })
   }
 
   #locationPath(): string {
     return pagePathFromLocation(location.pathname, this.config.basePath)
   }
 
+  /**
+   * Paths go to the server as the full browser path; it strips the base path itself, which keeps
+   * a page path that happens to start with the base path unambiguous.
+   */
   #hello(): void {
     this.#connection.send({
       v: 1,
       type: 'hello',
       sessionId: this.#sessionId,
-      path: this.#locationPath(),
+      path: location.pathname,
       query: stripQuestionMark(location.search),
     } satisfies ClientMessage)
   }

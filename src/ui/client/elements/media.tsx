@@ -34,14 +34,15 @@ export function Link({ props }: ElementProps<LinkProps>) {
   )
   if (props.page !== null) {
     const page = props.page
+    const query = /\?([^#]*)/.exec(props.href)?.[1] ?? ''
     return (
       <a
         class="svc-link is-page"
-        href={rt.href(page)}
+        href={rt.href(page, query)}
         onClick={(e) => {
           if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return
           e.preventDefault()
-          rt.navigate(page)
+          rt.navigate(page, query)
         }}
       >
         {content}
