@@ -147,7 +147,14 @@ export class UiServer {
     }
     const staticPrefix = base + STATIC_PREFIX
     if (path.startsWith(staticPrefix)) {
-      const file = await readStatic(this.#opts.clientDir, decodeURIComponent(path.slice(staticPrefix.length)))
+      let name: string
+      try {
+        name = decodeURIComponent(path.slice(staticPrefix.length))
+      } catch {
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad path encoding\n')
+        return
+      }
+      const file = await readStatic(this.#opts.clientDir, name)
       if (!file) {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: node scripts/build-client.mjs)\n')
         return

@@ -1,0 +1,129 @@
+import { fork, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { WebSocket } from 'ws'
+import type { ServerMessage } from '../../src/ui/protocol.js'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+export const SIDECAR_MAIN = join(ROOT, 'dist', 'src', 'ui', 'server', 'main.js')
+
+export async function freePort(): Promise<number> {
+  const srv = createServer()
+  srv.listen(0, '127.0.0.1')
+  await once(srv, 'listening')
+  const port = (srv.address() as { port: number }).port
+  await new Promise((r) => srv.close(r))
+  return port
+}
+
+export interface Sidecar {
+  proc: ChildProcess
+  port: number
+  url: string
+  stderr: () => string
+  stop(): Promise<void>
+}
+
+/** Fork the built sidecar main like the supervisor does (IPC channel present) and wait for health. */
+export async function startSidecar(app: string, env: Record<string, string> = {}, deadlineMs = 15_000): Promise<Sidecar> {
+  const port = await freePort()
+  const proc = fork(SIDECAR_MAIN, [], {
+    cwd: ROOT,
+    env: { ...process.env, SVC_APP: app, SVC_UI_PORT: String(port), SVC_UI_HOST: '127.0.0.1', SVC_ROOT_PATH: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  })
+  let err = ''
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()))
+  proc.stdout!.resume()
+  const base = env.SVC_ROOT_PATH ?? ''
+  const deadline = Date.now() + deadlineMs
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`sidecar exited ${proc.exitCode}: ${err}`)
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${base}/_stcore/health`)
+      if (res.status === 200) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL')
+      throw new Error(`sidecar not healthy within ${deadlineMs} ms: ${err}`)
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return {
+    proc,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    stderr: () => err,
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return
+      const exited = once(proc, 'exit')
+      proc.kill('SIGTERM')
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 5000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+/** A page-protocol client that queues server messages and waits on them with a deadline. */
+export class PageClient {
+  readonly ws: WebSocket
+  readonly #queue: ServerMessage[] = []
+  #wake: (() => void) | null = null
+
+  constructor(url: string, headers: Record<string, string> = {}) {
+    this.ws = new WebSocket(url, { headers })
+    this.ws.on('message', (d) => {
+      this.#queue.push(JSON.parse(d.toString()) as ServerMessage)
+      this.#wake?.()
+    })
+  }
+
+  async open(): Promise<this> {
+    await once(this.ws, 'open')
+    return this
+  }
+
+  send(msg: object): void {
+    this.ws.send(JSON.stringify({ v: 1, ...msg }))
+  }
+
+  /** The next message of `type` (earlier messages of other types are skipped). */
+  async next<T extends ServerMessage['type']>(type: T, timeoutMs = 5000, accept: (m: Extract<ServerMessage, { type: T }>) => boolean = () => true): Promise<Extract<ServerMessage, { type: T }>> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      while (this.#queue.length) {
+        const m = this.#queue.shift()!
+        if (m.type === type && accept(m as Extract<ServerMessage, { type: T }>)) return m as Extract<ServerMessage, { type: T }>
+      }
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error(`no ${type} message within ${timeoutMs} ms`)
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left)
+        this.#wake = () => {
+          clearTimeout(t)
+          resolve()
+        }
+      })
+    }
+  }
+
+  /** Final (non-partial) render. */
+  render(timeoutMs = 5000): Promise<Extract<ServerMessage, { type: 'render' }>> {
+    return this.next('render', timeoutMs, (m) => !m.partial)
+  }
+
+  async close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return
+    const closed = once(this.ws, 'close')
+    this.ws.close()
+    await closed
+  }
+}
+
+export function textOf(render: Extract<ServerMessage, { type: 'render' }>): string {
+  return render.main.filter((n) => n.type === 'text').map((n) => String(n.props.text)).join('\n')
+}

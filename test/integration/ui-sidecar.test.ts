@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
+
+describe('ui sidecar (real process, ws client)', () => {
+  let sc: Sidecar
+  const clients: PageClient[] = []
+  const connect = async (headers: Record<string, string> = {}): Promise<PageClient> => {
+    const c = await new PageClient(`ws://127.0.0.1:${sc.port}/tools/_stcore/stream`, headers).open()
+    clients.push(c)
+    return c
+  }
+
+  beforeAll(async () => {
+    sc = await startSidecar('test/fixtures/ui-app.ts', { SVC_ROOT_PATH: '/tools', SVC_UI_SESSION_TTL_S: '30' })
+  })
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()))
+    await sc?.stop()
+  })
+
+  it('serves health, the shell under the base path, the bundle, and 200 at /', async () => {
+    expect(await (await fetch(`${sc.url}/tools/_stcore/health`)).text()).toBe('ok')
+    expect((await fetch(`${sc.url}/`)).status).toBe(200)
+    const shell = await (await fetch(`${sc.url}/tools/some/deep/link?x=1`)).text()
+    expect(shell).toContain('<script type="application/json" id="svc-config">{"basePath":"/tools","title":"UI fixture"}</script>')
+    expect(shell).toContain('src="/tools/_stcore/static/app.js"')
+    expect((await fetch(`${sc.url}/elsewhere`)).status).toBe(404)
+    expect((await fetch(`${sc.url}/tools/_stcore/static/..%2f..%2f..%2fpackage.json`)).status).toBe(404)
+  })
+
+  it('hello → session + render; widget → rerun; headers reach Header() injection', async () => {
+    const c = await connect({ 'accept-language': 'de-CH', 'x-request-id': 'itest-1' })
+    c.send({ type: 'hello', sessionId: null, path: '/tools/', query: '' })
+    const session = await c.next('session')
+    expect(session.restored).toBe(false)
+    expect(session.sessionId).toMatch(/^[A-Za-z0-9_-]{32,}$/)
+    const first = await c.render()
+    expect(first.page.title).toBe('Home')
+    expect(first.nav.map((n) => n.path)).toEqual(['/', '/second'])
+    expect(textOf(first)).toBe('count=0 name= hello=hi lang=de-CH')
+    const add = first.main.find((n) => n.type === 'button')!
+    c.send({ type: 'widget', id: add.id, value: true, trigger: true })
+    expect(textOf(await c.render())).toContain('count=1')
+  })
+
+  it('a reconnect with the session id keeps the state; two sessions are isolated', async () => {
+    const a = await connect()
+    a.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+    const { sessionId } = await a.next('session')
+    const r = await a.render()
+    const input = r.main.find((n) => n.type === 'textInput')!
+    a.send({ type: 'widget', id: input.id, value: 'Ada' })
+    expect(textOf(await a.render())).toContain('name=Ada')
+
+    const b = await connect()
+    b.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+    const other = await b.next('session')
+    expect(other.sessionId).not.toBe(sessionId)
+    expect(textOf(await b.render())).toContain('name= ')
+
+    const stolen = await connect()
+    stolen.send({ type: 'hello', sessionId, path: '/', query: '' })
+    expect((await stolen.next('session')).restored).toBe(false)
+
+    await a.close()
+    const again = await connect()
+    again.send({ type: 'hello', sessionId, path: '/', query: '' })
+    const resumed = await again.next('session')
+    expect(resumed).toMatchObject({ sessionId, restored: true })
+    expect(textOf(await again.render())).toContain('name=Ada')
+  })
+
+  it('navigates between pages, and unknown paths render not-found', async () => {
+    const c = await connect()
+    c.send({ type: 'hello', sessionId: null, path: '/tools/second', query: 'a=1&a=2' })
+    const r = await c.render()
+    expect(r.page.path).toBe('/second')
+    expect(r.main[0]!.props.text).toBe('query a=2')
+    c.send({ type: 'navigate', path: '/tools/missing', query: '' })
+    const nf = await c.render()
+    expect(nf.notFound).toBe(true)
+    expect(nf.main.filter((n) => n.type === 'link').map((n) => n.props.page)).toEqual(['/', '/second'])
+  })
+
+  it('exits 0 on SIGTERM', async () => {
+    const other = await startSidecar('test/fixtures/ui-app.ts')
+    const exit = new Promise<number | null>((resolve) => other.proc.once('exit', (code) => resolve(code)))
+    other.proc.kill('SIGTERM')
+    expect(await exit).toBe(0)
+  })
+
+  it('exits 1 with a clear message when the app cannot load', async () => {
+    await expect(startSidecar('test/fixtures/no-such-app.ts', {}, 5000)).rejects.toThrow(/cannot find the app module/)
+  })
+})
