@@ -4,7 +4,7 @@ import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './elem
 import { isWidgetType } from './elements.js'
 import { overridesFromEnv } from './inject.js'
 import { MediaStore } from './media-store.js'
-import type { PageInfo, ServerMessage } from './protocol.js'
+import type { ClientMessage, PageInfo, ServerMessage } from './protocol.js'
 import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
@@ -122,6 +122,17 @@ export class UiTestHandle {
     } finally {
       clearTimeout(timer)
     }
+    return this
+  }
+
+  /**
+   * Deliver a raw page-protocol message as the browser would (wire values: option indices,
+   * base64 files, `dataframe_page`), then wait until the session is idle again.
+   */
+  async send(message: ClientMessage): Promise<this> {
+    this.#session.handle(message)
+    await new Promise((resolve) => setImmediate(resolve))
+    await this.#session.idle()
     return this
   }
 
