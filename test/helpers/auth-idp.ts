@@ -75,7 +75,7 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     if (idp.tamperIdTokens && ctx.path === '/token' && typeof body?.id_token === 'string') {
       const [h, p, s] = body.id_token.split('.')
       const payload = JSON.parse(Buffer.from(p as string, 'base64url').toString())
-      payload.sub = 'mallory'
+      payload.sub = `${payload.sub}-forged`
       body.id_token = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`
     }
   })
