@@ -108,7 +108,10 @@ export interface ChartProps {
 
 /** `url` is absolute (`https:`), a data URI, or a base-path-relative media URL (`{base}/_stcore/media/...`). */
 export interface ImageProps { url: string; caption: string | null; width: number | null; alt: string }
-/** `page` is set for links to a page of this app (navigate in-app with `navigate`); else `href` is external. */
+/**
+ * `page` is set for links to a page of this app (navigate in-app with `navigate`). Otherwise an
+ * `href` starting with `/` (not `//`) is app-relative: prefix the base path; anything else is external.
+ */
 export interface LinkProps { label: string; href: string; page: string | null; newTab: boolean; icon: string | null }
 /** `value` in 0..1. */
 export interface ProgressProps { value: number; text: string | null }

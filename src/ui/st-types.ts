@@ -113,7 +113,7 @@ export interface MetricOptions {
  * Tabular data: an array of records (`[{ a: 1, b: 'x' }]`), an object of columns
  * (`{ a: [1, 2], b: ['x', 'y'] }`), or an array of arrays (column names from `columns`, else `0`, `1`, ...).
  */
-export type TableData = readonly Record<string, unknown>[] | Readonly<Record<string, readonly unknown[]>> | readonly (readonly unknown[])[]
+export type TableData = readonly object[] | Readonly<Record<string, readonly unknown[]>> | readonly (readonly unknown[])[]
 
 export interface TableOptions { columns?: string[] }
 export interface DataframeOptions extends TableOptions {

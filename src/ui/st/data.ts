@@ -14,6 +14,8 @@ function toCell(value: unknown): Cell {
   return toJsonSafe(value) as Cell
 }
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/
+
 function kindOf(values: unknown[]): ColumnKind {
   let kind: ColumnKind | null = null
   for (const v of values) {
@@ -22,7 +24,7 @@ function kindOf(values: unknown[]): ColumnKind {
       typeof v === 'number' || typeof v === 'bigint' ? 'number'
         : typeof v === 'boolean' ? 'boolean'
           : v instanceof Date ? 'date'
-            : typeof v === 'string' ? 'string'
+            : typeof v === 'string' ? (ISO_DATE.test(v) ? 'date' : 'string')
               : 'json'
     if (kind === null) kind = k
     else if (kind !== k) return 'string'
