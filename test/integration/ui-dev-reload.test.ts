@@ -1,0 +1,30 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
+
+const file = join(import.meta.dirname, '..', 'fixtures', `ui-reload-${process.pid}.ts`)
+let sc: Sidecar | undefined
+let client: PageClient | undefined
+
+afterAll(async () => {
+  await client?.close()
+  await sc?.stop()
+  rmSync(file, { force: true })
+})
+
+it('SVC_DEV_RELOAD=1 re-imports the app on change and reruns open sessions with their state', async () => {
+  writeFileSync(file, `import { Svc } from '../../src/app.js'
+export const app = new Svc({ log_level: 'warn' })
+app.page('/', (st) => {
+  st.sessionState.n = (st.sessionState.n ?? 0) + 1
+  st.text('v1 n=' + st.sessionState.n)
+})
+`)
+  sc = await startSidecar(`test/fixtures/ui-reload-${process.pid}.ts`, { SVC_DEV_RELOAD: '1' })
+  client = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
+  client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+  expect(textOf(await client.render())).toBe('v1 n=1')
+  writeFileSync(file, readFileSync(file, 'utf8').replace("'v1 n='", "'v2 n='"))
+  expect(textOf(await client.render(10_000))).toBe('v2 n=2')
+})
