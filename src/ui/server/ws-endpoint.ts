@@ -10,6 +10,8 @@ import type { SessionManager } from './session-manager.js'
 
 /** A client that sends nothing for this long after connecting is closed (it never said hello). */
 export const HELLO_TIMEOUT_MS = 10_000
+/** Ping interval; a peer that has not answered the previous ping is dropped (it vanished without a close frame). */
+export const HEARTBEAT_MS = 30_000
 /** A socket whose unsent output passes this is closed: the browser is not reading. */
 export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024
 
@@ -67,6 +69,17 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   }
   const helloTimer = setTimeout(() => ws.close(1008, 'expected hello'), HELLO_TIMEOUT_MS)
   helloTimer.unref()
+  let alive = true
+  ws.on('pong', () => (alive = true))
+  const heartbeat = setInterval(() => {
+    if (!alive) {
+      ws.terminate()
+      return
+    }
+    alive = false
+    ws.ping()
+  }, HEARTBEAT_MS)
+  heartbeat.unref()
 
   ws.on('message', (data, isBinary) => {
     runWithRequestId(context.requestId, () => {
@@ -95,6 +108,7 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   })
   ws.on('close', (code) => {
     clearTimeout(helloTimer)
+    clearInterval(heartbeat)
     runWithRequestId(context.requestId, () => {
       if (session) {
         deps.sessions.release(session)
