@@ -25,6 +25,8 @@ export async function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(RESULTS_DIR, { recursive: true })
   const path = join(RESULTS_DIR, `${name}.png`)
+  // From the top: a scrolled page would draw the sticky sidebar halfway down the full-page image.
+  await page.evaluate(() => window.scrollTo(0, 0))
   await page.screenshot({ path, fullPage: true })
   return path
 }

@@ -4,11 +4,13 @@ import type { UiNode } from '../../protocol.js'
 import { useRuntime } from '../context.js'
 import type { ElementProps } from './types.js'
 
+// No digit grouping in cells (ids and years read wrong as "1,239"), like pandas and Streamlit.
+const cellNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4, useGrouping: false })
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 })
 
 export function formatCell(value: Cell | undefined, kind: ColumnSpec['kind']): string {
   if (value === null || value === undefined) return ''
-  if (kind === 'number' && typeof value === 'number') return numberFormat.format(value)
+  if (kind === 'number' && typeof value === 'number') return cellNumber.format(value)
   if (typeof value === 'object') return JSON.stringify(value)
   if (typeof value === 'boolean') return value ? 'true' : 'false'
   return String(value)
