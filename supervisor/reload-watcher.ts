@@ -5,7 +5,8 @@ import type { Logger } from 'pino'
 export const RELOAD_DEBOUNCE_MS = 200
 const IGNORED = /(^|[/\\])(node_modules|\.git|dist|\.svc[^/\\]*|test-results)([/\\]|$)/
 
-export function watchForReload(dir: string, logger: Logger, onChange: () => void): () => Promise<void> {
+/** Resolves once the initial scan is done: from then on every save is seen. */
+export async function watchForReload(dir: string, logger: Logger, onChange: () => void): Promise<() => Promise<void>> {
   const watcher = watch(dir, { ignored: (p) => IGNORED.test(p), ignoreInitial: true })
   let timer: NodeJS.Timeout | null = null
   let changed: string[] = []
@@ -20,5 +21,6 @@ export function watchForReload(dir: string, logger: Logger, onChange: () => void
     }, RELOAD_DEBOUNCE_MS)
   })
   watcher.on('error', (err) => logger.warn({ err }, 'file watcher error'))
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
   return () => watcher.close()
 }

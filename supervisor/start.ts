@@ -156,7 +156,7 @@ export async function serve(req: ServeRequest): Promise<number> {
   await supervisor.start()
   if (req.reload && supervisor.state === 'running') {
     const scope = req.reload
-    watchForReload(dirname(resolvePath(targetFile(settings.target))), logger, () => void supervisor.reload(scope))
+    await watchForReload(dirname(resolvePath(targetFile(settings.target))), logger, () => void supervisor.reload(scope))
     process.stderr.write(
       scope === 'gateway'
         ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled sidecar reloads pages itself.\n'

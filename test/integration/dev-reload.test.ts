@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { Agent, request } from 'undici'
+import { startSvc, stopAllTrees, descendants, REPO, type SvcTree } from '../helpers/svc-process.js'
+
+/** `svc dev --reload`: zero-downtime worker replacement, debounced storms, broken saves. */
+const appSource = (version: number) => `import { Svc } from 'svc'
+export const app = new Svc({ title: 'Reload' })
+app.api.get('/version', async () => ({ version: ${version}, pid: process.pid }))
+`
+
+function gatewayWorkers(svc: SvcTree): number[] {
+  return descendants(svc.pid).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('gateway/main')
+    } catch {
+      return false
+    }
+  })
+}
+
+describe('svc dev --reload', () => {
+  let dir: string
+  let file: string
+  const agent = new Agent({ keepAliveTimeout: 10_000 })
+  beforeAll(() => {
+    dir = `${REPO}test/.tmp/reload-${randomUUID()}`
+    mkdirSync(dir, { recursive: true })
+    file = `${dir}/app.ts`
+  })
+  afterEach(stopAllTrees)
+  afterAll(async () => {
+    await agent.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const version = async (svc: SvcTree): Promise<number> => {
+    const res = await request(`${svc.url}/api/version`, { dispatcher: agent })
+    return ((await res.body.json()) as { version: number }).version
+  }
+
+  async function waitForVersion(svc: SvcTree, v: number, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    while ((await version(svc)) !== v) {
+      if (Date.now() > deadline) throw new Error(`version ${v} not served within ${timeoutMs} ms`)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+
+  it('replaces gateway workers with zero failed requests across 10 reloads under load', async () => {
+    writeFileSync(file, appSource(0))
+    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload'] })
+    await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+    let ok = 0
+    const failures: string[] = []
+    let running = true
+    const loop = async () => {
+      while (running) {
+        try {
+          const res = await request(`${svc.url}/api/version`, { dispatcher: agent })
+          await res.body.dump()
+          if (res.statusCode === 200) ok++
+          else failures.push(`status ${res.statusCode}`)
+        } catch (err) {
+          failures.push((err as Error).message)
+        }
+      }
+    }
+    const loops = [loop(), loop(), loop(), loop()]
+    for (let v = 1; v <= 10; v++) {
+      writeFileSync(file, appSource(v))
+      await waitForVersion(svc, v)
+    }
+    running = false
+    await Promise.all(loops)
+    expect(failures).toEqual([])
+    expect(ok).toBeGreaterThan(100)
+    // The last replaced worker drains its keep-alive connections, then exits.
+    const deadline = Date.now() + 15_000
+    while (gatewayWorkers(svc).length !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(gatewayWorkers(svc)).toHaveLength(1)
+  }, 120_000)
+
+  it('coalesces a storm of 20 saves in 2 s and ends with exactly the configured workers', async () => {
+    writeFileSync(file, appSource(0))
+    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload', '--workers', '2'] })
+    await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+    for (let i = 1; i <= 20; i++) {
+      writeFileSync(file, appSource(i))
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    await waitForVersion(svc, 20)
+    const deadline = Date.now() + 15_000
+    while (gatewayWorkers(svc).length !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(gatewayWorkers(svc)).toHaveLength(2)
+    const reloads = svc.stdout.filter((l) => l.includes('reloaded (gateway)')).length
+    expect(reloads).toBeLessThan(20)
+  }, 60_000)
+
+  it('keeps the old worker serving when the new code does not load, and prints the error', async () => {
+    writeFileSync(file, appSource(1))
+    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload'] })
+    await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+    writeFileSync(file, appSource(2).replace('export const app', 'export const app = ;'))
+    await svc.waitForLine('stdout', /reload failed, the running workers keep serving/)
+    expect(await version(svc)).toBe(1)
+    writeFileSync(file, appSource(3))
+    await waitForVersion(svc, 3)
+  }, 60_000)
+
+  it('full scope restarts the sidecar on a new port and tells the gateways', async () => {
+    writeFileSync(file, appSource(1))
+    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload', '--reload-scope', 'full'] })
+    await svc.waitForLine('stderr', /--reload \(scope full\)/)
+    const before = (await (await request(`${svc.url}/ui-probe`, { dispatcher: agent })).body.json()) as { headers: { host: string } }
+    expect(before.headers.host).toContain(String(svc.port))
+    const sidecarBefore = descendants(svc.pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('echo-sidecar'))
+    writeFileSync(file, appSource(2))
+    await waitForVersion(svc, 2)
+    const deadline = Date.now() + 10_000
+    let sidecarAfter: number[] = sidecarBefore
+    while (Date.now() < deadline) {
+      sidecarAfter = descendants(svc.pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('echo-sidecar'))
+      if (sidecarAfter.length > 0 && sidecarAfter.every((p) => !sidecarBefore.includes(p))) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    expect(sidecarAfter.some((p) => sidecarBefore.includes(p))).toBe(false)
+    const after = await request(`${svc.url}/ui-probe`, { dispatcher: agent })
+    expect(after.statusCode).toBe(200)
+    await after.body.dump()
+  }, 60_000)
+})
