@@ -51,7 +51,7 @@ export function App({ runtime }: { runtime: Runtime }) {
           </>
         ) : null}
         <main id="svc-main" class="svc-main" tabIndex={-1}>
-          <div class="svc-block-container">
+          <div class={state.notFound ? 'svc-block-container is-not-found' : 'svc-block-container'}>
             <ReconnectBanner state={state} />
             <ErrorBanner message={state.error} />
             {state.page?.breadcrumb && state.page.breadcrumb.length > 0 ? (
