@@ -63,7 +63,7 @@ export function createGatewayHandler(parts: GatewayParts): {
       runWithRequestId(requestId, () => {
         internal!.serve(kind, req, res).catch((err: Error) => {
           parts.logger.error({ err }, `gateway internal route ${kind} failed`)
-          sendJsonError(res, 'SVC_ERR_GATEWAY_NOT_FOUND', 'internal route failed', requestId)
+          sendJsonError(res, 'SVC_ERR_GATEWAY_INTERNAL', `${kind} endpoint failed: ${err.message}`, requestId)
         })
       })
       return
@@ -80,6 +80,11 @@ export function createGatewayHandler(parts: GatewayParts): {
       methodOrType: method,
       path: q === -1 ? rawUrl : rawUrl.slice(0, q),
       query: c.query,
+      dispatchPath: c.dispatchPath,
+      apiPath: c.apiPath,
+      uiPath: c.uiPath,
+      traceparent: single(req.headers.traceparent),
+      tracestate: single(req.headers.tracestate),
     })
     runWithRequestId(requestId, () => {
       if (c.kind === 'api') {
@@ -136,6 +141,11 @@ export function createGatewayHandler(parts: GatewayParts): {
       methodOrType: 'websocket',
       path: q === -1 ? rawUrl : rawUrl.slice(0, q),
       query: c.query,
+      dispatchPath: c.dispatchPath,
+      apiPath: c.apiPath,
+      uiPath: c.uiPath,
+      traceparent: single(req.headers.traceparent),
+      tracestate: single(req.headers.tracestate),
     })
     const view = forwardView(req, root, trustProxy)
     const target = c.query === '' ? c.uiPath : `${c.uiPath}?${c.query}`
@@ -150,4 +160,8 @@ export function createGatewayHandler(parts: GatewayParts): {
   }
 
   return { handleRequest, handleUpgrade }
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined
 }

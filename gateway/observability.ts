@@ -24,7 +24,7 @@ export async function createObservability(
 ): Promise<WorkerObservability> {
   const settings = app.settings
   const logger = childLogger(app.logger, 'svc.gateway')
-  const metrics = await createGatewayMetrics(settings, logger, { workerId: String(process.pid) })
+  const metrics = await createGatewayMetrics(settings, logger, { workerId: process.env.SVC_WORKER_ID ?? '0' })
   const debugRing = settings.debug ? new DebugRing() : null
   const observer = createGatewayObserver({ settings, logger, metrics, debugRing })
   const internal = createInternalRoutes({

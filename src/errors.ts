@@ -29,6 +29,7 @@ export const ERRORS = {
   SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },
   SVC_ERR_GATEWAY_NOT_FOUND: { status: 404, error: 'not_found' },
   SVC_ERR_GATEWAY_DRAINING: { status: 503, error: 'draining' },
+  SVC_ERR_GATEWAY_INTERNAL: { status: 500, error: 'internal' },
   SVC_ERR_GATEWAY_METRICS_UNAVAILABLE: { status: 500, error: 'metrics_unavailable' },
   // PROXY: the HTTP hop to the sidecar
   SVC_ERR_PROXY_UPSTREAM: { status: 502, error: 'bad_gateway' },

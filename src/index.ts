@@ -1,9 +1,54 @@
 /**
  * `svc`: the app object and what pages and tests import most. Subpaths hold the rest:
- * `svc/logging`, `svc/tracing`, `svc/auth`, `svc/auth/ui`, `svc/client`, `svc/testing`, `svc/ui`.
+ * `svc/logging`, `svc/tracing`, `svc/auth`, `svc/auth/ui`, `svc/client`, `svc/testing`, `svc/ui`,
+ * `svc/gateway/metrics`.
  */
 export { Svc, isSvc } from './app.js'
 export type { SvcOptions } from './app.js'
 export { SvcError, isSvcError, ERRORS } from './errors.js'
 export type { SvcErrorCode } from './errors.js'
 export type { ResolvedSettings, SettingsInput, SettingKey } from './settings/schema.js'
+
+// Pages (svc/ui)
+export {
+  uiMainPath,
+  Depends,
+  Header,
+  Cookie,
+  PageMetaSchema,
+  parseQueryParams,
+  ensureUrlSession,
+  hydrateUrlSession,
+  persistUrlSession,
+  InMemorySessionStore,
+  isRunSignal,
+} from './ui/index.js'
+export type {
+  St,
+  StContainer,
+  StContext,
+  SessionState,
+  QueryParams,
+  UploadedFile,
+  PageMeta,
+  PageOptions,
+  PageHandler,
+  InjectMap,
+  SessionStore,
+} from './ui/index.js'
+
+// The API client pages get (svc/client)
+export { ApiClient, getClient } from './client/index.js'
+
+// Page auth helpers (svc/auth/ui)
+export {
+  prepareUiApiClient,
+  exchangeAuthCodeFromQuery,
+  bearerHeadersFromSession,
+  accessTokenFromSession,
+  clearAccessToken,
+  DEFAULT_SESSION_KEY,
+} from './auth/ui.js'
+
+// In-process test client (svc/testing)
+export { SvcTestClient } from './testing/index.js'

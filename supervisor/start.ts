@@ -5,7 +5,7 @@ import { configFileLayer, envLayer, flagsLayer, resolveSettings } from '../src/s
 import type { SettingKey } from '../src/settings/schema.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { loadTarget } from '../src/target/load-target.js'
-import { writePidfile, removePidfileSync } from '../state/pidfile.js'
+import { writePidfile, removePidfileSync, readPidfileSync } from '../state/pidfile.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
 import { readCmdline } from '../state/process-check.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase } from './bind.js'
@@ -100,6 +100,7 @@ export async function serve(req: ServeRequest): Promise<number> {
   const startedAt = new Date().toISOString()
   const cmdline = readCmdline(process.pid) ?? undefined
   let announced = false
+  let stateWrites = Promise.resolve()
   const supervisor = new Supervisor({
     settings,
     logger,
@@ -113,7 +114,8 @@ export async function serve(req: ServeRequest): Promise<number> {
         process.stderr.write(listeningLine(settings, bound.host, bound.port, sidecar.url))
       }
       if (!pidfile) return
-      void (async () => {
+      // Chained, so a later topology can never be overwritten by an earlier write.
+      stateWrites = stateWrites.then(async () => {
         await writePidfile(pidfile)
         await writeStateFile(stateFilePath(pidfile), {
           version: 1,
@@ -127,10 +129,11 @@ export async function serve(req: ServeRequest): Promise<number> {
           target: settings.target,
           ...(cmdline ? { cmdline } : {}),
         })
-      })().catch((err: Error) => logger.warn({ err }, `cannot write ${pidfile} or its state file`))
+      }).catch((err: Error) => logger.warn({ err }, `cannot write ${pidfile} or its state file`))
     },
     onExit: (code, message) => {
-      if (pidfile) {
+      // Only our own pidfile: another svc may have taken the path since.
+      if (pidfile && ownsPidfile(pidfile)) {
         removePidfileSync(pidfile)
         removeStateFileSync(stateFilePath(pidfile))
       }
@@ -169,4 +172,9 @@ export async function serve(req: ServeRequest): Promise<number> {
 function targetFile(target: string): string {
   const i = target.lastIndexOf(':')
   return i > 1 ? target.slice(0, i) : target
+}
+
+function ownsPidfile(path: string): boolean {
+  const read = readPidfileSync(path)
+  return read.kind === 'ok' && read.pid === process.pid
 }

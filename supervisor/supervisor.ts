@@ -66,7 +66,7 @@ export class Supervisor {
     this.#state = 'starting'
     const { settings } = this.#o
     const sidecar = await this.#startSidecar()
-    const workers = Array.from({ length: settings.workers }, () => this.#spawnWorker(sidecar.url))
+    const workers = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
     this.#workers = workers
     try {
       await sidecar.waitHealthy(settings.ui_startup_timeout_s * 1000)
@@ -97,8 +97,9 @@ export class Supervisor {
     void this.#stopAll(1_000).then(() => this.#finish(1, message))
   }
 
-  #spawnWorker(uiUpstream: string): WorkerHandle {
-    const w = new WorkerHandle(this.#o.workerEnv(uiUpstream), this.#o.listenHandle, this.#o.logger)
+  /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
+  #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
+    const w = new WorkerHandle({ ...this.#o.workerEnv(uiUpstream), SVC_WORKER_ID: String(slot) }, this.#o.listenHandle, this.#o.logger)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w
@@ -142,8 +143,9 @@ export class Supervisor {
     this.#o.logger.warn({ pid: w.pid, backoff_ms: backoff }, `gateway worker ${w.pid} exited unexpectedly (${how}); restarting in ${backoff} ms`)
     setTimeout(() => {
       if (this.#state !== 'running' || !this.#sidecar) return
-      const replacement = this.#spawnWorker(this.#sidecar.url)
-      this.#workers[this.#workers.indexOf(w)] = replacement
+      const slot = this.#workers.indexOf(w)
+      const replacement = this.#spawnWorker(this.#sidecar.url, slot)
+      this.#workers[slot] = replacement
       replacement.listen()
       void waitReady(replacement).then(
         () => this.#topology(),
@@ -190,7 +192,7 @@ export class Supervisor {
       await old.stop(logger)
     }
     const sidecar = this.#sidecar!
-    const next = Array.from({ length: settings.workers }, () => this.#spawnWorker(sidecar.url))
+    const next = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
     for (const w of next) w.listen()
     try {
       await Promise.all(next.map((w) => waitReady(w)))

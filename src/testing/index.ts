@@ -1,3 +1,4 @@
 /** `svc/testing`: drive an app in-process in your own tests. */
 export { SvcTestClient } from './test-client.js'
 export type { TestRequestOptions, TestResponse } from './test-client.js'
+export type { UiTestHandle, UiTestOptions } from '../ui/app-test.js'

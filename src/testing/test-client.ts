@@ -4,6 +4,7 @@ import type { Svc } from '../app.js'
 import { normalizeMountPath } from '../settings/schema.js'
 import { buildGateway, type Gateway } from '../../gateway/build.js'
 import { createObservability } from '../../gateway/observability.js'
+import { createUiTestHandle, type UiTestHandle, type UiTestOptions } from '../ui/app-test.js'
 
 /**
  * Drives the real composite gateway of an app in-process, without sockets: the same dispatch,
@@ -107,6 +108,14 @@ export class SvcTestClient {
         throw new AssertionError({ message: `${root}${this.app.settings.api_mount_path}${path} answered ${res.status}, expected 200` })
       }
     }
+  }
+
+  /**
+   * Run a page in-process, like Streamlit's AppTest: `client.ui({ target: '/reports' })`, then
+   * `run()`, read elements, `click()` / `setValue()` widgets and `run()` again.
+   */
+  ui(options: UiTestOptions = {}): UiTestHandle {
+    return createUiTestHandle(this.app, options)
   }
 
   /** Release the gateway's upstream pool and the Fastify instance. */

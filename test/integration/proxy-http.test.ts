@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Readable } from 'node:stream'
 import { request } from 'undici'
 import { startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 
@@ -44,7 +45,7 @@ describe('HTTP proxy: streaming, limits, upstream failures', () => {
     async function* chunks() {
       for (let i = 0; i < 8; i++) yield Buffer.alloc(512, 2)
     }
-    const res = await request(svc.url + '/upload', { method: 'POST', body: chunks() })
+    const res = await request(svc.url + '/upload', { method: 'POST', body: Readable.from(chunks()) })
     expect(res.statusCode).toBe(413)
     await res.body.dump()
   })

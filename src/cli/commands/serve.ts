@@ -1,9 +1,14 @@
 import { Command, Option } from 'clipanion'
-import { serve } from '../../../supervisor/start.js'
+import type { ServeRequest } from '../../../supervisor/start.js'
 import { ServeCommand } from '../serve-options.js'
 import { EXIT } from '../exit-codes.js'
 
 const RELOAD_SCOPES = ['gateway', 'full'] as const
+
+/** Loaded on use: `svc shutdown` and `svc doctor` need none of the supervisor. */
+async function serve(req: ServeRequest): Promise<number> {
+  return (await import('../../../supervisor/start.js')).serve(req)
+}
 
 export class RunCommand extends ServeCommand {
   static override paths = [['run']]
