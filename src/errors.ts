@@ -88,6 +88,7 @@ export function isSvcError(value: unknown): value is SvcError {
 
 /** Rebuild an error that crossed a process boundary as `{ code, message }`. */
 export function svcErrorFromData(data: { code: string; message: string }): SvcError {
-  const code = (data.code in ERRORS ? data.code : 'SVC_ERR_IPC_BAD_MESSAGE') as SvcErrorCode
+  // Own keys only: `in` would also accept inherited names such as "toString".
+  const code = (Object.hasOwn(ERRORS, data.code) ? data.code : 'SVC_ERR_IPC_BAD_MESSAGE') as SvcErrorCode
   return new SvcError(code, data.message)
 }
