@@ -1,0 +1,60 @@
+/**
+ * Page runtime: rerun latency of a 200-element page over a real page socket and in-process,
+ * against a one-element baseline; then how many live sessions fit in 100 MiB of sidecar RSS.
+ * Run: npm run bench:pages (builds first; the sidecar is dist/src/ui/server/main.js).
+ */
+import { app, PAGE_ELEMENTS, SLIDER_KEY } from './fixtures/pages-app.js'
+import { comparePair, engineDriver, socketDriver, type LatencyResult, type PageUnderTest } from './pages-lib/rerun-latency.js'
+import { machineLine, MIB, ms, printTable, ratio } from './pages-lib/report.js'
+import { describeSessions, sessionsPerBudget } from './pages-lib/session-memory.js'
+import { SidecarProcess } from './pages-lib/sidecar-process.js'
+
+const APP_TARGET = 'bench/fixtures/pages-app.ts:app'
+const WARMUP = 200
+const SAMPLES = 1000
+const BUDGET = 100 * MIB
+const MAX_SESSIONS = 2000
+const MAX_SESSION_MS = 60_000
+
+const trivial: PageUnderTest = { path: '/trivial', sliderKey: SLIDER_KEY, expectElements: 1 }
+const big: PageUnderTest = { path: '/', sliderKey: SLIDER_KEY, expectElements: PAGE_ELEMENTS }
+
+const running = new Set<SidecarProcess>()
+async function withSidecar<T>(use: (s: SidecarProcess) => Promise<T>): Promise<T> {
+  const sidecar = await SidecarProcess.start(APP_TARGET)
+  running.add(sidecar)
+  try {
+    return await use(sidecar)
+  } finally {
+    await sidecar.stop()
+    running.delete(sidecar)
+  }
+}
+process.once('SIGINT', () => {
+  void Promise.all([...running].map((s) => s.stop())).finally(() => process.exit(130))
+})
+
+function row(label: string, r: LatencyResult): string[] {
+  return [label, String(r.elements), ms(r.p50), ms(r.p99), r.bytes === null ? '-' : r.bytes.toFixed(0)]
+}
+
+console.log(machineLine())
+console.log(`\n1. Rerun latency: ${SAMPLES} slider changes per page one after another (after ${WARMUP} warm-up), send → final render`)
+const [socketTrivial, socketBig] = await withSidecar(async (s) => comparePair(await socketDriver(s.wsUrl, trivial), await socketDriver(s.wsUrl, big), WARMUP, SAMPLES))
+const [engineTrivial, engineBig] = await comparePair(await engineDriver(app, trivial), await engineDriver(app, big), WARMUP, SAMPLES)
+const socket = { trivial: socketTrivial, big: socketBig }
+const engine = { trivial: engineTrivial, big: engineBig }
+printTable(['', 'elements', 'p50 ms', 'p99 ms', 'bytes/rerun'], [
+  row('socket, trivial page', socket.trivial),
+  row('socket, 200-element page', socket.big),
+  row('in-process, trivial page', engine.trivial),
+  row('in-process, 200-element page', engine.big),
+])
+console.log(
+  `ratios 200-element / trivial: socket p50 ${ratio(socket.big.p50, socket.trivial.p50)}, p99 ${ratio(socket.big.p99, socket.trivial.p99)}, ` +
+    `bytes ${ratio(socket.big.bytes!, socket.trivial.bytes!)}; in-process p50 ${ratio(engine.big.p50, engine.trivial.p50)}, p99 ${ratio(engine.big.p99, engine.trivial.p99)}`,
+)
+
+console.log(`\n2. Concurrent sessions of the 200-element page per ${BUDGET / MIB} MiB of sidecar RSS (caps: ${MAX_SESSIONS} sessions, ${MAX_SESSION_MS / 1000} s)`)
+const sessions = await withSidecar((s) => sessionsPerBudget(s, { path: '/', budgetBytes: BUDGET, maxSessions: MAX_SESSIONS, maxMs: MAX_SESSION_MS }))
+for (const line of describeSessions(sessions, BUDGET)) console.log(line)
