@@ -57,7 +57,7 @@ export function optionsLayer(options: Record<string, unknown>): SettingsLayer {
   const values: Partial<Record<SettingKey, unknown>> = {}
   for (const [k, v] of Object.entries(options)) {
     if (v === undefined) continue
-    if (!(k in FIELDS)) {
+    if (!Object.hasOwn(FIELDS, k)) {
       throw new SvcError('SVC_ERR_CONFIG_INVALID', `new Svc({ ${k} }): unknown setting "${k}"; known settings are listed in docs/configuration.md`)
     }
     values[k as SettingKey] = v
@@ -87,7 +87,7 @@ export function configFileLayer(cwd: string = process.cwd(), file = CONFIG_FILE_
   const values: Partial<Record<SettingKey, unknown>> = {}
   for (const [k, v] of Object.entries(data)) {
     if (k === '$schema') continue
-    if (!(k in FIELDS)) {
+    if (!Object.hasOwn(FIELDS, k)) {
       throw new SvcError('SVC_ERR_CONFIG_FILE', `${path}: unknown key "${k}"; known keys are listed in docs/configuration.md`)
     }
     values[k as SettingKey] = v
