@@ -15,7 +15,8 @@ describe('one port: dispatch, API mount, redirects, health', () => {
   const rawGet = (path: string, headers: Record<string, string>) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; json: () => any }>((resolve, reject) => {
       http
-        .get(svc.url + path, { headers, agent: false }, (res) => {
+        // host/port/path options, not a URL string: a URL would resolve dot segments client-side.
+        .get({ host: '127.0.0.1', port: svc.port, path, headers, agent: false }, (res) => {
           let text = ''
           res.on('data', (c) => (text += c))
           res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: () => JSON.parse(text) }))
@@ -111,6 +112,20 @@ describe('one port: dispatch, API mount, redirects, health', () => {
     const gz = await request(svc.url + '/gzip', { headers: { 'accept-encoding': 'gzip' } })
     await gz.body.dump()
     expect(gz.headers['content-encoding']).toBe('gzip')
+  })
+
+  it.each(['/api/../secret', '/x/../api/ping', '/api%2Fping', '/x/%2e%2e/api/ping', '/api\\..\\x', '/%zz'])(
+    'refuses %s with 400 JSON over a real socket (the mount is an auth boundary)',
+    async (path) => {
+      const res = await rawGet(path, {})
+      expect(res.status).toBe(400)
+      expect(res.json()).toMatchObject({ error: 'bad_request', request_id: res.headers['x-request-id'] })
+    },
+  )
+
+  it('routes encoded paths that stay inside the mount, and resolves dot segments', async () => {
+    expect((await rawGet('/api/files/a%2Fb', {})).json()).toEqual({ path: 'a/b' })
+    expect((await rawGet('/api/x/../ping', {})).json()).toEqual({ pong: true })
   })
 
   it('answers the gateway-internal debug path with 404 JSON when debug is off', async () => {

@@ -111,6 +111,70 @@ describe('process model', () => {
     expect(isAlive(pid)).toBe(true)
   })
 
+  it('stops the tree after five worker crashes within a minute, with a clear message', async () => {
+    const svc = await startSvc()
+    const tree = svc.treePids()
+    for (let i = 0; i < 5; i++) {
+      // Wait for a ready worker, then crash it.
+      const deadline = Date.now() + 15_000
+      for (;;) {
+        try {
+          const res = await request(`${svc.url}/api/crash`, { reset: true })
+          await res.body.dump()
+          if (res.statusCode === 200) break
+        } catch {
+          // between workers
+        }
+        if (Date.now() > deadline || svc.proc.exitCode !== null) break
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      if (svc.proc.exitCode !== null) break
+      if (i < 4) await svc.waitForLine('stdout', new RegExp(`exited unexpectedly[^]*restarting in ${100 * 2 ** i} ms`))
+    }
+    expect(await svc.exited).toBe(1)
+    expect(svc.stderr.join('\n')).toMatch(/gateway worker crashed 5 times within 60 s .*exit code 3.*stopping svc/)
+    expect(await waitGone(tree, 5_000)).toEqual([])
+  })
+
+  it('takes down grandchildren of a shell ui_command when the supervisor is SIGKILLed', async () => {
+    const svc = await startSvc({ env: { SVC_UI_COMMAND: JSON.stringify(['sh', '-c', `node ${REPO}test/fixtures/echo-sidecar.mjs {port}; echo done`]) } })
+    const tree = svc.treePids()
+    expect(tree.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('sh\0'))).toBe(true)
+    process.kill(svc.pid, 'SIGKILL')
+    expect(await waitGone(tree, 5_000)).toEqual([])
+    expect(await portFree(svc.port)).toBe(true)
+  })
+
+  it('answers readyz 503 while draining and forces on a second SIGINT', async () => {
+    const svc = await startSvc({ env: { SVC_SHUTDOWN_GRACE_S: '30' } })
+    const tree = svc.treePids()
+    const { Agent } = await import('undici')
+    const agent = new Agent({ connections: 1, keepAliveTimeout: 30_000 })
+    // One kept-alive connection: opened before the drain, reused during it.
+    expect((await request(`${svc.url}/api/readyz`, { dispatcher: agent })).statusCode).toBe(200)
+    const slow = request(`${svc.url}/api/slow?ms=20000`).catch(() => 'reset')
+    await new Promise((r) => setTimeout(r, 200))
+    svc.proc.kill('SIGINT')
+    await svc.waitForLine('stderr', /stopping \(Ctrl-C again to force\)/)
+    // The drain order travels over IPC after the line above: poll (same connection) until it lands.
+    let during = await request(`${svc.url}/api/readyz`, { dispatcher: agent })
+    const deadline = Date.now() + 5_000
+    while (during.statusCode === 200 && Date.now() < deadline) {
+      await during.body.dump()
+      during = await request(`${svc.url}/api/readyz`, { dispatcher: agent })
+    }
+    expect(during.statusCode).toBe(503)
+    expect(during.headers.connection).toBe('close')
+    expect(await during.body.json()).toEqual({ status: 'not_ready', detail: 'draining' })
+    const started = Date.now()
+    svc.proc.kill('SIGINT')
+    await svc.exited
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(await waitGone(tree, 5_000)).toEqual([])
+    await slow
+    await agent.close()
+  })
+
   it('serves from two worker pids with --workers 2', async () => {
     const svc = await startSvc({ args: ['--workers', '2'] })
     const workers = descendants(svc.pid).filter((p) => roleOf(p) === 'gateway')
