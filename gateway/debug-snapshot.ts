@@ -1,3 +1,4 @@
+import { normalizeForwardAllowlist } from '../src/settings/forward-headers.js'
 import { SETTING_KEYS, isSecretSetting, type ResolvedSettings } from '../src/settings/schema.js'
 
 /** One row of `recent_dispatches`. */
@@ -49,7 +50,7 @@ export function redactedSettings(settings: ResolvedSettings): Record<string, unk
 
 export interface DebugSnapshot {
   svc_debug: true
-  gateway: { api_mount_path: string; root_path: string }
+  gateway: { api_mount_path: string; root_path: string; gateway_forward_rejected_names: string[] }
   settings: Record<string, unknown>
   ui_upstream: 'set' | 'unset'
   recent_dispatches: DebugDispatchRow[]
@@ -59,7 +60,11 @@ export interface DebugSnapshot {
 export function buildDebugSnapshot(settings: ResolvedSettings, ring: DebugRing, uiUpstream: string): DebugSnapshot {
   return {
     svc_debug: true,
-    gateway: { api_mount_path: settings.api_mount_path, root_path: settings.root_path },
+    gateway: {
+      api_mount_path: settings.api_mount_path,
+      root_path: settings.root_path,
+      gateway_forward_rejected_names: normalizeForwardAllowlist(settings.gateway_forward_client_headers).rejected,
+    },
     settings: redactedSettings(settings),
     ui_upstream: uiUpstream.trim() === '' ? 'unset' : 'set',
     recent_dispatches: ring.rows(),

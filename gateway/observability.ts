@@ -5,6 +5,7 @@ import { createGatewayObserver } from './observer.js'
 import { createGatewayMetrics } from './metrics.js'
 import { createInternalRoutes, type InternalRoutes } from './internal-routes.js'
 import { DebugRing } from './debug-snapshot.js'
+import { normalizeForwardAllowlist } from '../src/settings/forward-headers.js'
 import type { GatewayObserver } from './observe.js'
 
 /** Observer, internal routes and metrics for one worker, built from the app's settings. */
@@ -26,6 +27,13 @@ export async function createObservability(
   const logger = childLogger(app.logger, 'svc.gateway')
   const metrics = await createGatewayMetrics(settings, logger, { workerId: process.env.SVC_WORKER_ID ?? '0' })
   const debugRing = settings.debug ? new DebugRing() : null
+  const { rejected } = normalizeForwardAllowlist(settings.gateway_forward_client_headers)
+  if (rejected.length > 0) {
+    logger.warn(
+      { gateway_forward_rejected_names: rejected },
+      `gateway_forward_client_headers lists never-forwarded names (${rejected.join(', ')}); they are ignored`,
+    )
+  }
   const observer = createGatewayObserver({ settings, logger, metrics, debugRing })
   const internal = createInternalRoutes({
     settings,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
 
 /**
  * Every svc setting, one row each: its zod schema (typed value), its default, and how a string
@@ -57,6 +58,15 @@ const port = z.number().int().min(0).max(65535)
 const seconds = z.number().min(0).max(86_400)
 const headerName = z.string()
 
+function countValidForwardNames(names: readonly string[]): number {
+  const valid = new Set<string>()
+  for (const raw of names) {
+    const n = raw.trim().toLowerCase()
+    if (n !== '' && !isNeverForwarded(n) && FORWARD_HEADER_NAME.test(n)) valid.add(n)
+  }
+  return valid.size
+}
+
 export const FIELDS = {
   title: { schema: z.string().min(1), default: 'svc', parse: asString },
   target: { schema: z.string().min(1), default: 'app:app', parse: asString, env: 'SVC_APP' },
@@ -85,7 +95,16 @@ export const FIELDS = {
   },
   gateway_upstream_connect_timeout_s: { schema: seconds, default: 10, parse: asNumber },
   gateway_upstream_read_timeout_s: { schema: seconds, default: 120, parse: asNumber },
-  gateway_forward_client_headers: { schema: z.array(headerName).max(256), default: [] as string[], parse: asList },
+  gateway_forward_client_headers: {
+    schema: z
+      .array(headerName)
+      .max(256)
+      .refine((names) => countValidForwardNames(names) <= MAX_FORWARD_ALLOWLIST, {
+        message: `at most ${MAX_FORWARD_ALLOWLIST} header names (after dropping empty, invalid and never-forwarded ones)`,
+      }),
+    default: [] as string[],
+    parse: asList,
+  },
   enable_gateway_prometheus_metrics: { schema: z.boolean(), default: false, parse: asBool },
   gateway_prometheus_metrics_path: {
     schema: mountPath.transform((v) => (v === '' ? '/__svc/metrics' : v)),
