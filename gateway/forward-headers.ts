@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { HOP_BY_HOP_HEADERS as HOP_BY_HOP } from '../src/settings/forward-headers.js'
 
 /**
  * Header policy for the hops to the sidecar. Everything the client sent is forwarded except
@@ -6,20 +7,6 @@ import type { IncomingMessage } from 'node:http'
  * `X-Forwarded-*`/`Forwarded` and `X-Request-ID`; then the gateway sets Host, X-Forwarded-* from
  * its own view (or the trusted proxy's) and the authoritative X-Request-ID.
  */
-export const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'trailers',
-  'transfer-encoding',
-  'upgrade',
-  'http2-settings',
-])
-
 const CLIENT_FORWARDING = new Set([
   'x-forwarded-for',
   'x-forwarded-host',

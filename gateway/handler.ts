@@ -3,14 +3,14 @@ import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import { runWithRequestId } from '../src/logging/context.js'
-import { createClassifier } from './classify.js'
+import { createClassifier, type Classified, type Dispatch } from './classify.js'
 import { resolveRequestId } from './request-id.js'
 import { forwardView, upstreamRequestHeaders } from './forward-headers.js'
 import { sendJsonError, rejectUpgrade } from './json-error.js'
 import type { ApiHop } from './api-hop.js'
 import type { HttpProxy } from './http-proxy.js'
 import type { WsProxy } from './ws-proxy.js'
-import type { GatewayObserver } from './observe.js'
+import type { GatewayObserver, RequestInfo } from './observe.js'
 import { DEBUG_PATH, type InternalRoutes } from './internal-routes.js'
 
 
@@ -72,20 +72,7 @@ export function createGatewayHandler(parts: GatewayParts): {
       sendJsonError(res, 'SVC_ERR_GATEWAY_NOT_FOUND', `${DEBUG_PATH} is served only in debug mode (SVC_DEBUG=1)`, requestId)
       return
     }
-    const q = rawUrl.indexOf('?')
-    const observation = observer.begin({
-      requestId,
-      dispatch: c.kind,
-      methodKind: method.toUpperCase(),
-      methodOrType: method,
-      path: q === -1 ? rawUrl : rawUrl.slice(0, q),
-      query: c.query,
-      dispatchPath: c.dispatchPath,
-      apiPath: c.apiPath,
-      uiPath: c.uiPath,
-      traceparent: single(req.headers.traceparent),
-      tracestate: single(req.headers.tracestate),
-    })
+    const observation = observer.begin(requestInfo(req, requestId, c, method.toUpperCase(), method))
     runWithRequestId(requestId, () => {
       if (c.kind === 'api') {
         res.once('close', () => observation.end(res.statusCode))
@@ -133,20 +120,7 @@ export function createGatewayHandler(parts: GatewayParts): {
       rejectUpgrade(socket, 'SVC_ERR_PROXY_NO_UPSTREAM', 'no ui upstream is configured', requestId)
       return
     }
-    const q = rawUrl.indexOf('?')
-    const observation = observer.begin({
-      requestId,
-      dispatch: 'ui',
-      methodKind: 'WEBSOCKET',
-      methodOrType: 'websocket',
-      path: q === -1 ? rawUrl : rawUrl.slice(0, q),
-      query: c.query,
-      dispatchPath: c.dispatchPath,
-      apiPath: c.apiPath,
-      uiPath: c.uiPath,
-      traceparent: single(req.headers.traceparent),
-      tracestate: single(req.headers.tracestate),
-    })
+    const observation = observer.begin(requestInfo(req, requestId, c, 'WEBSOCKET', 'websocket'))
     const view = forwardView(req, root, trustProxy)
     const target = c.query === '' ? c.uiPath : `${c.uiPath}?${c.query}`
     runWithRequestId(requestId, () => {
@@ -160,6 +134,27 @@ export function createGatewayHandler(parts: GatewayParts): {
   }
 
   return { handleRequest, handleUpgrade }
+}
+
+type Routed = Extract<Classified, { kind: Dispatch }>
+
+/** What the observer learns about one request (access log, spans, metrics, debug ring). */
+function requestInfo(req: IncomingMessage, requestId: string, c: Routed, methodKind: string, methodOrType: string): RequestInfo {
+  const rawUrl = req.url ?? '/'
+  const q = rawUrl.indexOf('?')
+  return {
+    requestId,
+    dispatch: c.kind,
+    methodKind,
+    methodOrType,
+    path: q === -1 ? rawUrl : rawUrl.slice(0, q),
+    query: c.query,
+    dispatchPath: c.dispatchPath,
+    apiPath: c.apiPath,
+    uiPath: c.uiPath,
+    traceparent: single(req.headers.traceparent),
+    tracestate: single(req.headers.tracestate),
+  }
 }
 
 function single(value: string | string[] | undefined): string | undefined {

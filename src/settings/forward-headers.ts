@@ -5,14 +5,8 @@ import { SvcError } from '../errors.js'
  * forwards) and `svc doctor` (which reports). Pure: no I/O, no settings object.
  */
 
-/**
- * Names the gateway never copies from a client on behalf of the allowlist: hop-by-hop headers
- * (RFC 7230 §6.1 and the common non-standard ones), framing (`host`, `content-length`),
- * forwarding headers the gateway sets itself (`x-forwarded-*`, `forwarded`, `x-request-id`) and
- * credentials (`authorization`, `proxy-authorization`, `cookie`, `set-cookie`).
- * Any other `x-forwarded-…` name is also refused (see `isNeverForwarded`).
- */
-export const NEVER_FORWARD_HEADERS: ReadonlySet<string> = new Set([
+/** Hop-by-hop headers (RFC 7230 §6.1 and the common non-standard ones): never cross a proxy. */
+export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
   'proxy-authenticate',
@@ -24,6 +18,17 @@ export const NEVER_FORWARD_HEADERS: ReadonlySet<string> = new Set([
   'transfer-encoding',
   'upgrade',
   'http2-settings',
+])
+
+/**
+ * Names the gateway never copies from a client on behalf of the allowlist: hop-by-hop headers,
+ * framing (`host`, `content-length`), forwarding headers the gateway sets itself
+ * (`x-forwarded-*`, `forwarded`, `x-request-id`) and credentials (`authorization`,
+ * `proxy-authorization`, `cookie`, `set-cookie`).
+ * Any other `x-forwarded-…` name is also refused (see `isNeverForwarded`).
+ */
+export const NEVER_FORWARD_HEADERS: ReadonlySet<string> = new Set([
+  ...HOP_BY_HOP_HEADERS,
   'host',
   'content-length',
   'x-forwarded-for',
