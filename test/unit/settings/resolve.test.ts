@@ -197,6 +197,15 @@ describe('parsing strings from env and flags', () => {
     expect(env({ SVC_GATEWAY_FORWARD_CLIENT_HEADERS: '' }).gateway_forward_client_headers).toEqual([])
   })
 
+  it('the forward allowlist holds at most 32 valid names; never-forwarded and invalid ones do not count', () => {
+    const names = Array.from({ length: 32 }, (_, i) => `x-h${i}`)
+    const ok = env({ SVC_GATEWAY_FORWARD_CLIENT_HEADERS: [...names, 'cookie', 'X-Forwarded-For', 'bad name'].join(',') })
+    expect(ok.gateway_forward_client_headers).toHaveLength(35)
+    const err = thrown(() => env({ SVC_GATEWAY_FORWARD_CLIENT_HEADERS: [...names, 'x-h32'].join(',') }))
+    expect(err.message).toContain('environment variable SVC_GATEWAY_FORWARD_CLIENT_HEADERS')
+    expect(err.message).toContain('at most 32 header names')
+  })
+
   it('ui_command: a JSON array with placeholders kept; empty means unset; a shell line is refused', () => {
     expect(env({ SVC_UI_COMMAND: '["npx","vite","--port","{port}","--base","{base_path}/"]' }).ui_command).toEqual(['npx', 'vite', '--port', '{port}', '--base', '{base_path}/'])
     expect(env({ SVC_UI_COMMAND: ' ' }).ui_command).toBeNull()
