@@ -46,7 +46,10 @@ export class SvcTestClient {
         )))
   }
 
-  /** A client whose requests carry `prefix` in front (as a path-proxy would send them). */
+  /**
+   * A client for requests that reach the app under `prefix`: with the prefix in front when it is
+   * the app's `root_path`, else stripped by the (simulated) proxy with `X-Forwarded-Prefix`.
+   */
   withRootPath(prefix: string): SvcTestClient {
     return new SvcTestClient(this.app, { rootPath: prefix }, this.#gateway)
   }
@@ -55,10 +58,13 @@ export class SvcTestClient {
   async request(method: string, path: string, options: TestRequestOptions = {}): Promise<TestResponse> {
     const gateway = await this.#gateway()
     const root = options.rootPath === undefined ? this.rootPath : normalizeMountPath(options.rootPath)
+    // The app's own root_path: a full-path proxy (prefix kept). Any other prefix: a proxy that
+    // strips it and says so in X-Forwarded-Prefix.
+    const fullPath = root === '' || root === this.app.settings.root_path
     const opts: InjectOptions = {
       method: method.toUpperCase() as InjectOptions['method'],
-      url: root + path,
-      headers: { ...options.headers },
+      url: fullPath ? root + path : path,
+      headers: fullPath ? { ...options.headers } : { 'x-forwarded-prefix': root, ...options.headers },
       ...(options.query ? { query: options.query } : {}),
     }
     if (options.json !== undefined) {
