@@ -14,7 +14,6 @@ export const ERRORS = {
   SVC_ERR_TARGET_IMPORT_FAILED: { status: 500, error: 'target_import_failed' },
   // IPC: control-plane messages between supervisor, gateways and sidecar
   SVC_ERR_IPC_BAD_MESSAGE: { status: 500, error: 'internal' },
-  SVC_ERR_IPC_CLOSED: { status: 500, error: 'internal' },
   // STATE / PIDFILE
   SVC_ERR_STATE_INVALID: { status: 500, error: 'state_invalid' },
   SVC_ERR_STATE_MISSING: { status: 500, error: 'state_missing' },
@@ -55,8 +54,6 @@ export const ERRORS = {
   SVC_ERR_UI_WIDGET_STATE: { status: 500, error: 'widget_state' },
   SVC_ERR_UI_BAD_CALL: { status: 500, error: 'bad_page_call' },
   SVC_ERR_UI_SIDECAR_START: { status: 500, error: 'ui_start_failed' },
-  // CLI
-  SVC_ERR_CLI_USAGE: { status: 500, error: 'usage' },
 } as const satisfies Record<`SVC_ERR_${string}`, { status: number; error: string }>
 
 export type SvcErrorCode = keyof typeof ERRORS

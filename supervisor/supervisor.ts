@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { SvcError } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import type { GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, Sidecar, type SidecarExit, type SidecarSpec } from './sidecar.js'
@@ -73,6 +74,8 @@ export class Supervisor {
       for (const w of workers) w.listen()
       await Promise.all(workers.map((w) => waitReady(w)))
     } catch (err) {
+      const code = err instanceof SvcError ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
+      this.#o.logger.error({ code }, (err as Error).message)
       await this.#teardown()
       this.#finish(1, (err as Error).message)
       return
@@ -93,7 +96,7 @@ export class Supervisor {
   #onSidecarExit(sidecar: Sidecar, e: SidecarExit): void {
     if (sidecar !== this.#sidecar || this.#state === 'stopping' || this.#state === 'stopped') return
     const message = `ui sidecar exited (${describeExit(e)}); stopping svc`
-    this.#o.logger.error({ exit_code: e.code, signal: e.signal }, message)
+    this.#o.logger.error({ code: 'SVC_ERR_PROCESS_SIDECAR_EXIT', exit_code: e.code, signal: e.signal }, message)
     void this.#stopAll(1_000).then(() => this.#finish(1, message))
   }
 
@@ -135,7 +138,7 @@ export class Supervisor {
     const how = e.signal ? `signal ${e.signal}` : `exit code ${e.code}`
     if (this.#crashes.length >= CRASH_LIMIT) {
       const message = `gateway worker crashed ${CRASH_LIMIT} times within ${CRASH_WINDOW_MS / 1000} s (last: pid ${w.pid}, ${how}); stopping svc`
-      this.#o.logger.error(message)
+      this.#o.logger.error({ code: 'SVC_ERR_PROCESS_CRASH_LOOP' }, message)
       void this.#stopAll(1_000).then(() => this.#finish(1, message))
       return
     }
@@ -197,7 +200,7 @@ export class Supervisor {
     try {
       await Promise.all(next.map((w) => waitReady(w)))
     } catch (err) {
-      logger.error(`reload failed, the running workers keep serving: ${(err as Error).message}`)
+      logger.error({ code: 'SVC_ERR_PROCESS_WORKER_START' }, `reload failed, the running workers keep serving: ${(err as Error).message}`)
       await Promise.all(next.map((w) => w.kill()))
       return
     }
