@@ -4,6 +4,7 @@ import { EXIT } from '../src/cli/exit-codes.js'
 import { readPidfile, removePidfile } from './pidfile.js'
 import { readStateFile, removeStateFile, stateFilePath, type SvcState } from './state-file.js'
 import { describeProcess, isRunning, isSvcProcess } from './process-check.js'
+import { DEFAULT_SHUTDOWN_WAIT_S } from './shutdown-wait.js'
 
 /**
  * What `svc shutdown` does with a pidfile: stop the supervisor it names, or clean up when the
@@ -14,7 +15,7 @@ import { describeProcess, isRunning, isSvcProcess } from './process-check.js'
 const POLL_MS = 50
 /** After SIGKILL, how long the process may take to disappear. */
 const KILL_WAIT_MS = 2_000
-export const DEFAULT_SHUTDOWN_WAIT_S = 10
+export { DEFAULT_SHUTDOWN_WAIT_S }
 
 export interface ShutdownOptions {
   pidfile: string

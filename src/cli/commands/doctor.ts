@@ -1,7 +1,5 @@
 import { Command, Option } from 'clipanion'
 import { EXIT } from '../exit-codes.js'
-import { runDoctor } from '../doctor/run-doctor.js'
-import { formatJson, formatText } from '../doctor/report.js'
 
 export class DoctorCommand extends Command {
   static override paths = [['doctor']]
@@ -25,6 +23,9 @@ export class DoctorCommand extends Command {
   pidfile = Option.String('--pidfile', { description: 'Pid file whose state file ui_upstream_state reads (default ./.svc.pid).' })
 
   async execute(): Promise<number> {
+    // Loaded on use, like every command's implementation: `svc --help` stays instant.
+    const { runDoctor } = await import('../doctor/run-doctor.js')
+    const { formatJson, formatText } = await import('../doctor/report.js')
     const report = await runDoctor({ target: this.target, pidfile: this.pidfile, strict: this.strict, warningsOnly: this.warningsOnly })
     const text = this.json ? formatJson(report) : formatText(report)
     await new Promise<void>((resolve) => this.context.stdout.write(text, () => resolve()))

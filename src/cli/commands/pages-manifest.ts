@@ -1,8 +1,5 @@
 import { Command, Option } from 'clipanion'
 import { isSvcError } from '../../errors.js'
-import { resolveProcessSettings } from '../../settings/resolve.js'
-import { loadTarget } from '../../target/load-target.js'
-import { buildPageManifest } from '../../ui/manifest.js'
 import { EXIT } from '../exit-codes.js'
 
 export class PagesManifestCommand extends Command {
@@ -22,6 +19,9 @@ export class PagesManifestCommand extends Command {
   target = Option.String({ required: false, name: 'target' })
 
   async execute(): Promise<number> {
+    const { resolveProcessSettings } = await import('../../settings/resolve.js')
+    const { loadTarget } = await import('../../target/load-target.js')
+    const { buildPageManifest } = await import('../../ui/manifest.js')
     try {
       const { app } = await loadTarget(this.target ?? resolveProcessSettings({}).target)
       this.context.stdout.write(JSON.stringify(buildPageManifest(app), null, 2) + '\n')
