@@ -27,6 +27,7 @@ export class GatewayActor {
   readonly #opts: GatewayActorOptions
   #state: WorkerState = 'idle'
   #gateway: Gateway | null = null
+  #settings: Record<string, unknown> = {}
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
   readonly #pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>()
@@ -46,6 +47,7 @@ export class GatewayActor {
     this.#state = 'loading'
     try {
       const { app } = await loadTarget(this.#opts.target)
+      this.#settings = { ...app.settings }
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics() })
       this.#metricsJson = obs.metricsJson
       this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal })
@@ -57,7 +59,7 @@ export class GatewayActor {
       return
     }
     this.#state = 'loaded'
-    channel.send({ svc: 1, type: 'loaded', pid: process.pid })
+    channel.send({ svc: 1, type: 'loaded', pid: process.pid, settings: this.#settings })
   }
 
   #onMessage(msg: SupervisorToGateway, handle: unknown): void {

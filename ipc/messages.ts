@@ -22,8 +22,11 @@ export const SupervisorToGateway = z.discriminatedUnion('type', [
 export type SupervisorToGateway = z.infer<typeof SupervisorToGateway>
 
 export const GatewayToSupervisor = z.discriminatedUnion('type', [
-  /** App imported and gateway built; waiting for `listen`. */
-  z.object({ ...v1, type: z.literal('loaded'), pid: z.number().int() }),
+  /**
+   * App imported and gateway built; waiting for `listen`. Carries the app's resolved settings:
+   * the supervisor never imports the app itself, so this is how it learns `new Svc({...})` options.
+   */
+  z.object({ ...v1, type: z.literal('loaded'), pid: z.number().int(), settings: z.record(z.string(), z.unknown()) }),
   /** Accepting connections on the public port. */
   z.object({ ...v1, type: z.literal('ready'), pid: z.number().int() }),
   /** Drain finished; the worker exits next. */

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { EventEmitter, once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
-import { request } from 'undici'
+import { get } from 'node:http'
 import type { Logger } from 'pino'
 import { SvcError } from '../src/errors.js'
 import { SidecarToSupervisor } from '../ipc/messages.js'
@@ -93,14 +93,9 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     while (Date.now() < deadline) {
       if (this.#exit) break
       try {
-        const res = await request(this.spec.healthUrl, {
-          headersTimeout: HEALTH_REQUEST_TIMEOUT_MS,
-          bodyTimeout: HEALTH_REQUEST_TIMEOUT_MS,
-          signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS),
-        })
-        await res.body.dump()
-        if (res.statusCode < 500) return
-        lastError = `answered ${res.statusCode}`
+        const status = await httpStatus(this.spec.healthUrl, HEALTH_REQUEST_TIMEOUT_MS)
+        if (status < 500) return
+        lastError = `answered ${status}`
       } catch (err) {
         lastError = (err as NodeJS.ErrnoException).code ?? (err as Error).message
       }
@@ -140,4 +135,16 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
 
 export function describeExit(e: SidecarExit): string {
   return e.signal ? `killed by signal ${e.signal}` : `exit code ${e.code}`
+}
+
+/** One GET, status only (node:http: the supervisor stays free of the HTTP client library). */
+function httpStatus(url: string, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { timeout: timeoutMs, agent: false }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    req.once('timeout', () => req.destroy(new Error('timeout')))
+    req.once('error', reject)
+  })
 }

@@ -2,18 +2,17 @@ import { resolve as resolvePath, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isSvcError } from '../src/errors.js'
 import { configFileLayer, envLayer, flagsLayer, resolveSettings } from '../src/settings/resolve.js'
-import type { SettingKey } from '../src/settings/schema.js'
+import type { ResolvedSettings, SettingKey } from '../src/settings/schema.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
-import { loadTarget } from '../src/target/load-target.js'
+import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
 import { writePidfile, removePidfileSync, readPidfileSync } from '../state/pidfile.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
 import { readCmdline } from '../state/process-check.js'
-import { bindPublicPort, freeLoopbackPort, internalApiBase } from './bind.js'
+import { bindPublicPort, freeLoopbackPort, internalApiBase, type BoundPort } from './bind.js'
 import { Supervisor, type ReloadScope } from './supervisor.js'
 import type { SidecarSpec } from './sidecar.js'
 import { settingsToEnv } from './settings-env.js'
 import { debugLine, listeningLine, workbenchBanner } from './banner.js'
-import { watchForReload } from './reload-watcher.js'
 
 /** What `svc run|dev|workbench` asks of the supervisor. */
 export interface ServeRequest {
@@ -26,20 +25,23 @@ export interface ServeRequest {
 export const BUNDLED_SIDECAR = fileURLToPath(new URL('../src/ui/server/main.js', import.meta.url))
 
 const EXIT_USAGE = 2
-const EXIT_FAILURE = 1
 
 function fail(message: string): void {
   process.stderr.write(`svc: error: ${message}\n`)
 }
 
 /**
- * The supervisor's main: validate settings (flags named in errors), load the app once, bind the
- * public port, start the actor, wire signals. Resolves with the exit code only for errors found
- * before any child started; afterwards the actor ends the process.
+ * The supervisor's main: validate settings (flags named in errors) and the target path, start
+ * the actor, wire signals. The supervisor never imports the app (it runs no user code and stays
+ * small); the first gateway worker reports the app's settings. Resolves with the exit code only
+ * for errors found before any child started; afterwards the actor ends the process.
  */
 export async function serve(req: ServeRequest): Promise<number> {
+  let provisional: ResolvedSettings
   try {
-    resolveSettings([configFileLayer(), envLayer(), flagsLayer(req.flags)])
+    provisional = resolveSettings([configFileLayer(), envLayer(), flagsLayer(req.flags)])
+    // A missing module is a usage error worth catching before anything starts.
+    resolveTargetFile(parseTarget(provisional.target).module)
   } catch (err) {
     if (isSvcError(err)) {
       fail(err.message)
@@ -47,89 +49,83 @@ export async function serve(req: ServeRequest): Promise<number> {
     }
     throw err
   }
-  // Children and the app itself see flags as SVC_* env (CLI > env > config > options).
+  // Children (and the app in them) see flags as SVC_* env: CLI > env > config > options.
   const flagValues: Partial<Record<SettingKey, unknown>> = {}
   for (const [k, f] of Object.entries(req.flags)) if (f) flagValues[k as SettingKey] = f.value
   Object.assign(process.env, settingsToEnv(flagValues))
 
-  let app
-  try {
-    const target = process.env.SVC_APP ?? resolveSettings([configFileLayer(), envLayer()]).target
-    ;({ app } = await loadTarget(target))
-  } catch (err) {
-    if (isSvcError(err)) {
-      fail(err.message)
-      return EXIT_USAGE
-    }
-    throw err
-  }
-  const settings = app.settings
-  const root = createRootLogger(settings)
+  const root = createRootLogger(provisional)
   const logger = childLogger(root, 'svc.supervisor')
-
-  let bound
-  try {
-    bound = await bindPublicPort(settings.gateway_host, settings.gateway_port)
-  } catch (err) {
-    fail((err as Error).message)
-    return EXIT_FAILURE
-  }
-  const apiBase = internalApiBase(settings.gateway_host, bound.port, settings.api_mount_path)
-  if (settings.debug) process.stderr.write(debugLine(settings, apiBase))
-
-  const pidfile = settings.no_pidfile ? null : resolvePath(settings.pidfile)
-  const baseEnv: NodeJS.ProcessEnv = {
+  const target = provisional.target
+  let settingsFinal = false
+  // Until the first worker has reported the app's settings, children must resolve them exactly
+  // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`.
+  const baseEnv = (s: ResolvedSettings, bound: BoundPort): NodeJS.ProcessEnv => ({
     ...process.env,
-    SVC_APP: settings.target,
-    SVC_INTERNAL_API_BASE: apiBase,
-    SVC_GATEWAY_PORT: String(bound.port),
-  }
-  const sidecarSpec = async (): Promise<SidecarSpec> => {
+    SVC_APP: target,
+    SVC_INTERNAL_API_BASE: internalApiBase(s.gateway_host, bound.port, s.api_mount_path),
+    ...(settingsFinal ? { SVC_GATEWAY_PORT: String(bound.port) } : {}),
+  })
+  const sidecarSpec = async (s: ResolvedSettings, bound: BoundPort): Promise<SidecarSpec> => {
     const port = await freeLoopbackPort()
     const upstream = `http://127.0.0.1:${port}`
-    const env: NodeJS.ProcessEnv = { ...baseEnv, SVC_UI_UPSTREAM: upstream, SVC_UI_PORT: String(port), SVC_UI_HOST: '127.0.0.1', SVC_ROOT_PATH: settings.root_path }
-    if (settings.ui_command) {
-      const fill = (s: string): string =>
-        s.replaceAll('{port}', String(port)).replaceAll('{host}', '127.0.0.1').replaceAll('{base_path}', settings.root_path)
-      return { kind: 'command', script: '', argv: settings.ui_command.map(fill), env, port, healthUrl: upstream + fill(settings.ui_health_path ?? '/') }
+    const env: NodeJS.ProcessEnv = {
+      ...baseEnv(s, bound),
+      SVC_UI_UPSTREAM: upstream,
+      SVC_UI_PORT: String(port),
+      SVC_UI_HOST: '127.0.0.1',
+      SVC_ROOT_PATH: s.root_path,
+    }
+    if (s.ui_command) {
+      const fill = (v: string): string => v.replaceAll('{port}', String(port)).replaceAll('{host}', '127.0.0.1').replaceAll('{base_path}', s.root_path)
+      return { kind: 'command', script: '', argv: s.ui_command.map(fill), env, port, healthUrl: upstream + fill(s.ui_health_path ?? '/') }
     }
     if (req.reload) env.SVC_DEV_RELOAD = '1'
-    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env, port, healthUrl: `${upstream}${settings.root_path}/_stcore/health` }
+    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
   }
 
   const startedAt = new Date().toISOString()
   const cmdline = readCmdline(process.pid) ?? undefined
+  let pidfile: string | null = null
   let announced = false
   let stateWrites = Promise.resolve()
   const supervisor = new Supervisor({
-    settings,
+    settings: provisional,
     logger,
-    listenHandle: bound.handle,
+    bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
     sidecarSpec,
-    workerEnv: (uiUpstream) => ({ ...baseEnv, SVC_UI_UPSTREAM: uiUpstream }),
-    onTopology: ({ sidecar, workers }) => {
+    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), SVC_UI_UPSTREAM: uiUpstream }),
+    onSettings: (s, bound) => {
+      settingsFinal = true
+      pidfile = s.no_pidfile ? null : resolvePath(s.pidfile)
+      if (s.debug) process.stderr.write(debugLine(s, internalApiBase(s.gateway_host, bound.port, s.api_mount_path)))
+    },
+    onTopology: ({ settings, bound, sidecar, workers }) => {
       if (!announced) {
         announced = true
         if (req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, bound.host, bound.port))
         process.stderr.write(listeningLine(settings, bound.host, bound.port, sidecar.url))
       }
-      if (!pidfile) return
+      const path = pidfile
+      if (!path) return
       // Chained, so a later topology can never be overwritten by an earlier write.
-      stateWrites = stateWrites.then(async () => {
-        await writePidfile(pidfile)
-        await writeStateFile(stateFilePath(pidfile), {
-          version: 1,
-          supervisor_pid: process.pid,
-          ui_upstream: sidecar.url,
-          gateway_host: bound.host,
-          gateway_port: bound.port,
-          workers: workers.map((w) => ({ pid: w.pid, started_at: w.startedAt.toISOString() })),
-          sidecar_pid: sidecar.pid,
-          started_at: startedAt,
-          target: settings.target,
-          ...(cmdline ? { cmdline } : {}),
+      stateWrites = stateWrites
+        .then(async () => {
+          await writePidfile(path)
+          await writeStateFile(stateFilePath(path), {
+            version: 1,
+            supervisor_pid: process.pid,
+            ui_upstream: sidecar.url,
+            gateway_host: bound.host,
+            gateway_port: bound.port,
+            workers: workers.map((w) => ({ pid: w.pid, started_at: w.startedAt.toISOString() })),
+            sidecar_pid: sidecar.pid,
+            started_at: startedAt,
+            target,
+            ...(cmdline ? { cmdline } : {}),
+          })
         })
-      }).catch((err: Error) => logger.warn({ err }, `cannot write ${pidfile} or its state file`))
+        .catch((err: Error) => logger.warn({ err }, `cannot write ${path} or its state file`))
     },
     onExit: (code, message) => {
       // Only our own pidfile: another svc may have taken the path since.
@@ -137,7 +133,7 @@ export async function serve(req: ServeRequest): Promise<number> {
         removePidfileSync(pidfile)
         removeStateFileSync(stateFilePath(pidfile))
       }
-      if (message && code !== 0) process.stderr.write(`svc: ${message}\n`)
+      if (message && code !== 0) fail(message)
       root.flush()
       process.exit(code)
     },
@@ -159,7 +155,9 @@ export async function serve(req: ServeRequest): Promise<number> {
   await supervisor.start()
   if (req.reload && supervisor.state === 'running') {
     const scope = req.reload
-    await watchForReload(dirname(resolvePath(targetFile(settings.target))), logger, () => void supervisor.reload(scope))
+    // Loaded only for --reload: chokidar is not needed otherwise.
+    const { watchForReload } = await import('./reload-watcher.js')
+    await watchForReload(dirname(resolvePath(parseTarget(target).module)), logger, () => void supervisor.reload(scope))
     process.stderr.write(
       scope === 'gateway'
         ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled sidecar reloads pages itself.\n'
@@ -169,10 +167,6 @@ export async function serve(req: ServeRequest): Promise<number> {
   return new Promise<number>(() => {})
 }
 
-function targetFile(target: string): string {
-  const i = target.lastIndexOf(':')
-  return i > 1 ? target.slice(0, i) : target
-}
 
 function ownsPidfile(path: string): boolean {
   const read = readPidfileSync(path)

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino'
-import { SvcError } from '../src/errors.js'
+import { SvcError, isSvcError, svcErrorFromData } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
+import { optionsLayer, resolveSettings } from '../src/settings/resolve.js'
+import type { BoundPort } from './bind.js'
 import type { GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, Sidecar, type SidecarExit, type SidecarSpec } from './sidecar.js'
 import { WorkerHandle } from './worker.js'
@@ -21,21 +23,40 @@ const BACKOFF_BASE_MS = 100
 const BACKOFF_MAX_MS = 5_000
 
 export interface SupervisorOptions {
+  /**
+   * Settings known without the app (defaults, svc.config.json, env, flags). The supervisor never
+   * imports the app: the first worker reports the final settings (with `new Svc({...})` options).
+   */
   settings: ResolvedSettings
   logger: Logger
-  listenHandle: object
+  /** Bind the public port for these settings. */
+  bind: (s: ResolvedSettings) => Promise<BoundPort>
   /** Spec of a sidecar on a fresh port (each full reload gets a new one). */
-  sidecarSpec: () => Promise<SidecarSpec>
+  sidecarSpec: (s: ResolvedSettings, bound: BoundPort) => Promise<SidecarSpec>
   /** Env for gateway workers, given the sidecar URL. */
-  workerEnv: (uiUpstream: string) => NodeJS.ProcessEnv
+  workerEnv: (s: ResolvedSettings, bound: BoundPort, uiUpstream: string) => NodeJS.ProcessEnv
+  /** The final settings are known (before anything accepts connections). */
+  onSettings: (s: ResolvedSettings, bound: BoundPort) => void
   /** Called whenever what runs where changes (state file). */
-  onTopology: (t: { sidecar: Sidecar; workers: readonly WorkerHandle[] }) => void
+  onTopology: (t: Topology) => void
   /** The tree is done: exit the process with this code. */
   onExit: (code: number, message?: string) => void
 }
 
+export interface Topology {
+  settings: ResolvedSettings
+  bound: BoundPort
+  sidecar: Sidecar
+  workers: readonly WorkerHandle[]
+}
+
+/** Settings whose change means the sidecar must be started differently. */
+const SIDECAR_LAUNCH_KEYS = ['ui_command', 'ui_health_path', 'root_path'] as const
+
 export class Supervisor {
   readonly #o: SupervisorOptions
+  #settings: ResolvedSettings
+  #bound: BoundPort | null = null
   #state: SupervisorState = 'idle'
   #sidecar: Sidecar | null = null
   #workers: WorkerHandle[] = []
@@ -47,6 +68,7 @@ export class Supervisor {
 
   constructor(opts: SupervisorOptions) {
     this.#o = opts
+    this.#settings = opts.settings
     this.#metrics = new MetricsCollector(opts.logger, () => this.#workers.filter((w) => w.phase === 'ready'))
   }
 
@@ -62,31 +84,57 @@ export class Supervisor {
     return this.#sidecar
   }
 
-  /** Sidecar and workers start in parallel; workers accept only once the sidecar is healthy. */
+  /**
+   * The sidecar and the first worker start in parallel; the first worker's `loaded` brings the
+   * final settings (a sidecar started with different launch settings is replaced), then the other
+   * workers start, and all accept once the sidecar is healthy.
+   */
   async start(): Promise<void> {
     this.#state = 'starting'
-    const { settings } = this.#o
-    const sidecar = await this.#startSidecar()
-    const workers = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
-    this.#workers = workers
     try {
-      await sidecar.waitHealthy(settings.ui_startup_timeout_s * 1000)
-      for (const w of workers) w.listen()
-      await Promise.all(workers.map((w) => waitReady(w)))
+      let settings = this.#settings
+      let bound = await this.#o.bind(settings)
+      this.#bound = bound
+      let sidecar = await this.#startSidecar()
+      const first = this.#spawnWorker(sidecar.url, 0)
+      this.#workers = [first]
+      const final = resolveSettings([optionsLayer(await waitLoaded(first))])
+      const rebind = final.gateway_host !== settings.gateway_host || final.gateway_port !== settings.gateway_port
+      const relaunch = rebind || SIDECAR_LAUNCH_KEYS.some((k) => JSON.stringify(final[k]) !== JSON.stringify(settings[k]))
+      settings = final
+      this.#settings = final
+      if (rebind) {
+        closeHandle(bound.handle)
+        bound = await this.#o.bind(final)
+        this.#bound = bound
+      }
+      if (relaunch) {
+        const old = sidecar
+        sidecar = await this.#startSidecar()
+        await old.stop(this.#o.logger)
+        first.send({ svc: 1, type: 'upstream', url: sidecar.url })
+      }
+      this.#o.onSettings(final, bound)
+      for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
+      await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
+      for (const w of this.#workers) w.listen(bound.handle)
+      await Promise.all(this.#workers.map((w) => waitReady(w)))
     } catch (err) {
-      const code = err instanceof SvcError ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
+      const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
       this.#o.logger.error({ code }, (err as Error).message)
       await this.#teardown()
-      this.#finish(1, (err as Error).message)
+      // The app's own options or module were bad: a usage error, as when found before start.
+      const usage = code.startsWith('SVC_ERR_TARGET_') || code === 'SVC_ERR_CONFIG_INVALID' || code === 'SVC_ERR_CONFIG_FILE'
+      this.#finish(usage ? 2 : 1, (err as Error).message)
       return
     }
     if (this.#state !== 'starting') return
     this.#state = 'running'
-    this.#o.onTopology({ sidecar, workers: this.#workers })
+    this.#topology()
   }
 
   async #startSidecar(): Promise<Sidecar> {
-    const sidecar = new Sidecar(await this.#o.sidecarSpec())
+    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!))
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
     sidecar.start()
     this.#sidecar = sidecar
@@ -102,7 +150,8 @@ export class Supervisor {
 
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
   #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
-    const w = new WorkerHandle({ ...this.#o.workerEnv(uiUpstream), SVC_WORKER_ID: String(slot) }, this.#o.listenHandle, this.#o.logger)
+    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), SVC_WORKER_ID: String(slot) }
+    const w = new WorkerHandle(env, this.#o.logger)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w
@@ -149,7 +198,7 @@ export class Supervisor {
       const slot = this.#workers.indexOf(w)
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
-      replacement.listen()
+      replacement.listen(this.#bound!.handle)
       void waitReady(replacement).then(
         () => this.#topology(),
         (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
@@ -178,7 +227,8 @@ export class Supervisor {
   }
 
   async #reload(scope: ReloadScope): Promise<void> {
-    const { logger, settings } = this.#o
+    const { logger } = this.#o
+    const settings = this.#settings
     if (scope === 'full') {
       const old = this.#sidecar!
       let fresh: Sidecar
@@ -196,7 +246,7 @@ export class Supervisor {
     }
     const sidecar = this.#sidecar!
     const next = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
-    for (const w of next) w.listen()
+    for (const w of next) w.listen(this.#bound!.handle)
     try {
       await Promise.all(next.map((w) => waitReady(w)))
     } catch (err) {
@@ -217,7 +267,7 @@ export class Supervisor {
 
   /** Graceful: drain every worker within the grace, then stop the sidecar. Same promise on repeat. */
   shutdown(): Promise<void> {
-    this.#stopping ??= this.#stopAll(this.#o.settings.shutdown_grace_s * 1000).then(() => this.#finish(0))
+    this.#stopping ??= this.#stopAll(this.#settings.shutdown_grace_s * 1000).then(() => this.#finish(0))
     return this.#stopping
   }
 
@@ -241,7 +291,9 @@ export class Supervisor {
   }
 
   #topology(): void {
-    if (this.#sidecar) this.#o.onTopology({ sidecar: this.#sidecar, workers: this.#workers })
+    if (this.#sidecar && this.#bound) {
+      this.#o.onTopology({ settings: this.#settings, bound: this.#bound, sidecar: this.#sidecar, workers: this.#workers })
+    }
   }
 
   #finish(code: number, message?: string): void {
@@ -249,6 +301,36 @@ export class Supervisor {
     this.#state = 'stopped'
     this.#o.onExit(code, message)
   }
+}
+
+/** Resolve with the app's settings once the worker loaded it; reject with its fatal error or exit. */
+function waitLoaded(w: WorkerHandle): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const onLoaded = (settings: Record<string, unknown>): void => {
+      cleanup()
+      resolve(settings)
+    }
+    const onFatal = (f: { code: string; message: string }): void => {
+      cleanup()
+      reject(svcErrorFromData(f))
+    }
+    const onExit = (e: { code: number | null; signal: NodeJS.Signals | null }): void => {
+      cleanup()
+      reject(new SvcError('SVC_ERR_PROCESS_WORKER_START', `gateway worker ${w.pid} exited while loading the app (${e.signal ?? `exit code ${e.code}`})`))
+    }
+    const cleanup = (): void => {
+      w.off('loaded', onLoaded)
+      w.off('fatal', onFatal)
+      w.off('exit', onExit)
+    }
+    w.on('loaded', onLoaded)
+    w.on('fatal', onFatal)
+    w.on('exit', onExit)
+  })
+}
+
+function closeHandle(handle: object): void {
+  ;(handle as { close?: () => void }).close?.()
 }
 
 /** Resolve when the worker is ready; reject with its fatal error or unexpected exit. */

@@ -18,6 +18,8 @@ const KILL_MARGIN_MS = 2_000
 export type WorkerPhase = 'starting' | 'loaded' | 'ready' | 'draining' | 'exited'
 
 export interface WorkerEvents {
+  /** The app loaded in this worker; its resolved settings (authoritative for the supervisor). */
+  loaded: [Record<string, unknown>]
   ready: []
   fatal: [{ code: string; message: string }]
   exit: [{ code: number | null; signal: NodeJS.Signals | null; phase: WorkerPhase }]
@@ -31,19 +33,19 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
   #phase: WorkerPhase = 'starting'
   #stopping: Promise<void> | null = null
 
-  readonly #listenHandle: object
-  #listenWanted = false
+  /** The handle to listen on once loaded; null when not asked yet (or already sent). */
+  #listenHandle: object | null = null
 
-  constructor(env: NodeJS.ProcessEnv, listenHandle: object, logger: Logger) {
+  constructor(env: NodeJS.ProcessEnv, logger: Logger) {
     super()
-    this.#listenHandle = listenHandle
     this.#child = fork(GATEWAY_MAIN, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     this.#channel = processChannel(this.#child, { incoming: GatewayToSupervisor, outgoing: SupervisorToGateway }, logger, `gateway worker ${this.#child.pid}`)
     this.#channel.onMessage((msg) => {
       switch (msg.type) {
         case 'loaded':
           this.#phase = 'loaded'
-          if (this.#listenWanted) this.#sendListen()
+          this.emit('loaded', msg.settings)
+          this.#sendListen()
           return
         case 'ready':
           this.#phase = 'ready'
@@ -72,15 +74,16 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
     return this.#phase
   }
 
-  /** Start accepting as soon as the app is loaded (at start: once the sidecar is healthy). */
-  listen(): void {
-    this.#listenWanted = true
+  /** Start accepting on `handle` as soon as the app is loaded (at start: once the sidecar is healthy). */
+  listen(handle: object): void {
+    this.#listenHandle = handle
     if (this.#phase === 'loaded') this.#sendListen()
   }
 
   #sendListen(): void {
-    this.#listenWanted = false
-    this.#channel.send({ svc: 1, type: 'listen' }, this.#listenHandle)
+    const handle = this.#listenHandle
+    this.#listenHandle = null
+    if (handle) this.#channel.send({ svc: 1, type: 'listen' }, handle)
   }
 
   send(msg: SupervisorToGateway): void {

@@ -31,7 +31,10 @@ export interface StartOptions {
   command?: 'run' | 'dev' | 'workbench'
   target?: string
   args?: string[]
-  env?: Record<string, string>
+  /** Extra env; `undefined` removes a variable (e.g. the default SVC_UI_COMMAND). */
+  env?: Record<string, string | undefined>
+  /** Leave out `--port 0` (the app or env chooses the port). */
+  noPort?: boolean
   cwd?: string
   /** Don't wait for the "listening" line (for trees expected to fail at start). */
   noWait?: boolean
@@ -84,10 +87,12 @@ export async function waitGone(pids: number[], timeoutMs: number): Promise<numbe
 }
 
 export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
-  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, '--port', '0', '--no-pidfile', ...(opts.args ?? [])]
+  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, ...(opts.noPort ? [] : ['--port', '0']), '--no-pidfile', ...(opts.args ?? [])]
+  const env: Record<string, string | undefined> = { ...process.env, SVC_UI_COMMAND: ECHO_UI_COMMAND, ...opts.env }
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   const proc = spawn(process.execPath, args, {
     cwd: opts.cwd ?? REPO,
-    env: { ...process.env, SVC_UI_COMMAND: ECHO_UI_COMMAND, ...opts.env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const stdout: string[] = []
