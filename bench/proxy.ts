@@ -1,0 +1,141 @@
+/**
+ * Proxy throughput and latency: the same small JSON upstream reached directly, through nginx,
+ * through @fastify/http-proxy and through a real `svc run` tree (where it is the ui sidecar).
+ * Each row starts its own upstream. Besides req/s and latency, the CPU time the proxy's own
+ * processes spent per request is reported: on 2 cores the load generator and the upstream share
+ * the CPU with the proxy, and CPU per request is the figure that noise moves least.
+ * Run: npm run bench:proxy [-- --tool wrk|autocannon --duration 5 --warmup 1]
+ * Docs: docs/performance.md
+ */
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { busyWarning, machineLine } from './lib/machine.js'
+import { defaultTool, runLoad, type LoadResult, type LoadTool } from './lib/load.js'
+import { installCleanup, stopAll } from './lib/processes.js'
+import { FIXTURES, startFixture, startNginx, startSvc, type Running, type SvcRunning } from './lib/servers.js'
+import { fmtInt, fmtMs, fmtRatio, table } from './lib/table.js'
+
+const SATURATION_CONNECTIONS = 50
+const LATENCY_CONNECTIONS = 10
+const PATH = '/bench/data'
+const TARGET = `${join(FIXTURES, 'app.ts')}:app`
+const SIDECAR_COMMAND = JSON.stringify([process.execPath, join(FIXTURES, 'upstream.mjs'), '{port}'])
+const OBSERVABILITY_ENV = { SVC_ENABLE_GATEWAY_ACCESS_LOG: '1', SVC_ENABLE_GATEWAY_PROMETHEUS_METRICS: '1' }
+
+interface Row {
+  name: string
+  saturated: LoadResult
+  latency: LoadResult
+}
+
+const { values } = parseArgs({
+  options: {
+    tool: { type: 'string' },
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+  },
+})
+const tool = (values.tool ?? defaultTool()) as LoadTool
+if (tool !== 'wrk' && tool !== 'autocannon') throw new Error(`--tool must be wrk or autocannon, not ${values.tool}`)
+const durationS = Number(values.duration)
+const warmupS = Number(values.warmup)
+
+installCleanup()
+console.log(machineLine())
+const warning = await busyWarning()
+if (warning) console.log(warning)
+console.log(
+  `load: ${tool}${tool === 'wrk' ? ' (1 thread; autocannon runs in Node and takes CPU from the servers, see docs/performance.md)' : ''}, ` +
+    `keep-alive, GET ${PATH}; ${warmupS} s warm-up + ${durationS} s per measurement; ` +
+    `throughput at ${SATURATION_CONNECTIONS} connections, latency at ${LATENCY_CONNECTIONS}\n`,
+)
+
+const rows: Row[] = []
+const notes: string[] = []
+
+/** Check the path really reaches the upstream, then load it at both connection counts. */
+async function measure(name: string, base: string, cpuPids?: () => number[]): Promise<Row> {
+  const res = await fetch(base + PATH)
+  const body = (await res.json()) as { service?: string }
+  if (res.status !== 200 || body.service !== 'bench-upstream') throw new Error(`${name}: ${base}${PATH} answered ${res.status} ${JSON.stringify(body)}`)
+  process.stdout.write(`measuring ${name} …`)
+  const saturated = await runLoad(tool, { url: base + PATH, connections: SATURATION_CONNECTIONS, durationS, warmupS, cpuPids })
+  const latency = await runLoad(tool, { url: base + PATH, connections: LATENCY_CONNECTIONS, durationS, warmupS })
+  process.stdout.write(` ${fmtInt(saturated.rps)} req/s\n`)
+  const row = { name, saturated, latency }
+  rows.push(row)
+  return row
+}
+
+async function withServer<S extends Running, T>(start: Promise<S>, fn: (s: S) => Promise<T>): Promise<T> {
+  const server = await start
+  try {
+    return await fn(server)
+  } finally {
+    await server.tracked.stop()
+  }
+}
+
+try {
+  // Every row gets a freshly started upstream: one that already served a previous row's
+  // million requests answers measurably slower, which would favour whichever row ran first.
+  const freshUpstream = (): Promise<Running> => startFixture('upstream.mjs', ['0'])
+  const svcTree = (args: string[] = [], env: Record<string, string> = {}): Promise<SvcRunning> =>
+    startSvc({ target: TARGET, args, env: { SVC_UI_COMMAND: SIDECAR_COMMAND, ...env } })
+
+  const direct = await withServer(freshUpstream(), (up) => measure('direct', up.url))
+  const nginxRow = await withServer(freshUpstream(), async (up) => {
+    const nginx = await startNginx(up.url)
+    if (!nginx) {
+      notes.push('nginx: skipped, /usr/sbin/nginx is not installed')
+      return null
+    }
+    return withServer(Promise.resolve(nginx), (s) => measure('nginx', s.url, s.tracked.treePids))
+  })
+  const fastify = await withServer(freshUpstream(), (up) =>
+    withServer(startFixture('fastify-proxy.mjs', [up.url]), (s) => measure('@fastify/http-proxy', s.url, s.tracked.treePids)),
+  )
+  const svc1 = await withServer(svcTree(), (s) => measure('svc (1 worker)', s.url, s.proxyPids))
+  const svc2 = await withServer(svcTree(['--workers', '2']), (s) => measure('svc (2 workers)', s.url, s.proxyPids))
+  const observed = await withServer(svcTree([], OBSERVABILITY_ENV), (s) => measure('svc (1 worker, access log + metrics)', s.url, s.proxyPids))
+  // The two halves of the observability row, to see which one costs what.
+  await withServer(svcTree([], { SVC_ENABLE_GATEWAY_ACCESS_LOG: '1' }), (s) => measure('svc (1 worker, access log only)', s.url, s.proxyPids))
+  await withServer(svcTree([], { SVC_ENABLE_GATEWAY_PROMETHEUS_METRICS: '1' }), (s) => measure('svc (1 worker, metrics only)', s.url, s.proxyPids))
+
+  console.log()
+  console.log(
+    table(
+      ['path', `req/s @${SATURATION_CONNECTIONS}`, `p50 ms @${LATENCY_CONNECTIONS}`, `p99 ms @${LATENCY_CONNECTIONS}`, 'proxy CPU µs/req', 'failed'],
+      rows.map((r) => [
+        r.name,
+        fmtInt(r.saturated.rps),
+        fmtMs(r.latency.p50Ms),
+        fmtMs(r.latency.p99Ms),
+        r.saturated.cpuUsPerRequest === null ? '-' : fmtInt(r.saturated.cpuUsPerRequest),
+        String(r.saturated.failures + r.latency.failures),
+      ]),
+    ),
+  )
+
+  const rps = (r: Row): number => r.saturated.rps
+  const check = (ok: boolean): string => (ok ? 'meets target' : 'MISSES target')
+  const ratios: string[][] = [['svc / direct', fmtRatio(rps(svc1) / rps(direct)), '']]
+  if (nginxRow) {
+    const r = rps(svc1) / rps(nginxRow)
+    ratios.push(['svc / nginx', fmtRatio(r), `≥ 0.45× ${check(r >= 0.45)}`])
+  }
+  const rf = rps(svc1) / rps(fastify)
+  ratios.push(['svc / @fastify/http-proxy', fmtRatio(rf), `≥ 1.5× ${check(rf >= 1.5)}`])
+  if (nginxRow) ratios.push(['nginx / direct', fmtRatio(rps(nginxRow) / rps(direct)), ''])
+  ratios.push(['svc 2 workers / 1 worker', fmtRatio(rps(svc2) / rps(svc1)), ''])
+  const p50Delta = svc1.latency.p50Ms - direct.latency.p50Ms
+  ratios.push([`svc p50 − direct p50 @${LATENCY_CONNECTIONS}`, `${p50Delta >= 0 ? '+' : ''}${fmtMs(p50Delta)} ms`, `≤ +0.5 ms ${check(p50Delta <= 0.5)}`])
+  const loss = 1 - rps(observed) / rps(svc1)
+  ratios.push(['observability on / off', fmtRatio(rps(observed) / rps(svc1)), `loss ≤ 10% ${check(loss <= 0.1)} (${(loss * 100).toFixed(1)}% loss)`])
+  console.log()
+  console.log(table(['ratio', 'value', 'target'], ratios))
+  if (tool === 'autocannon') notes.push('autocannon reports latency in whole milliseconds: the p50/p99 columns and the p50 target cannot resolve sub-millisecond differences')
+  for (const n of notes) console.log(n)
+} finally {
+  await stopAll()
+}
