@@ -91,7 +91,15 @@ export class GatewayActor {
   async #listen(handle: unknown): Promise<void> {
     const gw = this.#gateway
     if (!gw || this.#state !== 'loaded' || !handle) return
-    await gw.server.listen(handle as object)
+    try {
+      await gw.server.listen(handle as object)
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException
+      this.#opts.channel.send({ svc: 1, type: 'fatal', code: 'SVC_ERR_PROCESS_PORT_IN_USE', message: `cannot listen on the public port: ${e.code ?? e.message}` })
+      this.#state = 'stopped'
+      this.#opts.exit(1)
+      return
+    }
     this.#state = 'ready'
     this.#opts.channel.send({ svc: 1, type: 'ready', pid: process.pid })
   }

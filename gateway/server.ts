@@ -54,6 +54,7 @@ export class GatewayServer {
   /** Listen on a handle from the supervisor, or on `{ port, host }` when run in-process. */
   async listen(target: object | { port: number; host: string }): Promise<void> {
     this.server.listen(target)
+    // `once` rejects on 'error': EADDRINUSE when the shared socket cannot listen.
     await once(this.server, 'listening')
     this.#state = 'listening'
   }

@@ -24,9 +24,17 @@ export async function bindPublicPort(host: string, port: number): Promise<BoundP
   } catch (err) {
     throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot resolve --host ${JSON.stringify(host)}: ${(err as Error).message}`, { cause: err })
   }
+  // The shared handle is bound with SO_REUSEADDR but not listened on here, so a clash would only
+  // show when a worker listens: a plain listen first finds it now, before any child starts.
+  const probed = await probeListen(address, port).catch((err: NodeJS.ErrnoException) => err)
+  if (probed instanceof Error) {
+    const name = probed.code ?? probed.message
+    const hint = name === 'EADDRINUSE' ? '; stop what listens there (svc shutdown, if it is svc) or pass another --port' : ''
+    throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot bind ${address}:${port}: ${name}${hint}`)
+  }
   // The same primitive node:cluster uses to share one listening socket between processes.
   const create = (net as unknown as { _createServerHandle: CreateServerHandle })._createServerHandle
-  const handle = create(address, port, family, undefined, 0)
+  const handle = create(address, probed, family, undefined, 0)
   if (typeof handle === 'number') {
     const name = getSystemErrorName(handle)
     const hint = name === 'EADDRINUSE' ? `; stop what listens there (svc shutdown, if it is svc) or pass another --port` : ''
@@ -35,6 +43,18 @@ export async function bindPublicPort(host: string, port: number): Promise<BoundP
   const out: { port?: number } = {}
   ;(handle as { getsockname(o: object): void }).getsockname(out)
   return { handle, host: address, port: out.port ?? port }
+}
+
+/** Listen on `address:port` and close again; resolves with the port (the kernel's choice for 0). */
+function probeListen(address: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.once('error', reject)
+    srv.listen({ host: address, port, exclusive: true }, () => {
+      const bound = (srv.address() as net.AddressInfo).port
+      srv.close(() => resolve(bound))
+    })
+  })
 }
 
 /** A free loopback port for the sidecar (the supervisor picks it, the sidecar binds it). */

@@ -205,6 +205,20 @@ describe('process model', () => {
     expect(noExport.stderr.join('\n')).toMatch(/has no export "other" \(found: app\)/)
   })
 
+  it('fails fast with exit 1 when the port is taken, starting no child', async () => {
+    const blocker = net.createServer()
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()))
+    const port = (blocker.address() as net.AddressInfo).port
+    try {
+      const svc = await startSvc({ args: ['--port', String(port)], noWait: true })
+      expect(await svc.exited).toBe(1)
+      expect(svc.stderr.join('\n')).toContain(`cannot bind 127.0.0.1:${port}: EADDRINUSE`)
+      expect(svc.stdout.join('\n')).not.toMatch(/sidecar|gateway worker/)
+    } finally {
+      blocker.close()
+    }
+  })
+
   it('rejects an invalid --reload-scope with exit 2 before any process starts', async () => {
     const svc = await startSvc({ command: 'dev', args: ['--reload', '--reload-scope', 'bogus'], noWait: true })
     expect(await svc.exited).toBe(2)
