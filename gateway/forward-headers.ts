@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { HOP_BY_HOP_HEADERS as HOP_BY_HOP } from '../src/settings/forward-headers.js'
+import { GATEWAY_SET_HEADERS as GATEWAY_SET, HOP_BY_HOP_HEADERS as HOP_BY_HOP } from '../src/settings/forward-headers.js'
 
 /**
  * Header policy for the hops to the sidecar. Everything the client sent is forwarded except
@@ -7,16 +7,6 @@ import { HOP_BY_HOP_HEADERS as HOP_BY_HOP } from '../src/settings/forward-header
  * `X-Forwarded-*`/`Forwarded` and `X-Request-ID`; then the gateway sets Host, X-Forwarded-* from
  * its own view (or the trusted proxy's) and the authoritative X-Request-ID.
  */
-const CLIENT_FORWARDING = new Set([
-  'x-forwarded-for',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'x-forwarded-port',
-  'x-forwarded-prefix',
-  'forwarded',
-  'x-request-id',
-  'host',
-])
 
 /** Additionally not copied on the WebSocket handshake: `ws` sets these itself. */
 const WS_HANDSHAKE = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol'])
@@ -75,7 +65,7 @@ export function upstreamRequestHeaders(
   }
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase()
-    if (HOP_BY_HOP.has(name) || CLIENT_FORWARDING.has(name)) continue
+    if (HOP_BY_HOP.has(name) || GATEWAY_SET.has(name)) continue
     if (connectionListed?.has(name)) continue
     if (websocket && WS_HANDSHAKE.has(name)) continue
     const value = raw[i + 1]!

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 
 /**
  * Questions `svc shutdown` and `svc doctor` ask about a pid from a pidfile: does it run, is it a
@@ -53,6 +53,32 @@ export function isRunning(pid: number): boolean {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
   return !isZombie(pid)
+}
+
+/** Every descendant of `pid` (children, grandchildren, ...) from /proc, depth first. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      const list = children.get(ppid) ?? []
+      list.push(Number(entry))
+      children.set(ppid, list)
+    } catch {
+      // the process exited while /proc was read
+    }
+  }
+  const out: number[] = []
+  const walk = (p: number): void => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c)
+      walk(c)
+    }
+  }
+  walk(pid)
+  return out
 }
 
 /** The argv of `pid` (empty strings dropped), or null when it cannot be read. */

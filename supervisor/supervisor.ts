@@ -98,7 +98,7 @@ export class Supervisor {
       let sidecar = await this.#startSidecar()
       const first = this.#spawnWorker(sidecar.url, 0)
       this.#workers = [first]
-      const final = resolveSettings([optionsLayer(await waitLoaded(first))])
+      const final = resolveSettings([optionsLayer(await waitPhase(first, 'loaded'))])
       const rebind = final.gateway_host !== settings.gateway_host || final.gateway_port !== settings.gateway_port
       const relaunch = rebind || SIDECAR_LAUNCH_KEYS.some((k) => JSON.stringify(final[k]) !== JSON.stringify(settings[k]))
       settings = final
@@ -118,7 +118,7 @@ export class Supervisor {
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
       for (const w of this.#workers) w.listen(bound.handle)
-      await Promise.all(this.#workers.map((w) => waitReady(w)))
+      await Promise.all(this.#workers.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
       const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
       this.#o.logger.error({ code }, (err as Error).message)
@@ -199,7 +199,7 @@ export class Supervisor {
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
       replacement.listen(this.#bound!.handle)
-      void waitReady(replacement).then(
+      void waitPhase(replacement, 'ready').then(
         () => this.#topology(),
         (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
       )
@@ -248,7 +248,7 @@ export class Supervisor {
     const next = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
     for (const w of next) w.listen(this.#bound!.handle)
     try {
-      await Promise.all(next.map((w) => waitReady(w)))
+      await Promise.all(next.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
       logger.error({ code: 'SVC_ERR_PROCESS_WORKER_START' }, `reload failed, the running workers keep serving: ${(err as Error).message}`)
       await Promise.all(next.map((w) => w.kill()))
@@ -303,27 +303,33 @@ export class Supervisor {
   }
 }
 
-/** Resolve with the app's settings once the worker loaded it; reject with its fatal error or exit. */
-function waitLoaded(w: WorkerHandle): Promise<Record<string, unknown>> {
+/**
+ * Resolve when the worker reaches `phase` (`loaded` resolves with the app's settings); reject
+ * with its fatal error (rebuilt as the SvcError it was) or its unexpected exit.
+ */
+function waitPhase(w: WorkerHandle, phase: 'loaded'): Promise<Record<string, unknown>>
+function waitPhase(w: WorkerHandle, phase: 'ready'): Promise<void>
+function waitPhase(w: WorkerHandle, phase: 'loaded' | 'ready'): Promise<Record<string, unknown> | void> {
+  if (phase === 'ready' && w.phase === 'ready') return Promise.resolve()
   return new Promise((resolve, reject) => {
-    const onLoaded = (settings: Record<string, unknown>): void => {
+    const onPhase = (settings?: Record<string, unknown>): void => {
       cleanup()
       resolve(settings)
     }
     const onFatal = (f: { code: string; message: string }): void => {
       cleanup()
-      reject(svcErrorFromData(f))
+      reject(svcErrorFromData({ code: f.code, message: `gateway worker ${w.pid} could not load the app: ${f.message}` }))
     }
     const onExit = (e: { code: number | null; signal: NodeJS.Signals | null }): void => {
       cleanup()
-      reject(new SvcError('SVC_ERR_PROCESS_WORKER_START', `gateway worker ${w.pid} exited while loading the app (${e.signal ?? `exit code ${e.code}`})`))
+      reject(new SvcError('SVC_ERR_PROCESS_WORKER_START', `gateway worker ${w.pid} exited during start-up (${e.signal ?? `exit code ${e.code}`})`))
     }
     const cleanup = (): void => {
-      w.off('loaded', onLoaded)
+      w.off(phase, onPhase)
       w.off('fatal', onFatal)
       w.off('exit', onExit)
     }
-    w.on('loaded', onLoaded)
+    w.on(phase, onPhase)
     w.on('fatal', onFatal)
     w.on('exit', onExit)
   })
@@ -331,31 +337,4 @@ function waitLoaded(w: WorkerHandle): Promise<Record<string, unknown>> {
 
 function closeHandle(handle: object): void {
   ;(handle as { close?: () => void }).close?.()
-}
-
-/** Resolve when the worker is ready; reject with its fatal error or unexpected exit. */
-function waitReady(w: WorkerHandle): Promise<void> {
-  if (w.phase === 'ready') return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const onReady = (): void => {
-      cleanup()
-      resolve()
-    }
-    const onFatal = (f: { code: string; message: string }): void => {
-      cleanup()
-      reject(new Error(`gateway worker ${w.pid} could not load the app: ${f.message}`))
-    }
-    const onExit = (e: { code: number | null; signal: NodeJS.Signals | null }): void => {
-      cleanup()
-      reject(new Error(`gateway worker ${w.pid} exited during start-up (${e.signal ?? `exit code ${e.code}`})`))
-    }
-    const cleanup = (): void => {
-      w.off('ready', onReady)
-      w.off('fatal', onFatal)
-      w.off('exit', onExit)
-    }
-    w.on('ready', onReady)
-    w.on('fatal', onFatal)
-    w.on('exit', onExit)
-  })
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
-import { readFileSync, readdirSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
+import { descendants, isRunning } from '../../state/process-check.js'
 
 /**
  * Child processes of a bench run: every process started here is tracked with its whole tree, so
@@ -23,39 +23,8 @@ export interface Tracked {
 
 const live = new Set<Tracked>()
 
-export function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>()
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      const list = children.get(ppid) ?? []
-      list.push(Number(entry))
-      children.set(ppid, list)
-    } catch {
-      // the process exited while we read /proc
-    }
-  }
-  const out: number[] = []
-  const walk = (p: number): void => {
-    for (const c of children.get(p) ?? []) {
-      out.push(c)
-      walk(c)
-    }
-  }
-  walk(pid)
-  return out
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return false
-  }
-}
+export { descendants }
+export const isAlive = isRunning
 
 function kill(pid: number, signal: NodeJS.Signals): void {
   try {

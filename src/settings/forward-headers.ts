@@ -20,6 +20,18 @@ export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
   'http2-settings',
 ])
 
+/** Set by the gateway itself on every hop; a client's values are dropped, never forwarded. */
+export const GATEWAY_SET_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'forwarded',
+  'x-request-id',
+])
+
 /**
  * Names the gateway never copies from a client on behalf of the allowlist: hop-by-hop headers,
  * framing (`host`, `content-length`), forwarding headers the gateway sets itself
@@ -29,15 +41,8 @@ export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
  */
 export const NEVER_FORWARD_HEADERS: ReadonlySet<string> = new Set([
   ...HOP_BY_HOP_HEADERS,
-  'host',
+  ...GATEWAY_SET_HEADERS,
   'content-length',
-  'x-forwarded-for',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'x-forwarded-port',
-  'x-forwarded-prefix',
-  'forwarded',
-  'x-request-id',
   'authorization',
   'cookie',
   'set-cookie',

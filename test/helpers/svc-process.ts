@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
+import { descendants, isRunning } from '../../state/process-check.js'
 
 /**
  * Start a real `svc` process tree for a test, wait until it says where it listens, and take
@@ -41,39 +41,10 @@ export interface StartOptions {
   timeoutMs?: number
 }
 
-export function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>()
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      const list = children.get(ppid) ?? []
-      list.push(Number(entry))
-      children.set(ppid, list)
-    } catch {
-      // raced with an exit
-    }
-  }
-  const out: number[] = []
-  const walk = (p: number): void => {
-    for (const c of children.get(p) ?? []) {
-      out.push(c)
-      walk(c)
-    }
-  }
-  walk(pid)
-  return out
-}
+export { descendants }
 
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return false
-  }
-}
+/** Alive and not a zombie (the sandbox's init may not reap, so zombies count as gone). */
+export const isAlive = isRunning
 
 /** Wait until none of `pids` is alive; returns the ones still alive at the deadline. */
 export async function waitGone(pids: number[], timeoutMs: number): Promise<number[]> {

@@ -31,8 +31,8 @@ describe('settings from the app object', () => {
   })
 
   it('exits 2 when an app option is invalid, naming it', async () => {
-    const svc = await startSvc({ target: `${REPO}test/fixtures/app-options.ts:app`, env: { SVC_UI_COMMAND: undefined, TEST_APP_PORT: '99999' }, noPort: true, noWait: true })
+    const svc = await startSvc({ target: `${REPO}test/fixtures/app-options.ts:app`, env: { SVC_UI_COMMAND: undefined, TEST_APP_WORKERS: '0' }, noWait: true })
     expect(await svc.exited).toBe(2)
-    expect(svc.stderr.join('\n')).toMatch(/new Svc\(\{ gateway_port \}\): 99999 is not valid for gateway_port/)
+    expect(svc.stderr.join('\n')).toMatch(/new Svc\(\{ workers \}\): 0 is not valid for workers/)
   })
 })
