@@ -130,6 +130,12 @@ export class Supervisor {
     }
     if (this.#state !== 'starting') return
     this.#state = 'running'
+    // A sidecar that died after its health check but before the workers were ready.
+    const died = this.#sidecar?.exited
+    if (died && this.#sidecar) {
+      this.#onSidecarExit(this.#sidecar, died)
+      return
+    }
     this.#topology()
   }
 
@@ -142,7 +148,9 @@ export class Supervisor {
   }
 
   #onSidecarExit(sidecar: Sidecar, e: SidecarExit): void {
-    if (sidecar !== this.#sidecar || this.#state === 'stopping' || this.#state === 'stopped') return
+    // While starting, start() itself notices (waitHealthy) and the first worker's verdict on the
+    // app (a bad module is exit 2) must win over the sidecar tripping on the same bad app.
+    if (sidecar !== this.#sidecar || this.#state !== 'running') return
     const message = `ui sidecar exited (${describeExit(e)}); stopping svc`
     this.#o.logger.error({ code: 'SVC_ERR_PROCESS_SIDECAR_EXIT', exit_code: e.code, signal: e.signal }, message)
     void this.#stopAll(1_000).then(() => this.#finish(1, message))
