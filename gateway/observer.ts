@@ -4,6 +4,7 @@ import type { ResolvedSettings } from '../src/settings/schema.js'
 import { createQueryRedactor, redactUrl } from '../src/logging/redact.js'
 import { hasTraceHook, traceSpan, type TraceSpan } from '../src/tracing/index.js'
 import type { DebugRing } from './debug-snapshot.js'
+import { createAccessLogWriter, type AccessLogWrite } from './access-log.js'
 import type { GatewayMetrics } from './metrics.js'
 import {
   NOOP_OBSERVATION,
@@ -25,6 +26,7 @@ export interface GatewayObserverOptions {
 interface Prepared {
   logger: Logger
   accessLevel: 'info' | 'debug'
+  writeAccess: AccessLogWrite
   redactQuery: (query: string) => string
   mount: string
   debug: boolean
@@ -40,9 +42,11 @@ interface Prepared {
  */
 export function createGatewayObserver(opts: GatewayObserverOptions): GatewayObserver {
   const { settings, logger, metrics, debugRing } = opts
+  const accessLevel = settings.enable_gateway_access_log ? 'info' : 'debug'
   const p: Prepared = {
     logger,
-    accessLevel: settings.enable_gateway_access_log ? 'info' : 'debug',
+    accessLevel,
+    writeAccess: createAccessLogWriter(logger, accessLevel),
     redactQuery: createQueryRedactor([settings.url_session_query_param]),
     mount: settings.api_mount_path,
     debug: settings.debug,
@@ -112,17 +116,8 @@ class Observation implements RequestObservation {
       }
     }
     if (p.logger.isLevelEnabled(p.accessLevel)) {
-      const fields: Record<string, unknown> = {
-        request_id: info.requestId,
-        svc_dispatch: info.dispatch,
-        http_method_or_type: info.methodOrType,
-        path: info.path,
-        query: p.redactQuery(info.query),
-        status: statusCode,
-        duration_ms: Math.round(seconds * 1_000_000) / 1000,
-      }
-      if (error) fields.error = (error as NodeJS.ErrnoException).code ?? error.name
-      p.logger[p.accessLevel](fields, `gateway ${info.methodOrType} ${info.path} request_id=${info.requestId}`)
+      const errorName = error ? ((error as NodeJS.ErrnoException).code ?? error.name) : undefined
+      p.writeAccess(info, p.redactQuery(info.query), statusCode, Math.round(seconds * 1_000_000) / 1000, errorName)
     }
     this.#span?.end(error)
   }
