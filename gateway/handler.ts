@@ -48,7 +48,9 @@ export function createGatewayHandler(parts: GatewayParts): {
 
   const handleRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const requestId = resolveRequestId(req.headers['x-request-id'])
-    res.setHeader('x-request-id', requestId)
+    // Answers the gateway writes itself carry the id in their head; only the API hop (Fastify
+    // writes the head) needs it set ahead. Setting it early on proxied answers would cost a
+    // header merge per request.
     if (parts.isDraining()) res.setHeader('connection', 'close')
     decorate?.(req, res)
     const rawUrl = req.url ?? '/'
@@ -60,6 +62,7 @@ export function createGatewayHandler(parts: GatewayParts): {
     const method = req.method ?? 'GET'
     const kind = internal?.match(method, c.dispatchPath) ?? null
     if (kind !== null) {
+      res.setHeader('x-request-id', requestId)
       runWithRequestId(requestId, () => {
         internal!.serve(kind, req, res).catch((err: Error) => {
           parts.logger.error({ err }, `gateway internal route ${kind} failed`)
@@ -73,26 +76,27 @@ export function createGatewayHandler(parts: GatewayParts): {
       return
     }
     const observation = observer.begin(requestInfo(req, requestId, c, method.toUpperCase(), method))
-    runWithRequestId(requestId, () => {
-      if (c.kind === 'api') {
-        res.once('close', () => observation.end(res.statusCode))
-        parts.api(req, res, c.apiPath, c.query)
-        return
-      }
-      const redirect = method === 'GET' || method === 'HEAD' ? redirects.get(c.dispatchPath) : undefined
-      if (redirect !== undefined) {
-        res.writeHead(307, { location: redirect, 'content-length': 0 })
-        res.end()
-        observation.end(307)
-        return
-      }
-      const view = forwardView(req, root, trustProxy)
-      parts.http.forward(req, res, {
-        requestId,
-        target: c.query === '' ? c.uiPath : `${c.uiPath}?${c.query}`,
-        headers: upstreamRequestHeaders(req, view, requestId, false),
-        observation,
-      })
+    if (c.kind === 'api') {
+      res.setHeader('x-request-id', requestId)
+      res.once('close', () => observation.end(res.statusCode))
+      // The app's code runs here: getRequestId() and its log lines see the resolved id.
+      runWithRequestId(requestId, () => parts.api(req, res, c.apiPath, c.query))
+      return
+    }
+    const redirect = method === 'GET' || method === 'HEAD' ? redirects.get(c.dispatchPath) : undefined
+    if (redirect !== undefined) {
+      res.writeHead(307, { location: redirect, 'content-length': 0, 'x-request-id': requestId })
+      res.end()
+      observation.end(307)
+      return
+    }
+    // No user code on the proxy path: it passes the id explicitly and needs no async context.
+    const view = forwardView(req, root, trustProxy)
+    parts.http.forward(req, res, {
+      requestId,
+      target: c.query === '' ? c.uiPath : `${c.uiPath}?${c.query}`,
+      headers: upstreamRequestHeaders(req, view, requestId, false),
+      observation,
     })
   }
 

@@ -187,7 +187,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
       return
     }
     const code = (error as NodeJS.ErrnoException).code ?? error.name
-    this.#logger.warn({ err: error, upstream_url: this.#url }, `gateway upstream HTTP error for ${this.#url}: ${code}`)
+    this.#logger.warn({ err: error, request_id: this.#p.requestId, upstream_url: this.#url }, `gateway upstream HTTP error for ${this.#url}: ${code}`)
     this.#p.observation.end(502, error)
     sendJsonError(
       res,
