@@ -1,21 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
+import { freeLoopbackPort as freePort } from '../../supervisor/bind.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const SIDECAR_MAIN = join(ROOT, 'dist', 'src', 'ui', 'server', 'main.js')
 const HEALTH_DEADLINE_MS = 20_000
-
-async function freePort(): Promise<number> {
-  const srv = createServer()
-  srv.listen(0, '127.0.0.1')
-  await once(srv, 'listening')
-  const port = (srv.address() as { port: number }).port
-  await new Promise((resolve) => srv.close(resolve))
-  return port
-}
 
 /** The bundled page server as `svc run` starts it: forked (IPC present, so it dies with us), on loopback. */
 export class SidecarProcess {

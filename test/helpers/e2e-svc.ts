@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { descendants } from '../../state/process-check.js'
 
 const REPO = join(import.meta.dirname, '..', '..')
 const BIN = join(REPO, 'bin', 'svc.js')
@@ -20,36 +21,6 @@ export interface SvcRun {
   stop(): Promise<void>
 }
 
-/** Parent → children map of every live process, read from /proc. */
-function processTable(): Map<number, number[]> {
-  const children = new Map<number, number[]>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      const list = children.get(ppid) ?? []
-      list.push(Number(name))
-      children.set(ppid, list)
-    } catch {
-      // The process exited while we read the table.
-    }
-  }
-  return children
-}
-
-function descendants(pid: number): number[] {
-  const table = processTable()
-  const out: number[] = []
-  const walk = (p: number) => {
-    for (const c of table.get(p) ?? []) {
-      out.push(c)
-      walk(c)
-    }
-  }
-  walk(pid)
-  return out
-}
 
 function cmdline(pid: number): string {
   try {
