@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify'
 /**
  * The API hop: the inner Fastify app served in-process. Routes are declared relative to the
  * mount, so the request URL is rewritten to the mount-relative path before Fastify routes it;
- * the public path stays on `req.svcPublicUrl` for handlers that need it.
+ * the public path stays on `req.originalUrl`, which Fastify itself exposes as
+ * `request.originalUrl` (the field it sets when it rewrites a URL).
  */
 export type ApiHop = (req: IncomingMessage, res: ServerResponse, apiPath: string, query: string) => void
 
@@ -12,7 +13,7 @@ export async function createApiHop(api: FastifyInstance): Promise<ApiHop> {
   await api.ready()
   const route = api.routing as (req: IncomingMessage, res: ServerResponse) => void
   return (req, res, apiPath, query) => {
-    ;(req as IncomingMessage & { svcPublicUrl?: string }).svcPublicUrl = req.url
+    ;(req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url
     req.url = query === '' ? apiPath : `${apiPath}?${query}`
     route(req, res)
   }

@@ -47,7 +47,3 @@ export const SidecarToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('child_exit'), code: z.number().int().nullable(), signal: z.string().nullable() }),
 ])
 export type SidecarToSupervisor = z.infer<typeof SidecarToSupervisor>
-
-/** Nothing travels to a sidecar over IPC; the channel exists so it can notice the supervisor vanish. */
-export const SupervisorToSidecar = z.never()
-export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>

@@ -6,6 +6,7 @@ describe('SvcTestClient', () => {
   const app = new Svc({ title: 'Unit' })
   app.api.get('/users', async () => [{ name: 'Ada' }])
   app.api.post('/users', async (req, reply) => reply.code(201).send(req.body))
+  app.api.get('/where', async (req) => ({ url: req.url, originalUrl: req.originalUrl }))
   app.page('/', (st) => {
     st.title('Home')
   })
@@ -18,6 +19,10 @@ describe('SvcTestClient', () => {
     expect(created.status).toBe(201)
     expect(created.json()).toEqual({ name: 'Grace' })
     expect((await client.api.get('/api/users')).status).toBe(200)
+  })
+
+  it('routes mount-relative but keeps the public path as request.originalUrl', async () => {
+    expect((await client.apiGet('/where?x=1')).json()).toEqual({ url: '/where?x=1', originalUrl: '/api/where?x=1' })
   })
 
   it('echoes a usable request id and replaces a bad one', async () => {
