@@ -8,6 +8,17 @@ import type { ElementProps } from './types.js'
 const cellNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4, useGrouping: false })
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 })
 
+/** One row's cells, as the table and the dataframe both render them. */
+function RowCells({ row, columns }: { row: readonly Cell[]; columns: readonly ColumnSpec[] }) {
+  return (
+    <>
+      {columns.map((c, i) => (
+        <CellView key={c.name} value={row[i]} kind={c.kind} />
+      ))}
+    </>
+  )
+}
+
 export function formatCell(value: Cell | undefined, kind: ColumnSpec['kind']): string {
   if (value === null || value === undefined) return ''
   if (kind === 'number' && typeof value === 'number') return cellNumber.format(value)
@@ -46,9 +57,7 @@ export function Table({ props }: ElementProps<TableProps>) {
         <tbody>
           {props.rows.map((row, r) => (
             <tr key={r}>
-              {props.columns.map((c, i) => (
-                <CellView key={c.name} value={row[i]} kind={c.kind} />
-              ))}
+              <RowCells row={row} columns={props.columns} />
             </tr>
           ))}
         </tbody>
@@ -127,9 +136,7 @@ export function Dataframe({ node, props }: ElementProps<DataframeProps>) {
             {state.rows.map((row, r) => (
               <tr key={state.page * props.pageSize + r}>
                 {props.hideIndex ? null : <td class="svc-index">{state.page * props.pageSize + r}</td>}
-                {props.columns.map((c, i) => (
-                  <CellView key={c.name} value={row[i]} kind={c.kind} />
-                ))}
+                <RowCells row={row} columns={props.columns} />
               </tr>
             ))}
           </tbody>

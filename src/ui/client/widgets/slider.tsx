@@ -37,10 +37,7 @@ export function Slider({ node, props }: ElementProps<SliderProps>) {
           <input {...common} id={id} value={lo} aria-label={`${props.label} (minimum)`} aria-valuetext={fmt(lo)} onInput={(e) => update(0, Number(e.currentTarget.value))} onChange={(e) => commit(update(0, Number(e.currentTarget.value)))} />
           <input {...common} value={hi} aria-label={`${props.label} (maximum)`} aria-valuetext={fmt(hi)} onInput={(e) => update(1, Number(e.currentTarget.value))} onChange={(e) => commit(update(1, Number(e.currentTarget.value)))} />
         </div>
-        <div class="svc-slider-bounds" aria-hidden="true">
-          <span>{fmt(props.min)}</span>
-          <span>{fmt(props.max)}</span>
-        </div>
+        <SliderBounds text={[fmt(props.min), fmt(props.max)]} />
       </Field>
     )
   }
@@ -50,10 +47,17 @@ export function Slider({ node, props }: ElementProps<SliderProps>) {
         <div class="svc-slider-track" aria-hidden="true" />
         <input {...common} id={id} value={shown} aria-valuetext={fmt(shown)} onInput={(e) => setDrag(Number(e.currentTarget.value))} onChange={(e) => commit(Number(e.currentTarget.value))} />
       </div>
-      <div class="svc-slider-bounds" aria-hidden="true">
-        <span>{fmt(props.min)}</span>
-        <span>{fmt(props.max)}</span>
-      </div>
+      <SliderBounds text={[fmt(props.min), fmt(props.max)]} />
     </Field>
+  )
+}
+
+/** The min and max shown under both the single and the range slider. */
+function SliderBounds({ text }: { text: [string, string] }) {
+  return (
+    <div class="svc-slider-bounds" aria-hidden="true">
+      <span>{text[0]}</span>
+      <span>{text[1]}</span>
+    </div>
   )
 }
