@@ -24,6 +24,9 @@ describe('examples/dashboard in the browser', () => {
   it('overview: a region filter reruns the page and lands in the URL', async () => {
     await page.goto(svc.url)
     await page.getByRole('heading', { name: 'Acme Ops', level: 1 }).waitFor()
+    // The page returns its PageMeta (layout: wide) at the end of the run; a partial render of a
+    // slow first run can show the heading before that. Wait for the final render, then check.
+    await page.locator('.svc-app[data-layout="wide"]').waitFor({ timeout: 10_000 })
     expect(await page.locator('.svc-app').getAttribute('data-layout')).toBe('wide')
     const orders = page.getByTestId('metric').filter({ hasText: 'Orders' }).locator('.svc-metric-value')
     const all = Number(await orders.textContent())
