@@ -1,5 +1,6 @@
 import { pino, type ChildLoggerOptions, type Logger, type LoggerOptions, type DestinationStream } from 'pino'
 import { JsonLogFormatter, bindRequestId } from './json-formatter.js'
+import { stdoutDestination } from './turn-batched-destination.js'
 
 export { JSON_LOG_BASE_FIELDS } from './fields.js'
 
@@ -19,7 +20,7 @@ export function jsonLogOptions(level: string, redactQueryKeys: readonly string[]
 
 /**
  * The root of svc's logger tree. Name children with `childLogger(root, 'svc.gateway')`.
- * JSON lines on stdout by default; `log_format: 'pretty'` renders through pino-pretty (redaction
+ * JSON lines on stdout by default, written once per event-loop turn (`stdoutDestination`); `log_format: 'pretty'` renders through pino-pretty (redaction
  * happens before, in pino, so pretty output is as clean as JSON).
  */
 export function createRootLogger(settings: LoggerSettings, destination?: DestinationStream): Logger {
@@ -35,7 +36,7 @@ export function createRootLogger(settings: LoggerSettings, destination?: Destina
       },
     }))
   }
-  return markRoot(pino(options, pino.destination({ dest: 1, sync: false })))
+  return markRoot(pino(options, stdoutDestination()))
 }
 
 /** Set on a root from `createRootLogger`; its children inherit it through pino's prototype chain. */
