@@ -4,7 +4,10 @@
  * Each row starts its own upstream. Besides req/s and latency, the CPU time the proxy's own
  * processes spent per request is reported: on 2 cores the load generator and the upstream share
  * the CPU with the proxy, and CPU per request is the figure that noise moves least.
- * Run: npm run bench:proxy [-- --tool wrk|autocannon --duration 5 --warmup 1]
+ * The rows that targets compare (@fastify/http-proxy, svc, svc with observability) are measured
+ * in several interleaved rounds and reported as medians, because a single run on a shared VM
+ * moves by ±5%.
+ * Run: npm run bench:proxy [-- --tool wrk|autocannon --duration 5 --warmup 1 --rounds 3]
  * Docs: docs/performance.md
  */
 import { join } from 'node:path'
@@ -24,7 +27,8 @@ const OBSERVABILITY_ENV = { SVC_ENABLE_GATEWAY_ACCESS_LOG: '1', SVC_ENABLE_GATEW
 
 interface Row {
   name: string
-  saturated: LoadResult
+  /** One throughput run per round; the row reports their median. */
+  runs: LoadResult[]
   latency: LoadResult
 }
 
@@ -33,12 +37,15 @@ const { values } = parseArgs({
     tool: { type: 'string' },
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '3' },
   },
 })
 const tool = (values.tool ?? defaultTool()) as LoadTool
 if (tool !== 'wrk' && tool !== 'autocannon') throw new Error(`--tool must be wrk or autocannon, not ${values.tool}`)
 const durationS = Number(values.duration)
 const warmupS = Number(values.warmup)
+const rounds = Number(values.rounds)
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`)
 
 installCleanup()
 console.log(machineLine())
@@ -47,25 +54,44 @@ if (warning) console.log(warning)
 console.log(
   `load: ${tool}${tool === 'wrk' ? ' (1 thread; autocannon runs in Node and takes CPU from the servers, see docs/performance.md)' : ''}, ` +
     `keep-alive, GET ${PATH}; ${warmupS} s warm-up + ${durationS} s per measurement; ` +
-    `throughput at ${SATURATION_CONNECTIONS} connections, latency at ${LATENCY_CONNECTIONS}\n`,
+    `throughput at ${SATURATION_CONNECTIONS} connections, latency at ${LATENCY_CONNECTIONS}; ` +
+    `compared rows: median of ${rounds} interleaved round${rounds === 1 ? '' : 's'}\n`,
 )
 
-const rows: Row[] = []
 const notes: string[] = []
 
-/** Check the path really reaches the upstream, then load it at both connection counts. */
+const rows = new Map<string, Row>()
+
+/**
+ * Check the path really reaches the upstream, then load it: throughput every time (one more
+ * round of the row), latency the first time only.
+ */
 async function measure(name: string, base: string, cpuPids?: () => number[]): Promise<Row> {
   const res = await fetch(base + PATH)
   const body = (await res.json()) as { service?: string }
   if (res.status !== 200 || body.service !== 'bench-upstream') throw new Error(`${name}: ${base}${PATH} answered ${res.status} ${JSON.stringify(body)}`)
   process.stdout.write(`measuring ${name} …`)
   const saturated = await runLoad(tool, { url: base + PATH, connections: SATURATION_CONNECTIONS, durationS, warmupS, cpuPids })
-  const latency = await runLoad(tool, { url: base + PATH, connections: LATENCY_CONNECTIONS, durationS, warmupS })
+  let row = rows.get(name)
+  if (row === undefined) {
+    const latency = await runLoad(tool, { url: base + PATH, connections: LATENCY_CONNECTIONS, durationS, warmupS })
+    row = { name, runs: [], latency }
+    rows.set(name, row)
+  }
+  row.runs.push(saturated)
   process.stdout.write(` ${fmtInt(saturated.rps)} req/s\n`)
-  const row = { name, saturated, latency }
-  rows.push(row)
   return row
 }
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+const rps = (r: Row): number => median(r.runs.map((x) => x.rps))
+const cpu = (r: Row): number | null => (r.runs[0]!.cpuUsPerRequest === null ? null : median(r.runs.map((x) => x.cpuUsPerRequest!)))
+const failures = (r: Row): number => r.runs.reduce((n, x) => n + x.failures, r.latency.failures)
 
 async function withServer<S extends Running, T>(start: Promise<S>, fn: (s: S) => Promise<T>): Promise<T> {
   const server = await start
@@ -92,12 +118,21 @@ try {
     }
     return withServer(Promise.resolve(nginx), (s) => measure('nginx', s.url, s.tracked.treePids))
   })
-  const fastify = await withServer(freshUpstream(), (up) =>
-    withServer(startFixture('fastify-proxy.mjs', [up.url]), (s) => measure('@fastify/http-proxy', s.url, s.tracked.treePids)),
-  )
-  const svc1 = await withServer(svcTree(), (s) => measure('svc (1 worker)', s.url, s.proxyPids))
+  const fastifyRound = () =>
+    withServer(freshUpstream(), (up) =>
+      withServer(startFixture('fastify-proxy.mjs', [up.url]), (s) => measure('@fastify/http-proxy', s.url, s.tracked.treePids)),
+    )
+  const svcRound = () => withServer(svcTree(), (s) => measure('svc (1 worker)', s.url, s.proxyPids))
+  const observedRound = () => withServer(svcTree([], OBSERVABILITY_ENV), (s) => measure('svc (1 worker, access log + metrics)', s.url, s.proxyPids))
+  let fastify!: Row
+  let svc1!: Row
+  let observed!: Row
+  for (let round = 0; round < rounds; round++) {
+    fastify = await fastifyRound()
+    svc1 = await svcRound()
+    observed = await observedRound()
+  }
   const svc2 = await withServer(svcTree(['--workers', '2']), (s) => measure('svc (2 workers)', s.url, s.proxyPids))
-  const observed = await withServer(svcTree([], OBSERVABILITY_ENV), (s) => measure('svc (1 worker, access log + metrics)', s.url, s.proxyPids))
   // The two halves of the observability row, to see which one costs what.
   await withServer(svcTree([], { SVC_ENABLE_GATEWAY_ACCESS_LOG: '1' }), (s) => measure('svc (1 worker, access log only)', s.url, s.proxyPids))
   await withServer(svcTree([], { SVC_ENABLE_GATEWAY_PROMETHEUS_METRICS: '1' }), (s) => measure('svc (1 worker, metrics only)', s.url, s.proxyPids))
@@ -105,19 +140,19 @@ try {
   console.log()
   console.log(
     table(
-      ['path', `req/s @${SATURATION_CONNECTIONS}`, `p50 ms @${LATENCY_CONNECTIONS}`, `p99 ms @${LATENCY_CONNECTIONS}`, 'proxy CPU µs/req', 'failed'],
-      rows.map((r) => [
+      ['path', `req/s @${SATURATION_CONNECTIONS}`, 'rounds (req/s)', `p50 ms @${LATENCY_CONNECTIONS}`, `p99 ms @${LATENCY_CONNECTIONS}`, 'proxy CPU µs/req', 'failed'],
+      [...rows.values()].map((r) => [
         r.name,
-        fmtInt(r.saturated.rps),
+        fmtInt(rps(r)),
+        r.runs.length === 1 ? '' : r.runs.map((x) => fmtInt(x.rps)).join(', '),
         fmtMs(r.latency.p50Ms),
         fmtMs(r.latency.p99Ms),
-        r.saturated.cpuUsPerRequest === null ? '-' : fmtInt(r.saturated.cpuUsPerRequest),
-        String(r.saturated.failures + r.latency.failures),
+        cpu(r) === null ? '-' : fmtInt(cpu(r)!),
+        String(failures(r)),
       ]),
     ),
   )
 
-  const rps = (r: Row): number => r.saturated.rps
   const check = (ok: boolean): string => (ok ? 'meets target' : 'MISSES target')
   const ratios: string[][] = [['svc / direct', fmtRatio(rps(svc1) / rps(direct)), '']]
   if (nginxRow) {

@@ -167,10 +167,6 @@ class RequestCounter {
     const values = [...this.#series.values()].map((s) => ({ labels: { ...s.labels }, value: s.value }))
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values }
   }
-
-  reset(): void {
-    for (const s of this.#series.values()) s.value = 0
-  }
 }
 
 /** Cumulative `le` buckets per dispatch, as Prometheus defines them (a value equal to a bound counts in it). */
@@ -220,14 +216,6 @@ class DurationHistogram {
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values }
   }
-
-  reset(): void {
-    for (const s of this.#series.values()) {
-      s.perBucket.fill(0)
-      s.sum = 0
-      s.count = 0
-    }
-  }
 }
 
 type PromMetric = Parameters<InstanceType<PromClient['Registry']>['registerMetric']>[0]
@@ -244,7 +232,7 @@ class PromGatewayMetrics implements GatewayMetrics {
     this.#shared = prom.register
     this.#requests = new RequestCounter(requests)
     this.#durations = new DurationHistogram(duration)
-    // The registry only calls get()/reset() and reads name/type; its typings list prom-client's own classes.
+    // The registry only calls get() and reads name/type; its typings list prom-client's own classes.
     this.#registry.registerMetric(this.#requests as unknown as PromMetric)
     this.#registry.registerMetric(this.#durations as unknown as PromMetric)
     // Known series start at zero so rate() and histogram_quantile() work from the first scrape.

@@ -15,20 +15,59 @@ import { pino, type DestinationStream } from 'pino'
  * blocks the process instead of growing its memory.
  */
 const BUFFER_BYTES = 64 * 1024
+/** Deferred records formatted before a turn's lines are written (see `deferLine`). */
+const MAX_DEFERRED = 1024
 /** UTF-8 needs at most 3 bytes per UTF-16 code unit. */
 const MAX_BYTES_PER_CHAR = 3
 
-class TurnBatchedDestination implements DestinationStream {
+/** Turns a record into one log line (with its newline). */
+export type LineFormatter<T> = (record: T) => string
+
+/**
+ * A destination that also takes records to format at the end of the turn. The access log uses
+ * it: formatting the turn's lines in one tight loop costs measurably less in a busy worker than
+ * formatting each between two requests.
+ */
+export interface DeferringDestination extends DestinationStream {
+  deferLine<T>(format: LineFormatter<T>, record: T): void
+}
+
+export function isDeferringDestination(stream: unknown): stream is DeferringDestination {
+  return stream instanceof TurnBatchedDestination
+}
+
+class TurnBatchedDestination implements DeferringDestination {
   readonly #sink: ReturnType<typeof pino.destination>
   readonly #buffer = Buffer.allocUnsafe(BUFFER_BYTES)
   #used = 0
   #scheduled = false
+  /** Formatter, record, formatter, record, …: written before any later line, so order holds. */
+  readonly #deferred: unknown[] = []
 
   constructor(fd: number) {
     this.#sink = pino.destination({ dest: fd, sync: true, contentMode: 'buffer' })
   }
 
+  deferLine<T>(format: LineFormatter<T>, record: T): void {
+    this.#deferred.push(format, record)
+    if (this.#deferred.length >= 2 * MAX_DEFERRED) this.#formatDeferred()
+    this.#schedule()
+  }
+
   write(line: string): void {
+    if (this.#deferred.length > 0) this.#formatDeferred()
+    this.#append(line)
+  }
+
+  #formatDeferred(): void {
+    const deferred = this.#deferred
+    let lines = ''
+    for (let i = 0; i < deferred.length; i += 2) lines += (deferred[i] as LineFormatter<unknown>)(deferred[i + 1])
+    deferred.length = 0
+    this.#append(lines)
+  }
+
+  #append(line: string): void {
     const worstCase = line.length * MAX_BYTES_PER_CHAR
     if (this.#used + worstCase > BUFFER_BYTES) {
       this.flushSync()
@@ -38,6 +77,10 @@ class TurnBatchedDestination implements DestinationStream {
       }
     }
     this.#used += this.#buffer.write(line, this.#used)
+    this.#schedule()
+  }
+
+  #schedule(): void {
     if (!this.#scheduled) {
       this.#scheduled = true
       setImmediate(this.#endOfTurn)
@@ -46,6 +89,7 @@ class TurnBatchedDestination implements DestinationStream {
 
   /** Write what is pending now. */
   flushSync(): void {
+    if (this.#deferred.length > 0) this.#formatDeferred()
     if (this.#used === 0) return
     // A copy: the sink keeps what it could not write yet, and the buffer is reused at once.
     const pending = Buffer.from(this.#buffer.subarray(0, this.#used))
@@ -65,12 +109,17 @@ class TurnBatchedDestination implements DestinationStream {
   }
 }
 
-let stdout: TurnBatchedDestination | null = null
+/** A destination on `fd`; processes use the shared `stdoutDestination()`. */
+export function createTurnBatchedDestination(fd: number): DeferringDestination & { flushSync(): void } {
+  return new TurnBatchedDestination(fd)
+}
+
+let stdout: (DeferringDestination & { flushSync(): void }) | null = null
 
 /** The process's one stdout destination: every root logger shares it, so lines keep their order. */
-export function stdoutDestination(): DestinationStream & { flushSync(): void } {
+export function stdoutDestination(): DeferringDestination & { flushSync(): void } {
   if (stdout === null) {
-    const destination = new TurnBatchedDestination(1)
+    const destination = createTurnBatchedDestination(1)
     process.once('exit', () => destination.flushSync())
     stdout = destination
   }

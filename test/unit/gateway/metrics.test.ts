@@ -108,6 +108,18 @@ describe('metrics text', () => {
     expect(ui.count).toBe('1')
   })
 
+  it('refuses a non-finite duration without changing the histogram', async () => {
+    const m = await metricsOrFail()
+    m.observeDuration('ui', 0.01)
+    expect(() => m.observeDuration('ui', Number.NaN)).toThrow(RangeError)
+    expect(() => m.observeDuration('ui', Number.POSITIVE_INFINITY)).toThrow(RangeError)
+    const ui = parseMetrics(await m.metricsText()).histogram('svc_gateway_request_duration_seconds', { dispatch: 'ui' })
+    expect(ui.count).toBe('1')
+    expect(Number(ui.sum)).toBeCloseTo(0.01)
+    expect(ui.buckets['0.01']).toBe('1')
+    expect(ui.buckets['0.005']).toBe('0')
+  })
+
   it('adds Node process metrics with a worker label only when enable_node_metrics is on', async () => {
     const plain = parseMetrics(await (await metricsOrFail()).metricsText())
     expect(plain.families.map((f) => f.name).sort()).toEqual(['svc_gateway_request_duration_seconds', 'svc_gateway_requests_total'])
