@@ -126,10 +126,10 @@ export class GatewayActor {
     if (this.#state === 'draining' || this.#state === 'stopped') return
     const wasReady = this.#state === 'ready'
     this.#state = 'draining'
-    const inflight = this.#gateway?.server.inflight ?? 0
+    const connections = (await this.#gateway?.server.openConnections()) ?? 0
     if (this.#gateway && wasReady) await this.#gateway.drain(graceMs)
     this.#state = 'stopped'
-    this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, inflight })
+    this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, connections })
     this.#opts.logger.flush?.()
     this.#opts.exit(0)
   }

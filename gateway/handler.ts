@@ -10,7 +10,7 @@ import { sendJsonError, rejectUpgrade } from './json-error.js'
 import type { ApiHop } from './api-hop.js'
 import type { HttpProxy } from './http-proxy.js'
 import type { WsProxy } from './ws-proxy.js'
-import type { GatewayObserver, RequestInfo } from './observe.js'
+import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo } from './observe.js'
 import { DEBUG_PATH, type InternalRoutes } from './internal-routes.js'
 
 
@@ -75,7 +75,7 @@ export function createGatewayHandler(parts: GatewayParts): {
       sendJsonError(res, 'SVC_ERR_GATEWAY_NOT_FOUND', `${DEBUG_PATH} is served only in debug mode (SVC_DEBUG=1)`, requestId)
       return
     }
-    const observation = observer.begin(requestInfo(req, requestId, c, method.toUpperCase(), method))
+    const observation = observer.observing() ? observer.begin(requestInfo(req, requestId, c, method.toUpperCase(), method)) : NOOP_OBSERVATION
     if (c.kind === 'api') {
       res.setHeader('x-request-id', requestId)
       res.once('close', () => observation.end(res.statusCode))

@@ -132,6 +132,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
   readonly #url: string
   #controller: Dispatcher.DispatchController | null = null
   #status = 0
+  #resumeOnDrain = false
 
   constructor(res: ServerResponse, p: ProxyRequest, span: { end(error?: Error): void }, logger: Logger, url: string) {
     this.#res = res
@@ -160,11 +161,16 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
       return
     }
     res.writeHead(statusCode, out)
-    res.on('drain', () => controller.resume())
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.#res.write(chunk)) controller.pause()
+    if (this.#res.write(chunk)) return
+    controller.pause()
+    // Most answers fit the socket buffer; the listener is added only for those that do not.
+    if (!this.#resumeOnDrain) {
+      this.#resumeOnDrain = true
+      this.#res.on('drain', () => controller.resume())
+    }
   }
 
   onResponseEnd(): void {

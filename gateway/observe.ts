@@ -41,9 +41,11 @@ export interface RequestObservation {
 }
 
 export interface GatewayObserver {
+  /** False when `begin()` would return `NOOP_OBSERVATION`: the caller can skip building `RequestInfo`. */
+  observing(): boolean
   begin(info: RequestInfo): RequestObservation
 }
 
 export const NOOP_UPSTREAM: UpstreamObservation = { end() {} }
 export const NOOP_OBSERVATION: RequestObservation = { upstream: () => NOOP_UPSTREAM, end() {} }
-export const NOOP_OBSERVER: GatewayObserver = { begin: () => NOOP_OBSERVATION }
+export const NOOP_OBSERVER: GatewayObserver = { observing: () => false, begin: () => NOOP_OBSERVATION }

@@ -53,12 +53,12 @@ export function createGatewayObserver(opts: GatewayObserverOptions): GatewayObse
     metrics,
     debugRing,
   }
+  const observing = (): boolean =>
+    metrics !== null || debugRing !== null || hasTraceHook() || logger.isLevelEnabled(p.accessLevel)
   return {
+    observing,
     begin(info) {
-      const logAccess = logger.isLevelEnabled(p.accessLevel)
-      const tracing = hasTraceHook()
-      if (!logAccess && !tracing && metrics === null && debugRing === null) return NOOP_OBSERVATION
-      return new Observation(p, info, tracing)
+      return observing() ? new Observation(p, info, hasTraceHook()) : NOOP_OBSERVATION
     },
   }
 }

@@ -21,17 +21,10 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000
 export class GatewayServer {
   readonly server: Server
   #state: ServerState = 'idle'
-  #inflight = 0
   #draining: Promise<void> | null = null
 
   constructor(handlers: ServerHandlers) {
-    this.server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout: 0 }, (req, res) => {
-      this.#inflight++
-      res.once('close', () => {
-        this.#inflight--
-      })
-      handlers.handleRequest(req, res)
-    })
+    this.server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout: 0 }, handlers.handleRequest)
     this.server.on('upgrade', handlers.handleUpgrade)
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
       if (err.code === 'ECONNRESET' || !socket.writable) {
@@ -47,8 +40,9 @@ export class GatewayServer {
     return this.#state
   }
 
-  get inflight(): number {
-    return this.#inflight
+  /** Open client connections (keep-alive ones included); no per-request bookkeeping on the hot path. */
+  openConnections(): Promise<number> {
+    return new Promise((resolve) => this.server.getConnections((err, count) => resolve(err ? 0 : count)))
   }
 
   /** Listen on a handle from the supervisor, or on `{ port, host }` when run in-process. */
