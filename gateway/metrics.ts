@@ -149,7 +149,8 @@ class RequestCounter {
   readonly help: string
   readonly type = 'counter'
   readonly aggregator = 'sum'
-  readonly #series = new Map<string, { labels: { dispatch: string; method_kind: string }; value: number }>()
+  /** dispatch → method kind → series: two lookups by interned strings, no key built per request. */
+  readonly #series = new Map<string, Map<string, { labels: { dispatch: string; method_kind: string }; value: number }>>()
 
   constructor(spec: GatewayMetricSpec) {
     this.name = spec.name
@@ -157,14 +158,15 @@ class RequestCounter {
   }
 
   inc(dispatch: string, methodKind: string, by = 1): void {
-    const key = `${dispatch} ${methodKind}`
-    const series = this.#series.get(key)
-    if (series === undefined) this.#series.set(key, { labels: { dispatch, method_kind: methodKind }, value: by })
+    let byKind = this.#series.get(dispatch)
+    if (byKind === undefined) this.#series.set(dispatch, (byKind = new Map()))
+    const series = byKind.get(methodKind)
+    if (series === undefined) byKind.set(methodKind, { labels: { dispatch, method_kind: methodKind }, value: by })
     else series.value += by
   }
 
   async get(): Promise<MetricSnapshot> {
-    const values = [...this.#series.values()].map((s) => ({ labels: { ...s.labels }, value: s.value }))
+    const values = [...this.#series.values()].flatMap((byKind) => [...byKind.values()].map((s) => ({ labels: { ...s.labels }, value: s.value })))
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values }
   }
 }
