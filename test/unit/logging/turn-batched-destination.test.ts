@@ -78,19 +78,22 @@ describe('turn-batched stdout destination', () => {
     closeSync(out.fd)
   })
 
-  it('flushes on process exit, also when the process exits in the same turn', () => {
+  it.each([
+    ['process.exit() in the same turn', 'process.exit(3)', 3],
+    ['an uncaught exception in the same turn', "throw new Error('boom')", 1],
+  ])('flushes pending lines on %s', (_name, ending, code) => {
     const script = `
       import { childLogger, createRootLogger } from './src/logging/logger.ts'
       const log = childLogger(createRootLogger({ log_level: 'info', log_format: 'json' }), 'svc.test')
       for (let i = 0; i < 3; i++) log.info({ i }, 'line ' + i)
-      process.exit(3)
+      ${ending}
     `
     let stdout = ''
     try {
-      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8' })
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
     } catch (err) {
       const e = err as { status: number; stdout: string }
-      expect(e.status).toBe(3)
+      expect(e.status).toBe(code)
       stdout = e.stdout
     }
     expect(stdout.trim().split('\n').map((l) => (JSON.parse(l) as { message: string }).message)).toEqual(['line 0', 'line 1', 'line 2'])
