@@ -84,17 +84,26 @@ export function upstreamRequestHeaders(
   return out
 }
 
-/** Response headers from the sidecar, minus hop-by-hop; multi-valued (set-cookie) kept as arrays. */
-export function downstreamResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {}
+/** `Connection` values that list no header name besides the hop-by-hop `keep-alive`. */
+const PLAIN_CONNECTION = new Set(['keep-alive', 'close', 'Keep-Alive', 'Close'])
+
+/**
+ * Response headers from the sidecar for `writeHead`, as a flat `[name, value, …]` list: minus
+ * hop-by-hop ones and the sidecar's own `X-Request-ID`, plus the gateway's. Multi-valued
+ * headers (set-cookie) stay arrays. `headers` comes from undici, names already lower-case.
+ */
+export function downstreamResponseHeaders(headers: Record<string, string | string[] | undefined>, requestId: string): (string | string[])[] {
+  const out: (string | string[])[] = []
   const conn = headers.connection
-  const listed = conn ? new Set(String(conn).split(',').map((s) => s.trim().toLowerCase())) : null
-  for (const name of Object.keys(headers)) {
+  const listed =
+    conn === undefined || (typeof conn === 'string' && PLAIN_CONNECTION.has(conn))
+      ? null
+      : new Set(String(conn).split(',').map((s) => s.trim().toLowerCase()))
+  for (const name in headers) {
     const value = headers[name]
-    if (value === undefined) continue
-    const lower = name.toLowerCase()
-    if (HOP_BY_HOP.has(lower) || listed?.has(lower)) continue
-    out[lower] = value
+    if (value === undefined || HOP_BY_HOP.has(name) || name === 'x-request-id' || listed?.has(name)) continue
+    out.push(name, value)
   }
+  out.push('x-request-id', requestId)
   return out
 }

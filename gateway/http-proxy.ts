@@ -153,8 +153,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.#status = statusCode
-    const out = downstreamResponseHeaders(headers)
-    out['x-request-id'] = this.#p.requestId
+    const out = downstreamResponseHeaders(headers, this.#p.requestId)
     const res = this.#res
     if (res.destroyed) {
       controller.abort(new Error('client closed the connection'))
