@@ -34,6 +34,8 @@ class BodyTooLargeError extends Error {
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
+/** How long the rest of a refused body is read and discarded before the connection is closed. */
+const REFUSED_BODY_LINGER_MS = 2_000
 const POOL_CONNECTIONS = 256
 
 export class HttpProxy {
@@ -84,15 +86,14 @@ export class HttpProxy {
     const length = declared === undefined ? -1 : Number(declared)
     if (limit > 0 && length > limit) {
       p.observation.end(413)
-      res.setHeader('connection', 'close')
-      sendJsonError(res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', new BodyTooLargeError(limit).message, p.requestId)
+      refuseBody(req, res, new BodyTooLargeError(limit), p.requestId)
       return
     }
     const hasBody = length > 0 || (length === -1 && req.headers['transfer-encoding'] !== undefined)
     const body = !hasBody ? null : limit > 0 && length === -1 ? Readable.from(limitedBody(req, limit)) : req
     const urlFull = this.#origin + this.#basePath + p.target
     const upstreamSpan = p.observation.upstream(req.method ?? 'GET', urlFull)
-    const handler = new ResponseRelay(res, p, upstreamSpan, this.#opts.logger, urlFull)
+    const handler = new ResponseRelay(req, res, p, upstreamSpan, this.#opts.logger, urlFull)
     pool.dispatch(
       {
         origin: this.#origin,
@@ -117,14 +118,33 @@ export class HttpProxy {
 
 async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator<Buffer> {
   let seen = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  // Not destroyed on the throw below: the client must still get the 413 on this connection.
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     seen += chunk.length
     if (seen > limit) throw new BodyTooLargeError(limit)
     yield chunk
   }
 }
 
+/**
+ * Answer 413 while the client may still be sending. Closing at once would reset the connection
+ * under its upload, and the client would see a write error instead of the answer; so the rest
+ * of the body is read and discarded (what nginx calls a lingering close) for at most
+ * `REFUSED_BODY_LINGER_MS`, then the connection is closed if the body has not ended.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, error: BodyTooLargeError, requestId: string): void {
+  if (!req.complete) {
+    const timer = setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS)
+    timer.unref()
+    req.once('end', () => clearTimeout(timer))
+    req.once('close', () => clearTimeout(timer))
+    req.resume()
+  }
+  sendJsonError(res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', error.message, requestId)
+}
+
 class ResponseRelay implements Dispatcher.DispatchHandler {
+  readonly #req: IncomingMessage
   readonly #res: ServerResponse
   readonly #p: ProxyRequest
   readonly #span: { end(error?: Error): void }
@@ -134,7 +154,8 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
   #status = 0
   #resumeOnDrain = false
 
-  constructor(res: ServerResponse, p: ProxyRequest, span: { end(error?: Error): void }, logger: Logger, url: string) {
+  constructor(req: IncomingMessage, res: ServerResponse, p: ProxyRequest, span: { end(error?: Error): void }, logger: Logger, url: string) {
+    this.#req = req
     this.#res = res
     this.#p = p
     this.#span = span
@@ -183,8 +204,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
     const res = this.#res
     if (error instanceof BodyTooLargeError) {
       this.#p.observation.end(413, error)
-      res.setHeader('connection', 'close')
-      sendJsonError(res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', error.message, this.#p.requestId)
+      refuseBody(this.#req, res, error, this.#p.requestId)
       return
     }
     if (res.destroyed || (res.headersSent && res.writableEnded)) {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
+import { connect } from 'node:net'
+import { once } from 'node:events'
 import { request } from 'undici'
 import { startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 
@@ -48,6 +50,36 @@ describe('HTTP proxy: streaming, limits, upstream failures', () => {
     const res = await request(svc.url + '/upload', { method: 'POST', body: Readable.from(chunks()) })
     expect(res.statusCode).toBe(413)
     await res.body.dump()
+  })
+
+  it('lets a client that is still uploading read the 413 (declared and chunked bodies of 4 MiB)', async () => {
+    const big = Buffer.alloc(4 * 1024 * 1024, 3)
+    const declared = await request(svc.url + '/upload', { method: 'POST', body: big })
+    expect(declared.statusCode).toBe(413)
+    await declared.body.dump()
+    async function* chunks() {
+      for (let i = 0; i < 64; i++) yield big.subarray(i * 65536, (i + 1) * 65536)
+    }
+    const chunked = await request(svc.url + '/upload', { method: 'POST', body: Readable.from(chunks()) })
+    expect(chunked.statusCode).toBe(413)
+    await chunked.body.dump()
+  })
+
+  it('closes the connection of a refused body that never ends, after answering 413', async () => {
+    const socket = connect(Number(new URL(svc.url).port), '127.0.0.1')
+    await once(socket, 'connect')
+    socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n')
+    let received = ''
+    socket.on('data', (d: Buffer) => (received += d.toString('latin1')))
+    const chunk = `800\r\n${'a'.repeat(0x800)}\r\n`
+    const feeder = setInterval(() => socket.writable && socket.write(chunk), 20)
+    socket.on('error', () => {})
+    try {
+      await once(socket, 'close')
+    } finally {
+      clearInterval(feeder)
+    }
+    expect(received).toMatch(/^HTTP\/1\.1 413 /)
   })
 
   it('passes a body within the limit and never applies the limit to the API', async () => {
