@@ -1,11 +1,12 @@
-import { readFileSync, unlinkSync } from 'node:fs'
-import { readFile, unlink } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { resolve as resolvePath } from 'node:path'
 import { z } from 'zod'
 import { SvcError } from '../src/errors.js'
 import { FIELDS } from '../src/settings/schema.js'
 import { configFileLayer } from '../src/settings/resolve.js'
 import { writeFileAtomic } from './atomic-write.js'
+import { removeFileIfPresent, removeFileIfPresentSync } from './remove-file.js'
 
 /**
  * The pidfile: `<pid>\n` in ASCII, naming the supervisor. Written atomically so `svc shutdown`
@@ -59,22 +60,9 @@ export function readPidfileSync(path: string): PidfileRead {
   }
 }
 
-export async function removePidfile(path: string): Promise<void> {
-  try {
-    await unlink(path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
-}
-
-/** For `process.on('exit')` and other paths where nothing async runs any more. */
-export function removePidfileSync(path: string): void {
-  try {
-    unlinkSync(path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
-}
+/** Remove the pidfile; one that is already gone is fine. */
+export const removePidfile = removeFileIfPresent
+export const removePidfileSync = removeFileIfPresentSync
 
 /**
  * The pidfile path commands that do not start svc (`shutdown`, `doctor`) use, with the same

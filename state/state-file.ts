@@ -1,8 +1,8 @@
-import { unlinkSync } from 'node:fs'
-import { readFile, unlink } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { SvcError } from '../src/errors.js'
 import { writeFileAtomic } from './atomic-write.js'
+import { removeFileIfPresent, removeFileIfPresentSync } from './remove-file.js'
 
 const pid = z.number().int().min(2).max(2 ** 31 - 1)
 const isoTime = z.iso.datetime({ offset: true })
@@ -78,18 +78,6 @@ export async function readStateFile(path: string): Promise<SvcState> {
   return parseSvcState(text, path)
 }
 
-export async function removeStateFile(path: string): Promise<void> {
-  try {
-    await unlink(path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
-}
-
-export function removeStateFileSync(path: string): void {
-  try {
-    unlinkSync(path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
-}
+/** Remove the state file; one that is already gone is fine. */
+export const removeStateFile = removeFileIfPresent
+export const removeStateFileSync = removeFileIfPresentSync
