@@ -42,7 +42,7 @@ export async function scaffoldProject(opts: NewOptions): Promise<NewOutcome> {
     if (used.length > 0 && !opts.force) {
       const shown = used.slice(0, 5).join(', ') + (used.length > 5 ? ', ...' : '')
       return usage(
-        `${target} is not empty (${shown}); create the project in a new folder (svc new my-app), or pass --force to write the template files into it (files with the same names are overwritten)`,
+        `${target} is not empty (${shown}); name a new folder (svc new <new-folder>), or pass --force to write the template files into it (files with the same names are overwritten)`,
       )
     }
   }
