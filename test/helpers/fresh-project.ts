@@ -9,13 +9,13 @@ import { descendants, isAlive, REPO, waitGone } from './svc-process.js'
  * fresh project with npm, run through npm scripts and `npx`.
  */
 
-/** The environment for npm in a user's project: no SVC_* settings, no npm_* of the npm running vitest. */
+/** The environment for npm in a user's project: no SVC_* settings, no npm_* of the npm running vitest, no colours. */
 export function userEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith('SVC_') && !/^npm_/i.test(k) && k !== 'PUBLIC_BASE_URL' && k !== 'NODE_OPTIONS' && k !== 'VITEST' && !k.startsWith('VITEST_')) env[k] = v
+    if (v !== undefined && !k.startsWith('SVC_') && !/^npm_/i.test(k) && k !== 'PUBLIC_BASE_URL' && k !== 'NODE_OPTIONS' && k !== 'FORCE_COLOR' && k !== 'VITEST' && !k.startsWith('VITEST_')) env[k] = v
   }
-  return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra }
+  return { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra }
 }
 
 /** Flags for every `npm install` of these tests: the registry is reachable, the cache is warm. */
