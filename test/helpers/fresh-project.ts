@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { execa } from 'execa'
 import { descendants, isAlive, REPO, waitGone } from './svc-process.js'
@@ -91,5 +93,24 @@ export async function startServer(command: string, cwd: string, env: Record<stri
       throw new Error(`\`${command}\` in ${cwd} did not print "svc: listening on" within ${timeoutMs} ms:\n${out}`)
     }
     await Promise.race([new Promise<void>((r) => (wake = r)), exited, delay(Math.min(500, deadline - Date.now()))])
+  }
+}
+
+/**
+ * Remove what `npx --package <tarball>` installed into npm's cache (`<cache>/_npx/<hash>/`): each
+ * test run packs to a new path, so each run would otherwise leave a new copy of svc behind.
+ */
+export async function removeNpxInstalls(tarball: string): Promise<void> {
+  const cache = (await execa('npm', ['config', 'get', 'cache'], { env: userEnv(), extendEnv: false })).stdout.trim()
+  const root = join(cache, '_npx')
+  if (!existsSync(root)) return
+  for (const entry of await readdir(root)) {
+    let pkg: { _npx?: { packages?: string[] } }
+    try {
+      pkg = JSON.parse(await readFile(join(root, entry, 'package.json'), 'utf8')) as typeof pkg
+    } catch {
+      continue
+    }
+    if (pkg._npx?.packages?.includes(tarball)) await rm(join(root, entry), { recursive: true, force: true })
   }
 }

@@ -2,9 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NPM_INSTALL_FLAGS, packSvc, sh, startServer, userEnv, type Server } from '../helpers/fresh-project.js'
+import { NPM_INSTALL_FLAGS, packSvc, removeNpxInstalls, sh, startServer, userEnv, type Server } from '../helpers/fresh-project.js'
 import { PageClient } from '../helpers/ui-sidecar.js'
-import { SVC_BIN } from '../helpers/svc-process.js'
 
 /**
  * A project made by `svc new` works as shipped: packed svc, `npm install`, then its own
@@ -23,18 +22,22 @@ describe('a fresh project from svc new', () => {
     work = await mkdtemp(join(tmpdir(), 'svc-fresh-'))
     tarball = await packSvc(work)
     project = join(work, 'my-app')
-    await sh(`node ${SVC_BIN} new my-app --svc-spec file:${tarball}`, work)
+    // As docs/quickstart.md shows it; the default svc spec is the tarball npx installed.
+    await sh(`npx --yes --package ${tarball} svc new my-app`, work, userEnv(), INSTALL_MS)
     await sh(`npm install ${NPM_INSTALL_FLAGS.join(' ')}`, project, userEnv(), INSTALL_MS)
-  }, INSTALL_MS + 30_000)
+  }, 2 * INSTALL_MS)
 
   afterAll(async () => {
     const errors: unknown[] = []
     for (const s of servers.splice(0)) await s.stop().catch((err: unknown) => errors.push(err))
+    await removeNpxInstalls(tarball)
     await rm(work, { recursive: true, force: true })
     if (errors.length > 0) throw errors[0]
   }, 60_000)
 
-  it('the installed svc new depends on the tarball it was installed from', async () => {
+  it('svc new depends on the tarball it was installed from (through npx, and in the project)', async () => {
+    const first = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { dependencies: { svc: string } }
+    expect(first.dependencies.svc).toBe(`file:${tarball}`)
     await sh('npx svc new ../second', project)
     const pkg = JSON.parse(await readFile(join(work, 'second', 'package.json'), 'utf8')) as { dependencies: { svc: string } }
     expect(pkg.dependencies.svc).toBe(`file:${tarball}`)
