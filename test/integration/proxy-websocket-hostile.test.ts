@@ -63,15 +63,16 @@ function handshake(path: string, changes: Record<string, string | null> = {}, st
   return lines.join('\r\n') + '\r\n\r\n'
 }
 
-function pidOf(svc: SvcTree, cmdlinePart: string): number {
+/** The process whose script (argv[1]) ends with `script`; the sidecar guard only names it later. */
+function pidOf(svc: SvcTree, script: string): number {
   const pid = descendants(svc.pid).find((p) => {
     try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(cmdlinePart)
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[1]?.endsWith(script)
     } catch {
       return false
     }
   })
-  if (pid === undefined) throw new Error(`no process with ${cmdlinePart} in the tree`)
+  if (pid === undefined) throw new Error(`no process running ${script} in the tree`)
   return pid
 }
 
@@ -125,7 +126,7 @@ describe('WebSocket proxy under hostile clients', () => {
   }
 
   it('refused handshakes leave no socket open in the worker or the sidecar', async () => {
-    const worker = pidOf(svc, 'gateway/main')
+    const worker = pidOf(svc, 'gateway/main.js')
     const sidecar = pidOf(svc, 'echo-sidecar.mjs')
     const before = { worker: fdCount(worker), sidecar: fdCount(sidecar) }
     const refused = [
@@ -157,7 +158,7 @@ describe('WebSocket proxy under hostile clients', () => {
   ]
 
   it.each(hostile)('%s: JSON error with its status, the worker survives', async (_name, request, status, mentions) => {
-    const worker = pidOf(svc, 'gateway/main')
+    const worker = pidOf(svc, 'gateway/main.js')
     const a = await rawExchange(svc.port, request.replace('\r\n', '\r\nX-Request-ID: hostile-1\r\n'))
     expect(a.status).toBe(status)
     expect(a.headers['content-type']).toMatch(/^application\/json/)
@@ -166,7 +167,7 @@ describe('WebSocket proxy under hostile clients', () => {
     expect(body).toEqual({ error: status === 426 ? 'upgrade_required' : 'bad_request', message: expect.stringContaining(mentions), request_id: 'hostile-1' })
     if (status === 426) expect(a.headers['sec-websocket-version']).toBe('13')
     // Same worker, still serving: nothing escaped the upgrade path.
-    expect(pidOf(svc, 'gateway/main')).toBe(worker)
+    expect(pidOf(svc, 'gateway/main.js')).toBe(worker)
     const { ws } = await tunnel('/ws')
     ws.close(1000)
     await once(ws, 'close')
