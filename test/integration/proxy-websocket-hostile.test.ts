@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { once } from 'node:events'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 import { readdirSync, readFileSync } from 'node:fs'
 import type { ClientRequest } from 'node:http'
 import { WebSocket } from 'ws'
@@ -21,10 +21,15 @@ interface RawAnswer {
   body: string
 }
 
-/** Send `request` as is and read until the gateway closes the connection. */
-function rawExchange(port: number, request: string, timeoutMs = 5_000): Promise<RawAnswer> {
+/**
+ * Send `request` as is and read until the gateway closes the connection. With `holdOpen`, the
+ * client keeps its own half open after the gateway's FIN (a half-open client) and leaves its
+ * socket in that list for the caller to destroy.
+ */
+function rawExchange(port: number, request: string, holdOpen?: Socket[], timeoutMs = 5_000): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: holdOpen !== undefined })
+    holdOpen?.push(socket)
     const chunks: Buffer[] = []
     const timer = setTimeout(() => {
       socket.destroy()
@@ -32,7 +37,7 @@ function rawExchange(port: number, request: string, timeoutMs = 5_000): Promise<
     }, timeoutMs)
     socket.on('data', (c) => chunks.push(c))
     socket.on('error', () => {})
-    socket.on('close', () => {
+    socket.on(holdOpen ? 'end' : 'close', () => {
       clearTimeout(timer)
       const text = Buffer.concat(chunks).toString('latin1')
       const split = text.indexOf('\r\n\r\n')
@@ -142,6 +147,33 @@ describe('WebSocket proxy under hostile clients', () => {
     }
     const now = () => `worker ${fdCount(worker)} fds (was ${before.worker}), sidecar ${fdCount(sidecar)} fds (was ${before.sidecar})`
     await waitFor(() => fdCount(worker) <= before.worker + 2 && fdCount(sidecar) <= before.sidecar + 2, 5_000, now)
+  })
+
+  it('a refused client that keeps its half of the connection open holds no worker socket', async () => {
+    const worker = pidOf(svc, 'gateway/main.js')
+    const before = fdCount(worker)
+    const held: Socket[] = []
+    try {
+      const refused: [string, number][] = [
+        [handshake('/api/ws'), 404],
+        [handshake('/refuse'), 502],
+        [handshake('/ws', { 'Sec-WebSocket-Key': null }), 400],
+      ]
+      for (let i = 0; i < 60; i += 15) {
+        const answers = await Promise.all(Array.from({ length: 15 }, (_, j) => rawExchange(svc.port, refused[(i + j) % 3]![0], held)))
+        answers.forEach((a, j) => expect(a.status).toBe(refused[(i + j) % 3]![1]))
+      }
+      await waitFor(() => fdCount(worker) <= before + 2, 5_000, () => `worker ${fdCount(worker)} fds (was ${before}) with ${held.length} half-open clients`)
+    } finally {
+      for (const s of held) s.destroy()
+    }
+  })
+
+  it('a handshake the sidecar refuses is a JSON 502 with the request id', async () => {
+    const a = await rawExchange(svc.port, handshake('/refuse', { 'X-Request-ID': 'refused-1' }))
+    expect(a.status).toBe(502)
+    expect(a.headers['x-request-id']).toBe('refused-1')
+    expect(JSON.parse(a.body)).toEqual({ error: 'bad_gateway', message: expect.stringContaining('401'), request_id: 'refused-1' })
   })
 
   const hostile: [string, string, number, string][] = [
