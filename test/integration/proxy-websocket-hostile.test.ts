@@ -169,6 +169,20 @@ describe('WebSocket proxy under hostile clients', () => {
     }
   })
 
+  it('a client that leaves while the sidecar is still answering takes the upstream socket down', async () => {
+    const worker = pidOf(svc, 'gateway/main.js')
+    const sidecar = pidOf(svc, 'echo-sidecar.mjs')
+    const before = { worker: fdCount(worker), sidecar: fdCount(sidecar) }
+    const client = connect(svc.port, '127.0.0.1')
+    client.on('error', () => {})
+    client.write(handshake('/slow-accept?ms=1000'))
+    // The gateway has opened its handshake with the sidecar: one more socket there.
+    await waitFor(() => fdCount(sidecar) > before.sidecar, 5_000, () => 'the gateway to reach the sidecar')
+    client.destroy()
+    const now = () => `worker ${fdCount(worker)} fds (was ${before.worker}), sidecar ${fdCount(sidecar)} fds (was ${before.sidecar})`
+    await waitFor(() => fdCount(worker) <= before.worker && fdCount(sidecar) <= before.sidecar, 5_000, now)
+  })
+
   it('a handshake the sidecar refuses is a JSON 502 with the request id', async () => {
     const a = await rawExchange(svc.port, handshake('/refuse', { 'X-Request-ID': 'refused-1' }))
     expect(a.status).toBe(502)
