@@ -251,15 +251,13 @@ export class WsProxy {
 
 /**
  * What `ws` does not check, or answers differently than the gateway wants: HTTP/1.1, GET (ws: 405),
- * `Connection: upgrade`, version 13 only with a 426 (ws also takes 8 and answers 400), and a
- * `#fragment`, which no client sends in a request target.
+ * version 13 only with a 426 (ws also takes 8 and answers 400), and a `#fragment`, which no client
+ * sends in a request target. (`Connection: upgrade` is Node's: without it there is no upgrade.)
  */
 function checkHandshake(req: IncomingMessage): Refusal | null {
   const bad = (message: string): Refusal => ({ code: 'SVC_ERR_WS_BAD_HANDSHAKE', message: `bad WebSocket handshake: ${message}` })
   if (req.httpVersion !== '1.1') return bad(`HTTP/${req.httpVersion}; a WebSocket handshake needs HTTP/1.1`)
   if (req.method !== 'GET') return bad(`method ${req.method}; a WebSocket handshake is a GET`)
-  const connection = (req.headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase())
-  if (!connection.includes('upgrade')) return bad('the Connection header does not list "upgrade"')
   if ((req.url ?? '').includes('#')) return bad('the request target contains a "#" fragment')
   const version = req.headers['sec-websocket-version']
   if (version !== '13') {

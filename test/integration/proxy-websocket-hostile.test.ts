@@ -199,6 +199,7 @@ describe('WebSocket proxy under hostile clients', () => {
     ['a key of 5 bytes', handshake('/ws', { 'Sec-WebSocket-Key': 'c2hvcnQ=' }), 400, 'Sec-WebSocket-Key'],
     ['Upgrade: h2c', handshake('/ws', { Upgrade: 'h2c' }), 400, 'Upgrade'],
     ['POST', handshake('/ws', {}, 'POST /ws HTTP/1.1'), 400, 'GET'],
+    ['HTTP/1.0', handshake('/ws', {}, 'GET /ws HTTP/1.0'), 400, 'HTTP/1.1'],
     ['version 8', handshake('/ws', { 'Sec-WebSocket-Version': '8' }), 426, '"8"'],
     ['no version', handshake('/ws', { 'Sec-WebSocket-Version': null }), 426, 'missing'],
   ]
