@@ -4,12 +4,14 @@ import { GATEWAY_SET_HEADERS as GATEWAY_SET, HOP_BY_HOP_HEADERS as HOP_BY_HOP } 
 /**
  * Header policy for the hops to the sidecar. Everything the client sent is forwarded except
  * hop-by-hop headers (RFC 7230 §6.1 plus every name listed in `Connection`), the client's own
- * `X-Forwarded-*`/`Forwarded` and `X-Request-ID`; then the gateway sets Host, X-Forwarded-* from
- * its own view (or the trusted proxy's) and the authoritative X-Request-ID.
+ * `X-Forwarded-*`/`Forwarded`/`X-Real-IP` and `X-Request-ID`; then the gateway sets Host,
+ * X-Forwarded-* from its own view (or the trusted proxy's) and the authoritative X-Request-ID.
  */
 
-/** Additionally not copied on the WebSocket handshake: `ws` sets these itself. */
-/** `expect` too: it would make Node write the request head before the WS proxy sets the raw path. */
+/**
+ * Additionally not copied on the WebSocket handshake: `ws` sets these itself, and `expect` would
+ * make Node write the request head before the WS proxy sets the raw path.
+ */
 const WS_HANDSHAKE = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'expect'])
 
 export interface ForwardView {
