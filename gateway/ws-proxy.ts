@@ -96,12 +96,7 @@ export class WsProxy {
 
   forward(req: IncomingMessage, socket: Socket, head: Buffer, p: WsProxyRequest): void {
     const pending: Pending = { p, socket, upstream: null, done: false }
-    socket.once('close', () => {
-      if (pending.done) return
-      pending.done = true
-      pending.upstream?.terminate()
-      p.observation.end(499)
-    })
+    socket.once('close', () => this.#abandon(pending))
     const refusal = checkHandshake(req)
     if (refusal) {
       this.#refuse(pending, refusal)
@@ -163,8 +158,8 @@ export class WsProxy {
         this.#opts.logger.error({ err }, 'gateway websocket handshake failed')
         this.#refuse(pending, { code: 'SVC_ERR_GATEWAY_INTERNAL', message: `WebSocket handshake failed: ${(err as Error).message}` }, err as Error)
       }
-      // `ws` drops a client that went away meanwhile without calling back: not relayed, so close.
-      if (!pending.done) this.#refuse(pending, { code: 'SVC_ERR_WS_UPSTREAM', message: 'the client left during the handshake' })
+      // `ws` destroys a client socket that half-closed meanwhile, without calling back.
+      this.#abandon(pending)
     })
   }
 
@@ -172,6 +167,15 @@ export class WsProxy {
     if (pending.done) return
     this.#opts.logger.warn({ err: error }, `gateway websocket upstream failed: ${message}`)
     this.#refuse(pending, { code: 'SVC_ERR_WS_UPSTREAM', message: `the ui sidecar refused the WebSocket: ${message}` }, error)
+  }
+
+  /** The client left before its tunnel was open (499): release both sockets. */
+  #abandon(pending: Pending): void {
+    if (pending.done) return
+    pending.done = true
+    pending.upstream?.terminate()
+    pending.socket.destroy()
+    pending.p.observation.end(499)
   }
 
   /** Answer the handshake with a JSON error and release both sockets. */
