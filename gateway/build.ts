@@ -44,7 +44,11 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
     readTimeoutMs: settings.gateway_upstream_read_timeout_s * 1000,
     logger,
   })
-  const ws = new WsProxy({ connectTimeoutMs: settings.gateway_upstream_connect_timeout_s * 1000, logger })
+  const ws = new WsProxy({
+    connectTimeoutMs: settings.gateway_upstream_connect_timeout_s * 1000,
+    maxMessageBytes: settings.gateway_ws_max_message_bytes,
+    logger,
+  })
   const handlers = createGatewayHandler({
     settings,
     logger,

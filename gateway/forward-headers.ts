@@ -4,12 +4,15 @@ import { GATEWAY_SET_HEADERS as GATEWAY_SET, HOP_BY_HOP_HEADERS as HOP_BY_HOP } 
 /**
  * Header policy for the hops to the sidecar. Everything the client sent is forwarded except
  * hop-by-hop headers (RFC 7230 §6.1 plus every name listed in `Connection`), the client's own
- * `X-Forwarded-*`/`Forwarded` and `X-Request-ID`; then the gateway sets Host, X-Forwarded-* from
- * its own view (or the trusted proxy's) and the authoritative X-Request-ID.
+ * `X-Forwarded-*`/`Forwarded`/`X-Real-IP` and `X-Request-ID`; then the gateway sets Host,
+ * X-Forwarded-* from its own view (or the trusted proxy's) and the authoritative X-Request-ID.
  */
 
-/** Additionally not copied on the WebSocket handshake: `ws` sets these itself. */
-const WS_HANDSHAKE = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol'])
+/**
+ * Additionally not copied on the WebSocket handshake: `ws` sets these itself, and `expect` would
+ * make Node write the request head before the WS proxy sets the raw path.
+ */
+const WS_HANDSHAKE = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'expect'])
 
 export interface ForwardView {
   host: string
@@ -49,6 +52,14 @@ export function forwardView(req: IncomingMessage, rootPath: string, trustProxy: 
   return { host, proto, port, prefix, forwardedFor }
 }
 
+/**
+ * Forwarding claims the gateway does not set itself (`X-Forwarded-Server`, `X-Real-IP`, …): a
+ * client could forge them, and the gateway's own `X-Forwarded-*` already carry its view.
+ */
+function isClientForwarding(name: string): boolean {
+  return name.startsWith('x-forwarded-') || name === 'x-real-ip'
+}
+
 /** Request headers for an upstream hop, as a flat object (multi-valued joined per RFC 9110). */
 export function upstreamRequestHeaders(
   req: IncomingMessage,
@@ -65,7 +76,7 @@ export function upstreamRequestHeaders(
   }
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase()
-    if (HOP_BY_HOP.has(name) || GATEWAY_SET.has(name)) continue
+    if (HOP_BY_HOP.has(name) || GATEWAY_SET.has(name) || isClientForwarding(name)) continue
     if (connectionListed?.has(name)) continue
     if (websocket && WS_HANDSHAKE.has(name)) continue
     const value = raw[i + 1]!

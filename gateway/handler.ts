@@ -100,9 +100,19 @@ export function createGatewayHandler(parts: GatewayParts): {
     })
   }
 
+  /** Nothing thrown on the upgrade path may escape: it would take the whole worker down. */
   const handleUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
-    const requestId = resolveRequestId(req.headers['x-request-id'])
     socket.on('error', () => socket.destroy())
+    const requestId = resolveRequestId(req.headers['x-request-id'])
+    try {
+      upgrade(req, socket, head, requestId)
+    } catch (err) {
+      parts.logger.error({ err }, 'gateway websocket upgrade failed')
+      rejectUpgrade(socket, 'SVC_ERR_GATEWAY_INTERNAL', `WebSocket upgrade failed: ${(err as Error).message}`, requestId)
+    }
+  }
+
+  const upgrade = (req: IncomingMessage, socket: Socket, head: Buffer, requestId: string): void => {
     const rawUrl = req.url ?? '/'
     const c = classify(rawUrl)
     if (c.kind === 'bad') {
@@ -130,7 +140,8 @@ export function createGatewayHandler(parts: GatewayParts): {
     runWithRequestId(requestId, () => {
       parts.ws.forward(req, socket, head, {
         requestId,
-        url: upstream.replace(/^http/, 'ws') + target,
+        upstream,
+        target,
         headers: upstreamRequestHeaders(req, view, requestId, true),
         observation,
       })

@@ -21,18 +21,35 @@ export function sendJsonError(res: ServerResponse, code: SvcErrorCode, message: 
   res.end(body)
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 413: 'Payload Too Large', 502: 'Bad Gateway', 503: 'Service Unavailable' }
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  413: 'Payload Too Large',
+  426: 'Upgrade Required',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+}
 
-/** Refuse a WebSocket handshake on the raw socket (nothing was upgraded yet). */
-export function rejectUpgrade(socket: Socket, code: SvcErrorCode, message: string, requestId: string): void {
-  if (socket.destroyed) return
+/**
+ * Refuse a WebSocket handshake on the raw socket (nothing was upgraded yet), then close it once
+ * the answer is flushed: an upgrade socket is half-open capable, so `end()` alone would keep the
+ * descriptor for as long as the client keeps its side open.
+ */
+export function rejectUpgrade(socket: Socket, code: SvcErrorCode, message: string, requestId: string, extraHead = ''): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
   const status = ERRORS[code].status
   const body = errorBody(code, message, requestId)
+  socket.once('finish', () => socket.destroy())
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
       'Connection: close\r\n' +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      extraHead +
       `X-Request-ID: ${requestId}\r\n\r\n` +
       body,
   )

@@ -1,25 +1,34 @@
-import type { IncomingMessage } from 'node:http'
+import type { ClientRequest, IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import type { Logger } from 'pino'
+import { ERRORS, type SvcErrorCode } from '../src/errors.js'
 import { rejectUpgrade } from './json-error.js'
 import type { RequestObservation } from './observe.js'
 
 /**
- * The WebSocket hop: the upstream handshake completes first (all offered subprotocols, cookies,
- * auth, origin forwarded), then the client is accepted with the protocol the sidecar chose.
- * Messages are relayed with their text/binary kind, close codes and reasons travel both ways,
- * a slow reader pauses the other side, and a peer that vanishes takes its partner down.
+ * The WebSocket hop. Order of a handshake: the gateway's own checks (below) and `ws`'s
+ * (`handleUpgrade`: Upgrade, Sec-WebSocket-Key, subprotocol list) refuse a bad client handshake
+ * before the sidecar is contacted; then `verifyClient` opens the upstream handshake (all offered
+ * subprotocols, cookies, auth, origin forwarded, the client's raw path); only when the sidecar
+ * accepted is the client accepted, with the protocol the sidecar chose. Messages are relayed with
+ * their text/binary kind, close codes and reasons travel both ways, a slow reader pauses the other
+ * side, a peer that vanishes takes its partner down, and a message over the size limit closes
+ * both legs with 1009.
  */
 export interface WsProxyOptions {
   connectTimeoutMs: number
+  /** Largest message relayed either way; 0 = unlimited. */
+  maxMessageBytes: number
   logger: Logger
 }
 
 export interface WsProxyRequest {
   requestId: string
-  /** ws:// URL of the sidecar including path and query. */
-  url: string
+  /** The sidecar's base URL (http[s]://host:port[/base]), as the HTTP proxy uses it. */
+  upstream: string
+  /** Path and query as classified (root_path included), sent after the base path byte for byte. */
+  target: string
   headers: Record<string, string>
   observation: RequestObservation
 }
@@ -31,14 +40,54 @@ const LOW_WATER_BYTES = HIGH_WATER_BYTES / 4
 const PING_INTERVAL_MS = 30_000
 /** Codes that may not be sent in a close frame (RFC 6455 §7.4.1). */
 const RESERVED_CLOSE = new Set([1004, 1005, 1006, 1015])
+/** Close code for the partner leg when `ws` failed one leg on a protocol error (its `err.code`). */
+const CLOSE_FOR_WS_ERROR: Record<string, number> = {
+  WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: 1009,
+  WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH: 1009,
+  WS_ERR_INVALID_UTF8: 1007,
+  WS_ERR_TOO_MANY_BUFFERED_PARTS: 1008,
+}
+
+interface Refusal {
+  code: SvcErrorCode
+  message: string
+  extraHead?: string
+}
+
+/** One handshake between the client's upgrade request and the start of the relay. */
+interface Pending {
+  p: WsProxyRequest
+  socket: Socket
+  upstream: WebSocket | null
+  /** Set once the observation ended or the relay took over. */
+  done: boolean
+}
 
 export class WsProxy {
   readonly #opts: WsProxyOptions
-  readonly #wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false })
+  readonly #wss: WebSocketServer
+  readonly #pending = new WeakMap<IncomingMessage, Pending>()
   readonly #live = new Set<{ client: WebSocket; upstream: WebSocket }>()
 
   constructor(opts: WsProxyOptions) {
     this.#opts = opts
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      perMessageDeflate: false,
+      clientTracking: false,
+      maxPayload: opts.maxMessageBytes,
+      handleProtocols: (protocols, req) => {
+        const chosen = this.#pending.get(req)?.upstream?.protocol
+        return chosen && protocols.has(chosen) ? chosen : false
+      },
+      verifyClient: (info: { req: IncomingMessage }, accept: (ok: boolean) => void) => this.#connectUpstream(info.req, accept),
+    })
+    // `ws` found the handshake invalid (Upgrade, Sec-WebSocket-Key, Sec-WebSocket-Protocol): all 400s.
+    this.#wss.on('wsClientError', (err, socket, req) => {
+      const pending = this.#pending.get(req)
+      if (pending) this.#refuse(pending, { code: 'SVC_ERR_WS_BAD_HANDSHAKE', message: `bad WebSocket handshake: ${err.message}` })
+      else (socket as Socket).destroy()
+    })
   }
 
   get size(): number {
@@ -46,45 +95,99 @@ export class WsProxy {
   }
 
   forward(req: IncomingMessage, socket: Socket, head: Buffer, p: WsProxyRequest): void {
-    const offered = (req.headers['sec-websocket-protocol'] ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-    const upstream = new WebSocket(p.url, offered, {
-      headers: p.headers,
-      perMessageDeflate: false,
-      handshakeTimeout: this.#opts.connectTimeoutMs,
-      followRedirects: false,
-    })
-    let settled = false
-    const fail = (message: string, error?: Error): void => {
-      if (settled) return
-      settled = true
-      this.#opts.logger.warn({ err: error }, `gateway websocket upstream failed: ${message}`)
-      p.observation.end(502, error)
-      rejectUpgrade(socket, 'SVC_ERR_WS_UPSTREAM', `the ui sidecar refused the WebSocket: ${message}`, p.requestId)
-      upstream.terminate()
+    const pending: Pending = { p, socket, upstream: null, done: false }
+    socket.once('close', () => this.#abandon(pending))
+    const refusal = checkHandshake(req)
+    if (refusal) {
+      this.#refuse(pending, refusal)
+      return
     }
-    socket.once('close', () => {
-      if (!settled) {
-        settled = true
-        p.observation.end(499)
-        upstream.terminate()
-      }
-    })
+    this.#pending.set(req, pending)
+    try {
+      this.#wss.handleUpgrade(req, socket, head, (client) => {
+        pending.done = true
+        this.#relay(client, pending.upstream!, p)
+      })
+    } catch (err) {
+      this.#opts.logger.error({ err }, 'gateway websocket handshake failed')
+      this.#refuse(pending, { code: 'SVC_ERR_GATEWAY_INTERNAL', message: `WebSocket handshake failed: ${(err as Error).message}` }, err as Error)
+    }
+  }
+
+  /** `verifyClient`: runs after `ws` validated the client handshake; accepts once the sidecar did. */
+  #connectUpstream(req: IncomingMessage, accept: (ok: boolean) => void): void {
+    const pending = this.#pending.get(req)!
+    const { p } = pending
+    // `ws` has checked the header is a list of distinct tokens, so this split is exact.
+    const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+    let upstream: WebSocket
+    try {
+      const base = new URL(p.upstream)
+      const path = p.upstream.slice(base.origin.length) + p.target
+      // ws would build the request path from a WHATWG URL, which resolves `%2e%2e` and friends:
+      // it gets the bare origin, and the request its path just before the head is written.
+      upstream = new WebSocket(base.origin.replace(/^http/, 'ws'), offered, {
+        headers: p.headers,
+        perMessageDeflate: false,
+        handshakeTimeout: this.#opts.connectTimeoutMs,
+        followRedirects: false,
+        maxPayload: this.#opts.maxMessageBytes,
+        finishRequest: (request: ClientRequest) => {
+          request.path = path
+          request.end()
+        },
+      })
+    } catch (err) {
+      this.#upstreamFailed(pending, (err as Error).message, err as Error)
+      return
+    }
+    pending.upstream = upstream
     upstream.once('unexpected-response', (_r, res) => {
       res.resume()
-      fail(`handshake answered ${res.statusCode}`)
+      this.#upstreamFailed(pending, `handshake answered ${res.statusCode}`)
     })
-    upstream.once('error', (err) => fail(err.message, err))
+    upstream.once('error', (err) => this.#upstreamFailed(pending, err.message, err))
     upstream.once('open', () => {
-      if (settled) return
-      settled = true
-      const chosen = upstream.protocol
-      const wss = this.#wss
-      wss.options.handleProtocols = (protocols: Set<string>) => (chosen && protocols.has(chosen) ? chosen : false)
-      wss.handleUpgrade(req, socket, head, (client) => this.#relay(client, upstream, p))
+      if (pending.done) {
+        upstream.terminate()
+        return
+      }
+      try {
+        accept(true)
+      } catch (err) {
+        this.#opts.logger.error({ err }, 'gateway websocket handshake failed')
+        this.#refuse(pending, { code: 'SVC_ERR_GATEWAY_INTERNAL', message: `WebSocket handshake failed: ${(err as Error).message}` }, err as Error)
+      }
+      // `ws` destroys a client socket that half-closed meanwhile, without calling back.
+      this.#abandon(pending)
     })
+  }
+
+  #upstreamFailed(pending: Pending, message: string, error?: Error): void {
+    if (pending.done) return
+    this.#opts.logger.warn({ err: error }, `gateway websocket upstream failed: ${message}`)
+    this.#refuse(pending, { code: 'SVC_ERR_WS_UPSTREAM', message: `the ui sidecar refused the WebSocket: ${message}` }, error)
+  }
+
+  /** The client left before its tunnel was open (499): release both sockets. */
+  #abandon(pending: Pending): void {
+    if (pending.done) return
+    pending.done = true
+    pending.upstream?.terminate()
+    pending.socket.destroy()
+    pending.p.observation.end(499)
+  }
+
+  /** Answer the handshake with a JSON error and release both sockets. */
+  #refuse(pending: Pending, r: Refusal, error?: Error): void {
+    pending.upstream?.terminate()
+    if (pending.done) {
+      pending.socket.destroy()
+      return
+    }
+    pending.done = true
+    pending.p.observation.end(ERRORS[r.code].status, error)
+    rejectUpgrade(pending.socket, r.code, r.message, pending.p.requestId, r.extraHead)
   }
 
   #relay(client: WebSocket, upstream: WebSocket, p: WsProxyRequest): void {
@@ -108,12 +211,14 @@ export class WsProxy {
       closeWith(client, code, reason)
       finish()
     })
+    // `ws` already closed the failing leg with the right code (1009 for an oversized message);
+    // the partner gets the same code, or 1011 / a cut for errors that are not protocol errors.
     client.on('error', (err) => {
-      upstream.terminate()
+      failPartner(upstream, err, null)
       finish(err)
     })
     upstream.on('error', (err) => {
-      client.close(1011, 'upstream error')
+      failPartner(client, err, 1011)
       finish(err)
     })
     let alive = true
@@ -148,6 +253,34 @@ export class WsProxy {
   }
 }
 
+/**
+ * What `ws` does not check, or answers differently than the gateway wants: HTTP/1.1, GET (ws: 405),
+ * version 13 only with a 426 (ws also takes 8 and answers 400), and a `#fragment`, which no client
+ * sends in a request target. (`Connection: upgrade` is Node's: without it there is no upgrade.)
+ */
+function checkHandshake(req: IncomingMessage): Refusal | null {
+  const bad = (message: string): Refusal => ({ code: 'SVC_ERR_WS_BAD_HANDSHAKE', message: `bad WebSocket handshake: ${message}` })
+  if (req.httpVersion !== '1.1') return bad(`HTTP/${req.httpVersion}; a WebSocket handshake needs HTTP/1.1`)
+  if (req.method !== 'GET') return bad(`method ${req.method}; a WebSocket handshake is a GET`)
+  if ((req.url ?? '').includes('#')) return bad('the request target contains a "#" fragment')
+  const version = req.headers['sec-websocket-version']
+  if (version !== '13') {
+    return {
+      code: 'SVC_ERR_WS_VERSION',
+      message: `Sec-WebSocket-Version ${version === undefined ? 'missing' : JSON.stringify(version)}; only version 13 (RFC 6455) is supported`,
+      extraHead: 'Sec-WebSocket-Version: 13\r\n',
+    }
+  }
+  return null
+}
+
+function failPartner(partner: WebSocket, err: Error, fallback: number | null): void {
+  if (partner.readyState !== WebSocket.OPEN) return
+  const code = CLOSE_FOR_WS_ERROR[(err as NodeJS.ErrnoException).code ?? ''] ?? (/^WS_ERR_/.test((err as NodeJS.ErrnoException).code ?? '') ? 1002 : fallback)
+  if (code === null) partner.terminate()
+  else partner.close(code, code === 1009 ? 'message too big' : 'peer error')
+}
+
 function pipe(from: WebSocket, to: WebSocket): void {
   let paused = false
   from.on('message', (data: RawData, isBinary: boolean) => {
@@ -165,8 +298,9 @@ function pipe(from: WebSocket, to: WebSocket): void {
   })
 }
 
+/** Mirror a close onto the partner leg, if it is still open (one already closing finishes on its own). */
 function closeWith(ws: WebSocket, code: number, reason: Buffer): void {
-  if (ws.readyState === WebSocket.CLOSED) return
+  if (ws.readyState !== WebSocket.OPEN) return
   if (code === 1006) {
     ws.terminate()
     return

@@ -37,6 +37,8 @@ export const ERRORS = {
   SVC_ERR_PROXY_BODY_TOO_LARGE: { status: 413, error: 'payload_too_large' },
   // WS: the WebSocket hop to the sidecar
   SVC_ERR_WS_UPSTREAM: { status: 502, error: 'bad_gateway' },
+  SVC_ERR_WS_BAD_HANDSHAKE: { status: 400, error: 'bad_request' },
+  SVC_ERR_WS_VERSION: { status: 426, error: 'upgrade_required' },
   // AUTH
   SVC_ERR_AUTH_MISSING_DEPENDENCY: { status: 500, error: 'auth_unavailable' },
   SVC_ERR_AUTH_UNAUTHORIZED: { status: 401, error: 'unauthorized' },

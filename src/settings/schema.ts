@@ -93,6 +93,12 @@ export const FIELDS = {
     default: 32 * 1024 * 1024, // 32 MiB; 0 = unlimited
     parse: asNumber,
   },
+  gateway_ws_max_message_bytes: {
+    // ws keeps the limit in a 32-bit integer; 0 = unlimited.
+    schema: z.number().int().min(0).max(2 ** 31 - 1),
+    default: 64 * 1024 * 1024, // 64 MiB: the built-in UI server's own limit
+    parse: asNumber,
+  },
   gateway_upstream_connect_timeout_s: { schema: seconds, default: 10, parse: asNumber },
   gateway_upstream_read_timeout_s: { schema: seconds, default: 120, parse: asNumber },
   gateway_forward_client_headers: {
