@@ -33,6 +33,8 @@ export interface SentRequest {
   fuzzId: string
   method: string
   target: string
+  /** Why RFC 9112 requires a 400 for it (it must never reach the sidecar), if it does. */
+  mustReject?: string
 }
 
 export type CaseKind = 'single' | 'pipeline' | 'split' | 'early-close' | 'stall' | 'ws' | 'smuggle'
@@ -45,7 +47,14 @@ export interface FuzzCase {
   /** early-close: the client destroys the socket right after its last chunk. */
   abort: boolean
   sent: SentRequest[]
+  /** The status the first answer must have (431 for a well-formed request whose head is too large). */
+  expectStatus?: number
+  /** A WebSocket handshake RFC 6455 requires refusing (bad key or version): never a 101. */
+  wsInvalid?: boolean
 }
+
+/** Node's default max header size: a larger head must be refused with 431. */
+const MAX_HEAD_BYTES = 16 * 1024
 
 export interface GrammarOptions {
   /** Tree's root_path ('' or '/tools'). */
@@ -120,6 +129,9 @@ interface Built {
   head: string
   body: Buffer
   sent: SentRequest | null
+  /** Request line and headers are valid except, possibly, for their size. */
+  clean: boolean
+  wsInvalid?: boolean
 }
 
 /** One request: request line, headers, body. `last` adds `Connection: close` unless a mutation chose otherwise. */
@@ -127,20 +139,32 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
   const method = rng.chance(0.9) ? rng.pick(TOKEN_METHODS) : rng.pick(ODD_METHODS)
   const version = rng.chance(0.9) ? rng.pick(VERSIONS) : rng.pick(ODD_VERSIONS)
   const base = rng.chance(0.5) ? rng.pick(uiBases(o)) : rng.pick(apiBases(o))
-  const path = rng.chance(0.45) ? mutatePath(rng, base, o) : base
+  const mutated = rng.chance(0.45)
+  const path = mutated ? mutatePath(rng, base, o) : base
   const target = path + query(rng)
   let head = version === '' ? `${method} ${target}\r\n` : `${method} ${target} ${version}\r\n`
   const hostMode = rng.int(0, 9)
+  let clean = TOKEN_METHODS.includes(method) && VERSIONS.includes(version) && !mutated && hostMode <= 6
+  let mustReject: string | undefined
   if (hostMode <= 6) head += header('Host', o.host)
-  else if (hostMode === 7) head += header('Host', o.host) + header('Host', 'evil.example')
-  else if (hostMode === 8) head += header('Host', rng.pick(['', 'a b', 'x'.repeat(300), 'evil.example:99999']))
+  else if (hostMode === 7) {
+    head += header('Host', o.host) + header('Host', 'evil.example')
+    mustReject = 'duplicate Host'
+  } else if (hostMode === 8) {
+    const host = rng.pick(['', 'a b', 'x'.repeat(300), 'evil.example:99999'])
+    head += header('Host', host)
+    if (host === 'a b') mustReject = 'invalid Host'
+  }
   head += header('X-Fuzz-Id', fuzzId)
   let connection: string | null = last ? 'close' : 'keep-alive'
   let body: Buffer = Buffer.alloc(0)
   let framing: 'none' | 'cl' | 'chunked' = 'none'
   const extras = rng.int(0, 4)
   for (let i = 0; i < extras; i++) {
-    switch (rng.int(0, 15)) {
+    const extra = rng.int(0, 15)
+    // Only these keep a request valid (the huge ones only too large).
+    if (![1, 3, 5, 6, 12, 13, 14, 15].includes(extra)) clean = false
+    switch (extra) {
       case 0:
         head += header('X-Folded', 'a') + ' continued\r\n'
         break
@@ -151,7 +175,7 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
         head += header('X-Bad', rng.pick(['a\0b', 'a\rb', 'a\nb', 'a\r\n\r\nGET /injected HTTP/1.1', '\x7f']))
         break
       case 3:
-        head += header('Expect', rng.pick(['100-continue', '100-continue', 'bogus']))
+        head += header('Expect', rng.pick(['100-continue', '100-continue', '100-Continue']))
         break
       case 4:
         connection = rng.pick(['keep-alive, Upgrade', 'close, x-fuzz-id', 'te, host', 'Keep-Alive', 'close, close', ''])
@@ -202,7 +226,7 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
   }
   if (connection !== null) head += header('Connection', connection)
   head += '\r\n'
-  return { head, body, sent: { fuzzId, method, target } }
+  return { head, body, clean, sent: { fuzzId, method, target, ...(mustReject ? { mustReject } : {}) } }
 }
 
 function wsHandshake(rng: Rng, o: GrammarOptions, fuzzId: string): Built {
@@ -211,7 +235,8 @@ function wsHandshake(rng: Rng, o: GrammarOptions, fuzzId: string): Built {
   let head = `GET ${target} HTTP/1.1\r\n` + header('Host', o.host) + header('X-Fuzz-Id', fuzzId)
   head += header('Upgrade', rng.pick(['websocket', 'websocket', 'websocket', 'WebSocket', 'h2c', 'websocket, h2c', '']))
   head += header('Connection', rng.pick(['Upgrade', 'Upgrade', 'keep-alive, Upgrade', 'Upgrade, HTTP2-Settings', 'close']))
-  const key = rng.pick(['dGhlIHNhbXBsZSBub25jZQ==', 'dGhlIHNhbXBsZSBub25jZQ==', 'bad', '', null, 'dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Key: eHh4eHh4eHh4eHh4eHh4eA=='])
+  const GOOD_KEY = 'dGhlIHNhbXBsZSBub25jZQ=='
+  const key = rng.pick([GOOD_KEY, GOOD_KEY, 'bad', '', null, `${GOOD_KEY}\r\nSec-WebSocket-Key: eHh4eHh4eHh4eHh4eHh4eA==`])
   if (key !== null) head += header('Sec-WebSocket-Key', key)
   const version = rng.pick(['13', '13', '13', '8', 'x', null])
   if (version !== null) head += header('Sec-WebSocket-Version', version)
@@ -219,7 +244,8 @@ function wsHandshake(rng: Rng, o: GrammarOptions, fuzzId: string): Built {
   if (protocol !== null) head += header('Sec-WebSocket-Protocol', protocol)
   if (rng.chance(0.2)) head += header('HTTP2-Settings', 'AAMAAABkAARAAAAAAAIAAAAA')
   head += '\r\n'
-  return { head, body: Buffer.alloc(0), sent: { fuzzId, method: 'GET', target } }
+  const wsInvalid = key !== GOOD_KEY || version !== '13'
+  return { head, body: Buffer.alloc(0), clean: false, wsInvalid, sent: { fuzzId, method: 'GET', target } }
 }
 
 /** One fuzz case; `stallAllowed` gates the slow "incomplete request, then silence" cases. */
@@ -235,15 +261,18 @@ export function generateCase(rng: Rng, o: GrammarOptions, index: number, stallAl
     return b
   }
   switch (kind) {
-    case 'ws':
-      return { id, kind, chunks: [bytes(keep(wsHandshake(rng, o, `${id}-0`)))], abort: false, sent }
+    case 'ws': {
+      const b = keep(wsHandshake(rng, o, `${id}-0`))
+      return { id, kind, chunks: [bytes(b)], abort: false, sent, ...(b.wsInvalid ? { wsInvalid: true } : {}) }
+    }
     case 'pipeline': {
       const n = rng.int(2, 4)
-      const all = Array.from({ length: n }, (_, i) => bytes(keep(buildRequest(rng, o, `${id}-${i}`, i === n - 1))))
-      return { id, kind, chunks: [Buffer.concat(all)], abort: false, sent }
+      const built = Array.from({ length: n }, (_, i) => keep(buildRequest(rng, o, `${id}-${i}`, i === n - 1)))
+      return { id, kind, chunks: [Buffer.concat(built.map(bytes))], abort: false, sent, ...expect431(built[0]!) }
     }
     case 'split': {
-      const whole = bytes(keep(buildRequest(rng, o, `${id}-0`, true)))
+      const first = keep(buildRequest(rng, o, `${id}-0`, true))
+      const whole = bytes(first)
       const cuts = [...new Set(Array.from({ length: rng.int(1, 4) }, () => rng.int(1, Math.max(1, whole.length - 1))))].sort((a, b) => a - b)
       const chunks: Buffer[] = []
       let from = 0
@@ -252,7 +281,7 @@ export function generateCase(rng: Rng, o: GrammarOptions, index: number, stallAl
         from = c
       }
       chunks.push(whole.subarray(from))
-      return { id, kind, chunks: chunks.filter((c) => c.length > 0), abort: false, sent }
+      return { id, kind, chunks: chunks.filter((c) => c.length > 0), abort: false, sent, ...expect431(first) }
     }
     case 'early-close':
     case 'stall': {
@@ -283,9 +312,15 @@ export function generateCase(rng: Rng, o: GrammarOptions, index: number, stallAl
       if (innerIsRequest) sent.push({ fuzzId: `body-${id}`, method: 'GET', target: `${o.rootPath}/smuggled` })
       return { id, kind, chunks: [Buffer.from(head + chunked, 'latin1')], abort: false, sent }
     }
-    default:
-      return { id, kind, chunks: [bytes(keep(buildRequest(rng, o, `${id}-0`, true)))], abort: false, sent }
+    default: {
+      const b = keep(buildRequest(rng, o, `${id}-0`, true))
+      return { id, kind, chunks: [bytes(b)], abort: false, sent, ...expect431(b) }
+    }
   }
+}
+
+function expect431(b: Built): { expectStatus?: number } {
+  return b.clean && Buffer.byteLength(b.head, 'latin1') > MAX_HEAD_BYTES + 1024 ? { expectStatus: 431 } : {}
 }
 
 /** The first 400 bytes of a case, escaped, for a failure report. */

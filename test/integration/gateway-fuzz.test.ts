@@ -85,7 +85,7 @@ function judge(o: Outcome): [string, string] | null {
   const { c, data, end } = o
   if (c.kind === 'early-close' && end === 'client-abort') return null
   const text = data.toString('latin1')
-  const first = text.slice(0, 160)
+  const first = text.slice(0, 200)
   if (end === 'timeout') {
     if (c.kind === 'stall') return ['incomplete request kept open past the stall deadline (no header timeout)', `${STALL_MS} ms`]
     if (data.length === 0) return ['no answer and no close', '']
@@ -99,7 +99,12 @@ function judge(o: Outcome): [string, string] | null {
   if (!STATUS_LINE.test(lines[0]!)) return ['malformed status line', first]
   const bad = lines.slice(1).find((l) => !HEADER_LINE.test(l))
   if (bad !== undefined) return ['malformed response header', JSON.stringify(bad.slice(0, 120))]
-  if (lines[0]!.startsWith('HTTP/1.1 500') || lines[0]!.startsWith('HTTP/1.0 500')) return ['500 from the gateway', first]
+  const status = Number(lines[0]!.slice(9, 12))
+  if (status === 500) return ['500 from the gateway', first]
+  // The sidecar is up and answers everything: a 502/504 is the gateway failing to forward.
+  if (status === 502 || status === 504) return [`${status} from the gateway while the sidecar is up`, first]
+  if (c.expectStatus !== undefined && status !== c.expectStatus) return [`oversized head answered ${status}, not ${c.expectStatus}`, first]
+  if (c.wsInvalid && status === 101) return ['101 for a WebSocket handshake RFC 6455 requires refusing (bad key or version)', first]
   return null
 }
 
@@ -179,8 +184,9 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
       readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record_)
     const sidecarPort = records().find((r) => r.kind === 'listening')!.port!
     const children = descendants(tree.pid)
-    const sidecarPid = children.find((p) => readCmdline(p)?.some((a) => a.includes('fuzz-sidecar.mjs')))!
-    const workers = children.filter((p) => readCmdline(p)?.some((a) => a.includes('gateway')))
+    const sidecarPid = children.find((p) => readCmdline(p)?.[1]?.endsWith('fuzz-sidecar.mjs'))!
+    const isWorker = (p: number): boolean => readCmdline(p)?.[1]?.endsWith('gateway/main.js') === true
+    const workers = children.filter(isWorker)
     expect(sidecarPid, 'sidecar pid').toBeGreaterThan(0)
     expect(workers.length, `gateway worker pids among ${children.map((p) => readCmdline(p)?.join(' ')).join(' | ')}`).toBeGreaterThan(0)
     const baseline = {
@@ -191,7 +197,7 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
     }
 
     const grammar: GrammarOptions = { rootPath, apiMount: '/api', host: `127.0.0.1:${tree.port}` }
-    const sent = new Map<string, { method: string; target: string; c: FuzzCase }>()
+    const sent = new Map<string, { method: string; target: string; mustReject?: string; c: FuzzCase }>()
     const kinds: Record<string, number> = {}
     const endAt = Date.now() + BUDGET_MS
     let next = 0
@@ -201,7 +207,7 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
         // Each case has its own stream, so case N of a seed is the same whatever ran before it.
         const c = generateCase(new Rng(seed ^ Math.imul(index + 1, 0x9e3779b1)), grammar, index, index < STALL_CASES_BELOW)
         kinds[c.kind] = (kinds[c.kind] ?? 0) + 1
-        for (const s of c.sent) sent.set(s.fuzzId, { method: s.method, target: s.target, c })
+        for (const s of c.sent) sent.set(s.fuzzId, { ...s, c })
         const o = await runCase(tree.port, c, c.kind === 'stall' ? STALL_MS : CASE_MS)
         const bad = judge(o)
         if (bad) violate(violations, bad[0], `${describeCase(c)} → ${bad[1]} (end: ${o.end})`)
@@ -210,7 +216,7 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
     await Promise.all(Array.from({ length: LANES }, lane))
 
     for (const w of workers) if (!isAlive(w)) violate(violations, 'a gateway worker exited', `worker pid ${w}`)
-    const nowWorkers = descendants(tree.pid).filter((p) => readCmdline(p)?.some((a) => a.includes('gateway')))
+    const nowWorkers = descendants(tree.pid).filter(isWorker)
     for (const w of nowWorkers) if (!workers.includes(w)) violate(violations, 'a gateway worker was restarted', `new worker pid ${w}`)
     const crashLines = tree.stderr.concat(tree.stdout).filter((l) => /worker .*(exit|crash)|uncaught|TypeError|SyntaxError/i.test(l))
     for (const l of crashLines.slice(0, 3)) violate(violations, 'crash line in the tree output', l.slice(0, 300))
@@ -239,6 +245,7 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
         continue
       }
       seen.set(id, (seen.get(id) ?? 0) + 1)
+      if (s.mustReject) violate(violations, `sidecar saw a request RFC 9112 requires refusing (${s.mustReject})`, `${where} from ${describeCase(s.c)}`)
       if (seen.get(id) === 2) violate(violations, 'sidecar saw one request twice', `${where} from ${describeCase(s.c)}`)
       const routed = classify(s.target)
       if (routed.kind !== 'ui') {
