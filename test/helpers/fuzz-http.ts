@@ -178,7 +178,8 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
         head += header('Expect', rng.pick(['100-continue', '100-continue', '100-Continue']))
         break
       case 4:
-        connection = rng.pick(['keep-alive, Upgrade', 'close, x-fuzz-id', 'te, host', 'Keep-Alive', 'close, close', ''])
+        // Mostly lists that still close (a kept-alive connection costs the keep-alive timeout).
+        connection = rng.pick(['close, x-fuzz-id', 'close, te, host', 'close, close', 'Close', 'close, Upgrade', 'keep-alive, Upgrade', ''])
         break
       case 5:
         head += header(rng.pick(['X-Forwarded-For', 'X-Forwarded-Host', 'X-Forwarded-Proto', 'X-Forwarded-Prefix', 'Forwarded']), rng.pick(['1.2.3.4', 'evil.example', 'javascript', '/evil', 'for=1.1.1.1;host=x', '']))

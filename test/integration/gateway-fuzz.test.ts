@@ -24,7 +24,7 @@ import { REPO, descendants, isAlive, startSvc, stopAllTrees, type SvcTree } from
 const BUDGET_MS = Number(process.env.SVC_FUZZ_MS ?? 45_000)
 const SEED = process.env.SVC_FUZZ_SEED ? Number(process.env.SVC_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31)
 const STALL_MS = Number(process.env.SVC_FUZZ_STALL_MS ?? 30_000)
-const LANES = 6
+const LANES = 12
 /** A complete request must be answered and closed within this (the gateway's keep-alive is 5 s). */
 const CASE_MS = 12_000
 /** Stalls only among the first cases, so they end within the budget. */
@@ -201,14 +201,21 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
     const kinds: Record<string, number> = {}
     const endAt = Date.now() + BUDGET_MS
     let next = 0
+    let down = false
     const lane = async (): Promise<void> => {
-      while (Date.now() < endAt) {
+      while (Date.now() < endAt && !down) {
         const index = next++
         // Each case has its own stream, so case N of a seed is the same whatever ran before it.
         const c = generateCase(new Rng(seed ^ Math.imul(index + 1, 0x9e3779b1)), grammar, index, index < STALL_CASES_BELOW)
         kinds[c.kind] = (kinds[c.kind] ?? 0) + 1
         for (const s of c.sent) sent.set(s.fuzzId, { ...s, c })
         const o = await runCase(tree.port, c, c.kind === 'stall' ? STALL_MS : CASE_MS)
+        if (o.end === 'error:ECONNREFUSED') {
+          // The tree no longer listens: every later case would only repeat this.
+          down = true
+          violate(violations, 'the public port refused connections (the tree went down)', describeCase(c))
+          continue
+        }
         const bad = judge(o)
         if (bad) violate(violations, bad[0], `${describeCase(c)} → ${bad[1]} (end: ${o.end})`)
       }
