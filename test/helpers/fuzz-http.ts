@@ -135,7 +135,7 @@ interface Built {
 }
 
 /** One request: request line, headers, body. `last` adds `Connection: close` unless a mutation chose otherwise. */
-function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean): Built {
+function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean, incompleteBody = false): Built {
   const method = rng.chance(0.9) ? rng.pick(TOKEN_METHODS) : rng.pick(ODD_METHODS)
   const version = rng.chance(0.9) ? rng.pick(VERSIONS) : rng.pick(ODD_VERSIONS)
   const base = rng.chance(0.5) ? rng.pick(uiBases(o)) : rng.pick(apiBases(o))
@@ -160,7 +160,9 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
   let body: Buffer = Buffer.alloc(0)
   let framing: 'none' | 'cl' | 'chunked' = 'none'
   const extras = rng.int(0, 4)
-  for (let i = 0; i < extras; i++) {
+  // A stall's body must stay incomplete: no framing mutations that would end it.
+  const mutations = incompleteBody ? 0 : extras
+  for (let i = 0; i < mutations; i++) {
     const extra = rng.int(0, 15)
     // Only these keep a request valid (the huge ones only too large).
     if (![1, 3, 5, 6, 12, 13, 14, 15].includes(extra)) clean = false
@@ -179,7 +181,7 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
         break
       case 4:
         // Mostly lists that still close (a kept-alive connection costs the keep-alive timeout).
-        connection = rng.pick(['close, x-fuzz-id', 'close, te, host', 'close, close', 'Close', 'close, Upgrade', 'keep-alive, Upgrade', ''])
+        connection = rng.pick(['close, x-other', 'close, te, host', 'close, close', 'Close', 'close, Upgrade', 'keep-alive, Upgrade', ''])
         break
       case 5:
         head += header(rng.pick(['X-Forwarded-For', 'X-Forwarded-Host', 'X-Forwarded-Proto', 'X-Forwarded-Prefix', 'Forwarded']), rng.pick(['1.2.3.4', 'evil.example', 'javascript', '/evil', 'for=1.1.1.1;host=x', '']))
@@ -215,15 +217,21 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
     }
   }
   // A body with coherent framing most of the time; bad chunk sizes and short or long bodies otherwise.
+  // Bodies are complete or over-long (the rest is garbage for the next request); a body shorter
+  // than its framing is a stall, and only stall cases send one.
   const bodyMode = rng.int(0, 9)
   if (bodyMode >= 5 && framing === 'none') {
     const len = rng.pick([3, 100, 70_000])
     body = Buffer.alloc(len, 0x61)
-    const declared = rng.chance(0.8) ? len : len + rng.pick([-2, 5])
-    head += header('Content-Length', String(Math.max(0, declared)))
-  } else if (framing === 'chunked' || (bodyMode === 4 && framing === 'none')) {
+    const declared = incompleteBody ? len + 5 : rng.chance(0.8) ? len : len - 2
+    head += header('Content-Length', String(declared))
+  } else if (framing === 'chunked' || (bodyMode === 4 && framing === 'none') || incompleteBody) {
     if (framing === 'none') head += header('Transfer-Encoding', 'chunked')
-    body = Buffer.from(rng.pick(['5\r\nhello\r\n0\r\n\r\n', 'zz\r\nhello\r\n0\r\n\r\n', '-1\r\n\r\n', 'ffffffffffffffffff\r\nx\r\n', '5\r\nhello', '3;ext=1\r\nabc\r\n0\r\nTrailer: x\r\n\r\n', '0\r\n\r\n']))
+    body = Buffer.from(
+      incompleteBody
+        ? rng.pick(['5\r\nhello', 'ffffffffffffffffff\r\nx\r\n', '5\r\nhello\r\n'])
+        : rng.pick(['5\r\nhello\r\n0\r\n\r\n', 'zz\r\nhello\r\n0\r\n\r\n', '-1\r\n\r\n', '3;ext=1\r\nabc\r\n0\r\nTrailer: x\r\n\r\n', '0\r\n\r\n']),
+    )
   }
   if (connection !== null) head += header('Connection', connection)
   head += '\r\n'
@@ -245,7 +253,7 @@ function wsHandshake(rng: Rng, o: GrammarOptions, fuzzId: string): Built {
   if (protocol !== null) head += header('Sec-WebSocket-Protocol', protocol)
   if (rng.chance(0.2)) head += header('HTTP2-Settings', 'AAMAAABkAARAAAAAAAIAAAAA')
   head += '\r\n'
-  const wsInvalid = key !== GOOD_KEY || version !== '13'
+  const wsInvalid = key !== GOOD_KEY || (version !== '13' && version !== '8')
   return { head, body: Buffer.alloc(0), clean: false, wsInvalid, sent: { fuzzId, method: 'GET', target } }
 }
 
@@ -284,12 +292,18 @@ export function generateCase(rng: Rng, o: GrammarOptions, index: number, stallAl
       chunks.push(whole.subarray(from))
       return { id, kind, chunks: chunks.filter((c) => c.length > 0), abort: false, sent, ...expect431(first) }
     }
-    case 'early-close':
-    case 'stall': {
+    case 'early-close': {
       const whole = bytes(keep(buildRequest(rng, o, `${id}-0`, true)))
-      const cut = rng.int(1, Math.max(1, whole.length - 1))
-      const prefix = kind === 'stall' ? whole.subarray(0, Math.min(cut, whole.indexOf('\r\n\r\n') > 0 ? whole.indexOf('\r\n\r\n') : cut)) : whole.subarray(0, cut)
-      return { id, kind, chunks: [prefix], abort: kind === 'early-close', sent }
+      return { id, kind, chunks: [whole.subarray(0, rng.int(1, Math.max(1, whole.length - 1)))], abort: true, sent }
+    }
+    case 'stall': {
+      // Half a head, or a whole head with a body shorter than it announced; then silence.
+      if (rng.chance(0.5)) {
+        const b = keep(buildRequest(rng, o, `${id}-0`, true, true))
+        return { id, kind, chunks: [bytes(b)], abort: false, sent }
+      }
+      const b = keep(buildRequest(rng, o, `${id}-0`, true))
+      return { id, kind, chunks: [Buffer.from(b.head.slice(0, rng.int(1, b.head.length - 4)), 'latin1')], abort: false, sent }
     }
     case 'smuggle': {
       // A Content-Length / Transfer-Encoding conflict whose body holds a second request; that one

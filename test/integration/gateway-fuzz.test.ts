@@ -66,7 +66,7 @@ function runCase(port: number, c: FuzzCase, deadlineMs: number): Promise<Outcome
     })
     socket.on('end', () => finish('fin'))
     socket.on('close', () => finish('fin'))
-    socket.on('error', (e: NodeJS.ErrnoException) => finish(e.code === 'ECONNRESET' ? 'reset' : `error:${e.code ?? e.name}`))
+    socket.on('error', (e: NodeJS.ErrnoException) => finish(e.code === 'ECONNRESET' || e.code === 'EPIPE' ? 'reset' : `error:${e.code ?? e.name}`))
     socket.once('connect', async () => {
       for (const chunk of c.chunks) {
         if (done) return
@@ -87,7 +87,7 @@ function judge(o: Outcome): [string, string] | null {
   const text = data.toString('latin1')
   const first = text.slice(0, 200)
   if (end === 'timeout') {
-    if (c.kind === 'stall') return ['incomplete request kept open past the stall deadline (no header timeout)', `${STALL_MS} ms`]
+    if (c.kind === 'stall') return ['incomplete request kept open past the stall deadline (no header/request timeout)', `${STALL_MS} ms`]
     if (data.length === 0) return ['no answer and no close', '']
     return ['answered but not closed within the deadline', first]
   }
@@ -272,9 +272,11 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
       ['connections on the public port', () => socketsOn(tree.port), baseline.gatewaySockets],
       ['connections on the sidecar port', () => socketsOn(sidecarPort), baseline.sidecarSockets],
     ]
-    for (const [what, read, base] of checks) {
-      if (!(await until(() => read() <= base, 20_000))) violate(violations, `${what} did not return to baseline`, `baseline ${base}, now ${read()}`)
-    }
+    await Promise.all(
+      checks.map(async ([what, read, base]) => {
+        if (!(await until(() => read() <= base, 20_000))) violate(violations, `${what} did not return to baseline`, `baseline ${base}, now ${read()}`)
+      }),
+    )
     return { violations, cases: next, kinds }
   } finally {
     rmSync(dir, { recursive: true, force: true })
