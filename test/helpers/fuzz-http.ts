@@ -197,7 +197,7 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
         framing = 'chunked'
         break
       case 9:
-        head += header('Content-Length', rng.pick(['5', '-1', '1,1', '99999999999999999999', 'abc', '0']))
+        head += header('Content-Length', rng.pick(['-1', '1,1', '99999999999999999999', 'abc', '0', '+0']))
         framing = framing === 'none' ? 'cl' : framing
         break
       case 10:

@@ -225,7 +225,8 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
     for (const w of workers) if (!isAlive(w)) violate(violations, 'a gateway worker exited', `worker pid ${w}`)
     const nowWorkers = descendants(tree.pid).filter(isWorker)
     for (const w of nowWorkers) if (!workers.includes(w)) violate(violations, 'a gateway worker was restarted', `new worker pid ${w}`)
-    const crashLines = tree.stderr.concat(tree.stdout).filter((l) => /worker .*(exit|crash)|uncaught|TypeError|SyntaxError/i.test(l))
+    // A dying worker's stack (plain text, not a JSON log line) and the supervisor's restart line.
+    const crashLines = tree.stderr.concat(tree.stdout).filter((l) => /^\w*Error\b|^Uncaught|exited unexpectedly|crashed \d+ times/.test(l))
     for (const l of crashLines.slice(0, 3)) violate(violations, 'crash line in the tree output', l.slice(0, 300))
 
     // The sidecar saw only requests the client sent, once each, with the method and path sent.
