@@ -119,6 +119,12 @@ export function createGatewayHandler(parts: GatewayParts): {
       rejectUpgrade(socket, 'SVC_ERR_GATEWAY_BAD_PATH', `bad request path: ${c.reason}`, requestId)
       return
     }
+    // Node hands over any request with `Connection: upgrade`; a WebSocket handshake is a GET
+    // (RFC 6455 §4.1). Proxying a `POST … Upgrade: websocket` would turn it into a GET upstream.
+    if (req.method !== 'GET') {
+      rejectUpgrade(socket, 'SVC_ERR_GATEWAY_BAD_UPGRADE', `a WebSocket handshake must use GET, not ${req.method}`, requestId)
+      return
+    }
     if (c.kind === 'api' || parts.isDraining()) {
       const draining = parts.isDraining()
       rejectUpgrade(

@@ -47,7 +47,7 @@ export function createGatewayObserver(opts: GatewayObserverOptions): GatewayObse
     logger,
     accessLevel,
     writeAccess: createAccessLogWriter(logger, accessLevel),
-    redactQuery: createQueryRedactor([settings.url_session_query_param]),
+    redactQuery: createQueryRedactor([settings.url_session_query_param, ...settings.redact_query_params]),
     mount: settings.api_mount_path,
     debug: settings.debug,
     metrics,
@@ -70,8 +70,9 @@ class Observation implements RequestObservation {
   readonly #span: TraceSpan | null
   #ended = false
 
-  constructor(p: Prepared, info: RequestInfo, tracing: boolean) {
+  constructor(p: Prepared, raw: RequestInfo, tracing: boolean) {
     this.#p = p
+    const info = redactInfo(raw, p.redactQuery)
     this.#info = info
     p.debugRing?.push({ request_id: info.requestId, dispatch: info.dispatch, path: info.path })
     if (p.debug && p.logger.isLevelEnabled('debug')) logSplit(p, info)
@@ -121,6 +122,17 @@ class Observation implements RequestObservation {
     }
     this.#span?.end(error)
   }
+}
+
+/**
+ * The request info with credentials out of its paths: the query is redacted when written, and a
+ * raw `#fragment` in the request target (`/cb#access_token=…`, which browsers never send but
+ * other clients may) is redacted here, once, for the access log, debug line, ring and spans.
+ */
+function redactInfo(info: RequestInfo, redactQuery: (query: string) => string): RequestInfo {
+  if (!info.path.includes('#')) return info
+  const r = (path: string | undefined): string | undefined => (path === undefined ? undefined : redactUrl(path, redactQuery))
+  return { ...info, path: r(info.path)!, dispatchPath: r(info.dispatchPath), apiPath: r(info.apiPath), uiPath: r(info.uiPath) }
 }
 
 function logSplit(p: Prepared, info: RequestInfo): void {

@@ -26,6 +26,7 @@ export const ERRORS = {
   SVC_ERR_PROCESS_CRASH_LOOP: { status: 500, error: 'worker_crash_loop' },
   // GATEWAY: answers the gateway gives itself
   SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },
+  SVC_ERR_GATEWAY_BAD_UPGRADE: { status: 400, error: 'bad_request' },
   SVC_ERR_GATEWAY_NOT_FOUND: { status: 404, error: 'not_found' },
   SVC_ERR_GATEWAY_DRAINING: { status: 503, error: 'draining' },
   SVC_ERR_GATEWAY_INTERNAL: { status: 500, error: 'internal' },

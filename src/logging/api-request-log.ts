@@ -5,15 +5,16 @@ export interface ApiRequestLogSettings {
   enable_request_logging: boolean
 }
 
+/** The path without query or fragment: credentials travel in both (`?code=`, `#access_token=`). */
 function pathOf(url: string): string {
-  const q = url.indexOf('?')
-  return q === -1 ? url : url.slice(0, q)
+  const cut = url.search(/[?#]/)
+  return cut === -1 ? url : url.slice(0, cut)
 }
 
 /**
  * Fastify's request logging for `app.api`, in svc's shape: one INFO line per request on logger
  * `svc.api`, `<METHOD> <path> -> <status>`, with fields `http_method`, `path`, `status` and
- * `duration_ms` (the path never carries the query). Fastify's `incoming request` line is dropped
+ * `duration_ms` (the path never carries the query or a fragment). Fastify's `incoming request` line is dropped
 and its `Route … not found` line moves to DEBUG (the completion line already says 404).
  * Server errors (5xx) are logged with their exception even when request logging is off: an
  * unhandled route error must not pass silently.

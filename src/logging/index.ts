@@ -6,12 +6,14 @@ export { REQUEST_ID_HEADER, getRequestId, setRequestId, runWithRequestId } from 
 export {
   REDACTED,
   DEFAULT_REDACTED_QUERY_KEYS,
+  REDACTED_QUERY_KEY_WORDS,
   REDACTED_HEADER_NAMES,
   createQueryRedactor,
   redactAuthorization,
   redactHeaders,
   redactQuery,
   redactUrl,
+  redactUrlsInText,
 } from './redact.js'
 export type { GatewayAccessLogField, JsonLogBaseField } from './fields.js'
 export type { LoggerSettings, SvcLogger } from './logger.js'

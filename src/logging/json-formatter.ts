@@ -1,7 +1,7 @@
 import type { ChildLoggerOptions, Logger, LoggerOptions } from 'pino'
 import { getRequestId } from './context.js'
 import { JSON_LOG_BASE_FIELDS } from './fields.js'
-import { REDACTED, createQueryRedactor, redactAuthorization, redactHeaders, redactUrl, type HeaderInput } from './redact.js'
+import { REDACTED, createQueryRedactor, redactAuthorization, redactHeaders, redactUrl, redactUrlsInText, type HeaderInput } from './redact.js'
 
 /** Marks a child logger whose bindings already carry `request_id`, so the mixin adds none. */
 const kRequestIdBound = Symbol('svc.logging.requestIdBound')
@@ -52,7 +52,7 @@ interface RequestLike {
 export interface JsonLogFormatterOptions {
   /** pino level name: trace, debug, info, warn, error, fatal. */
   level: string
-  /** Query keys redacted in logged URLs besides `svc_sid` and `auth_code` (the url_session_query_param). */
+  /** Query keys redacted in logged URLs besides the default list (url_session_query_param, redact_query_params). */
   redactQueryKeys?: readonly string[]
 }
 
@@ -61,7 +61,8 @@ export interface JsonLogFormatterOptions {
  * `logger`, `message`, `request_id` when one is set (bound on the logger or current in the
  * request context), then every extra field. Errors logged under `err` (or passed directly) become
  * an `exception` field holding the stack. Credentials are censored (`LOG_REDACT_PATHS`), logged
- * `req` objects are reduced to method and query-redacted URL, `headers` maps pass `redactHeaders`.
+ * `req` objects are reduced to method and query-redacted URL, `headers` maps pass `redactHeaders`,
+ * `url` / `upstream_url` fields and URLs quoted in the message have their query redacted.
  *
  * ```ts
  * const logger = pino(new JsonLogFormatter({ level: 'info' }).options)
@@ -98,6 +99,17 @@ export class JsonLogFormatter {
           return { method, url: url === undefined ? undefined : redactUrl(url, redactQuery) }
         },
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+        url: (url: unknown) => (typeof url === 'string' ? redactUrl(url, redactQuery) : url),
+        upstream_url: (url: unknown) => (typeof url === 'string' ? redactUrl(url, redactQuery) : url),
+      },
+      hooks: {
+        // A message quoting a URL (`upstream error for http://…?code=…`) is redacted like a field.
+        logMethod(args, method) {
+          const i = typeof args[0] === 'string' ? 0 : 1
+          const msg = args[i]
+          if (typeof msg === 'string' && msg.includes('?')) args[i] = redactUrlsInText(msg, redactQuery)
+          return method.apply(this, args)
+        },
       },
       redact: { paths: [...LOG_REDACT_PATHS], censor },
       mixin: (_merge, _level, logger) => {

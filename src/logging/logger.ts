@@ -9,8 +9,10 @@ export type SvcLogger = Logger
 export interface LoggerSettings {
   log_level: string
   log_format: 'json' | 'pretty'
-  /** Redacted in logged query strings besides `svc_sid` and `auth_code`. */
+  /** Redacted in logged query strings besides the default names. */
   url_session_query_param?: string
+  /** More query names redacted in logged URLs (they extend the default list). */
+  redact_query_params?: readonly string[]
 }
 
 /** The pino options of svc's JSON line (see `JsonLogFormatter`). */
@@ -24,7 +26,7 @@ export function jsonLogOptions(level: string, redactQueryKeys: readonly string[]
  * happens before, in pino, so pretty output is as clean as JSON).
  */
 export function createRootLogger(settings: LoggerSettings, destination?: DestinationStream): Logger {
-  const keys = settings.url_session_query_param ? [settings.url_session_query_param] : []
+  const keys = [...(settings.url_session_query_param ? [settings.url_session_query_param] : []), ...(settings.redact_query_params ?? [])]
   const options = jsonLogOptions(settings.log_level, keys)
   if (destination) return markRoot(pino(options, destination))
   if (settings.log_format === 'pretty') {

@@ -7,8 +7,39 @@
 /** What a redacted value becomes. */
 export const REDACTED = '<redacted>'
 
-/** Query keys whose values are always redacted (compared case-insensitively after decoding). */
-export const DEFAULT_REDACTED_QUERY_KEYS: readonly string[] = ['svc_sid', 'auth_code']
+/**
+ * Query parameter names whose values are always redacted, compared case-insensitively after
+ * percent/plus decoding (a trailing `[]` or `[x]` array suffix is ignored). The
+ * `url_session_query_param` key and the `redact_query_params` setting extend it, never shrink it.
+ */
+export const DEFAULT_REDACTED_QUERY_KEYS: readonly string[] = [
+  'access_token',
+  'token',
+  'code',
+  'state',
+  'id_token',
+  'refresh_token',
+  'password',
+  'secret',
+  'api_key',
+  'apikey',
+  'key',
+  'signature',
+  'sig',
+  'svc_sid',
+  'auth_code',
+  'client_secret',
+  'passwd',
+  'x-amz-credential',
+]
+
+/**
+ * A name whose last word is one of these is redacted too, whatever comes before it: words are
+ * split at `_`, `-`, `.`, spaces and camelCase humps, so `client_secret`, `X-Amz-Signature`,
+ * `x-amz-security-token`, `apiKey` and `session.token` match. `code` and `state` are exact names
+ * only (`error_code` or `us_state` are not credentials).
+ */
+export const REDACTED_QUERY_KEY_WORDS: readonly string[] = ['token', 'secret', 'password', 'passwd', 'signature', 'key', 'apikey', 'credential']
 
 /** Header names whose values are always redacted (lower case). */
 export const REDACTED_HEADER_NAMES: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
@@ -38,45 +69,88 @@ function decodeKey(raw: string): string {
   }
 }
 
+const WORD_BREAK = /(?<=[a-z0-9])(?=[A-Z])|[\s_.-]+/
+const ARRAY_SUFFIX = /\[[^\]]*\]$/
+
+/** Separators of query pairs: `&`, plus `#` and `?` so a fragment or a stray `?` cannot hide a pair. */
+const PAIR_SEPARATOR = /([&#?])/
+
 /**
- * Build a query redactor for a fixed key set; the key set is prepared once, and a query that
- * cannot contain any of the keys is returned untouched without being split.
+ * Build a query redactor for a fixed key set (the defaults plus `extraKeys`); the key set is
+ * prepared once, and a query that cannot contain any of the keys is returned untouched.
+ * Within a pair, `;` also separates sub-pairs (`x=1;token=a`); the redacted value runs to the
+ * next `&`, `#` or `?`. Empty values stay empty.
  */
 export function createQueryRedactor(extraKeys: readonly string[] = []): (query: string) => string {
-  const keys = new Set([...DEFAULT_REDACTED_QUERY_KEYS, ...extraKeys].filter(Boolean).map((k) => k.toLowerCase()))
-  const needles = [...keys]
+  const keys = new Set([...DEFAULT_REDACTED_QUERY_KEYS, ...extraKeys].map((k) => k.trim().toLowerCase()).filter(Boolean))
+  const words = new Set(REDACTED_QUERY_KEY_WORDS)
+  const needles = [...keys, ...words]
+  const sensitive = (rawKey: string): boolean => {
+    const name = decodeKey(rawKey).trim().replace(ARRAY_SUFFIX, '')
+    if (keys.has(name.toLowerCase())) return true
+    const parts = name.split(WORD_BREAK)
+    return words.has(parts[parts.length - 1]!.toLowerCase())
+  }
+  const redactPair = (pair: string): string | null => {
+    let from = 0
+    while (from < pair.length) {
+      const semi = pair.indexOf(';', from)
+      const sub = semi === -1 ? pair.slice(from) : pair.slice(from, semi)
+      const eq = sub.indexOf('=')
+      if (eq > 0 && sensitive(sub.slice(0, eq))) {
+        const valueStart = from + eq + 1
+        return valueStart === pair.length ? null : `${pair.slice(0, valueStart)}${REDACTED}`
+      }
+      if (semi === -1) break
+      from = semi + 1
+    }
+    return null
+  }
   return (query) => {
     if (query === '') return query
     const lower = query.toLowerCase()
     if (!lower.includes('%') && !lower.includes('+') && !needles.some((k) => lower.includes(k))) return query
-    const pairs = query.split('&')
+    const parts = query.split(PAIR_SEPARATOR)
     let changed = false
-    for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[i]!
-      const eq = pair.indexOf('=')
-      if (eq === -1 || eq === pair.length - 1) continue // empty values stay empty
-      if (!keys.has(decodeKey(pair.slice(0, eq)).toLowerCase())) continue
-      pairs[i] = `${pair.slice(0, eq + 1)}${REDACTED}`
+    for (let i = 0; i < parts.length; i += 2) {
+      const out = redactPair(parts[i]!)
+      if (out === null) continue
+      parts[i] = out
       changed = true
     }
-    return changed ? pairs.join('&') : query
+    return changed ? parts.join('') : query
   }
 }
 
 /**
- * Replace the values of sensitive query keys with `<redacted>`: `svc_sid`, `auth_code` and any
- * `extraKeys` (pass the `url_session_query_param` setting). Other pairs are kept byte for byte;
- * empty values stay empty (`svc_sid=&x=1` is unchanged). The query has no leading `?`.
+ * Replace the values of sensitive query keys with `<redacted>`: `DEFAULT_REDACTED_QUERY_KEYS`,
+ * names ending in a `REDACTED_QUERY_KEY_WORDS` word, and any `extraKeys` (pass the
+ * `url_session_query_param` and `redact_query_params` settings). Other pairs are kept byte for
+ * byte; empty values stay empty (`token=&x=1` is unchanged). The query has no leading `?`.
  */
 export function redactQuery(query: string, extraKeys: readonly string[] = []): string {
   return createQueryRedactor(extraKeys)(query)
 }
 
-/** `/path?svc_sid=abc` → `/path?svc_sid=<redacted>`; a URL without a query is returned as is. */
+/**
+ * `/path?code=abc` → `/path?code=<redacted>`; everything after the first `?` or `#` (query and
+ * fragment, `#access_token=…` included) is redacted as pairs. A URL without either is returned as is.
+ */
 export function redactUrl(url: string, redactor: (query: string) => string = createQueryRedactor()): string {
   const q = url.indexOf('?')
-  if (q === -1) return url
-  return `${url.slice(0, q + 1)}${redactor(url.slice(q + 1))}`
+  const h = url.indexOf('#')
+  const cut = q === -1 ? h : h === -1 ? q : Math.min(q, h)
+  if (cut === -1) return url
+  return `${url.slice(0, cut + 1)}${redactor(url.slice(cut + 1))}`
+}
+
+/**
+ * Redact every `?query` that appears inside free text (a log message that quotes a URL). Used by
+ * the logger on messages; a message without `?` is returned as is.
+ */
+export function redactUrlsInText(text: string, redactor: (query: string) => string): string {
+  if (!text.includes('?')) return text
+  return text.replace(/\?[^\s"'<>`]+/g, (m) => `?${redactor(m.slice(1))}`)
 }
 
 export type HeaderInput =

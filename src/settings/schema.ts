@@ -76,6 +76,11 @@ export const FIELDS = {
   enable_gateway_access_log: { schema: z.boolean(), default: false, parse: asBool },
   enable_request_logging: { schema: z.boolean(), default: false, parse: asBool },
   url_session_query_param: { schema: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), default: 'svc_sid', parse: asString },
+  redact_query_params: {
+    schema: z.array(z.string().trim().min(1).max(128)).max(256),
+    default: [] as string[],
+    parse: asList,
+  },
   api_mount_path: {
     schema: mountPath.transform((v) => (v === '' ? '/api' : v)),
     default: '/api',

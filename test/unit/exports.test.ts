@@ -64,12 +64,14 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
     runWithRequestId: 'function',
     REDACTED: 'string',
     DEFAULT_REDACTED_QUERY_KEYS: 'object',
+    REDACTED_QUERY_KEY_WORDS: 'object',
     REDACTED_HEADER_NAMES: 'object',
     createQueryRedactor: 'function',
     redactAuthorization: 'function',
     redactHeaders: 'function',
     redactQuery: 'function',
     redactUrl: 'function',
+    redactUrlsInText: 'function',
   },
   './logging/context': {
     REQUEST_ID_HEADER: 'string',
@@ -80,11 +82,13 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
   './logging/redact': {
     REDACTED: 'string',
     DEFAULT_REDACTED_QUERY_KEYS: 'object',
+    REDACTED_QUERY_KEY_WORDS: 'object',
     REDACTED_HEADER_NAMES: 'object',
     redactAuthorization: 'function',
     createQueryRedactor: 'function',
     redactQuery: 'function',
     redactUrl: 'function',
+    redactUrlsInText: 'function',
     redactHeaders: 'function',
   },
   './logging/json-formatter': {

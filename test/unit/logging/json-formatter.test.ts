@@ -97,3 +97,23 @@ describe('formatException', () => {
     expect(formatException('boom')).toBe('boom')
   })
 })
+
+describe('JsonLogFormatter URL redaction', () => {
+  it('redacts the query of url and upstream_url fields and of URLs quoted in the message', () => {
+    const { sink, logger } = captureLogger('svc.gateway', { redact_query_params: ['otp'] })
+    const url = 'http://127.0.0.1:8501/cb?code=abc&state=xyz&otp=9&page=2'
+    logger.warn({ err: new Error('x'), upstream_url: url, url: '/x?access_token=t' }, `gateway upstream HTTP error for ${url}: ECONNREFUSED`)
+    logger.info('plain? message')
+    const [a, b] = sink.records()
+    const redacted = 'http://127.0.0.1:8501/cb?code=<redacted>&state=<redacted>&otp=<redacted>&page=2'
+    expect(a).toMatchObject({ upstream_url: redacted, url: '/x?access_token=<redacted>', message: `gateway upstream HTTP error for ${redacted}: ECONNREFUSED` })
+    expect(b!.message).toBe('plain? message')
+    expect(sink.raw.join('')).not.toMatch(/abc|xyz|otp=9|=t"/)
+  })
+
+  it('redacts a message logged without a merge object, and the url_session_query_param key', () => {
+    const { sink, logger } = captureLogger('svc.ui', { url_session_query_param: 'sess' })
+    logger.info('opened /p?sess=S1&svc_sid=S2')
+    expect(sink.records()[0]!.message).toBe('opened /p?sess=<redacted>&svc_sid=<redacted>')
+  })
+})

@@ -1,12 +1,109 @@
 import { describe, expect, it } from 'vitest'
 import {
+  DEFAULT_REDACTED_QUERY_KEYS,
   REDACTED,
   createQueryRedactor,
   redactAuthorization,
   redactHeaders,
   redactQuery,
   redactUrl,
+  redactUrlsInText,
 } from '../../../src/logging/redact.js'
+
+const R = REDACTED
+
+describe('default query credential list', () => {
+  const required = [
+    'access_token', 'token', 'code', 'state', 'id_token', 'refresh_token', 'password', 'secret',
+    'api_key', 'apikey', 'key', 'signature', 'sig', 'svc_sid', 'auth_code',
+  ]
+
+  it.each(required)('redacts %s (lower, upper and mixed case) and keeps the other pairs', (name) => {
+    expect(DEFAULT_REDACTED_QUERY_KEYS).toContain(name)
+    const mixed = [...name].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('')
+    for (const n of [name, name.toUpperCase(), mixed]) {
+      expect(redactQuery(`page=2&${n}=v4lue&x=1`)).toBe(`page=2&${n}=${R}&x=1`)
+    }
+  })
+
+  it('redacts names whose last word is a credential word, in every spelling', () => {
+    for (const n of [
+      'client_secret', 'X-Amz-Signature', 'x-amz-security-token', 'X-Amz-Credential', 'X-Goog-Signature',
+      'session_token', 'apiKey', 'accessToken', 'private-key', 'subscription-key', 'user.password', 'csrf token',
+    ]) {
+      expect(redactQuery(`${n}=s3cr3t&a=b`), n).toBe(`${n}=${R}&a=b`)
+    }
+  })
+
+  it('keeps names that only contain a word, and code/state compounds', () => {
+    const q = 'monkey=1&keyword=2&tokens=3&error_code=4&us_state=5&statement=6&codec=7&signal=8'
+    expect(redactQuery(q)).toBe(q)
+  })
+
+  it('ignores an array suffix on the name', () => {
+    expect(redactQuery('token[]=a&key[0]=b&x[]=c')).toBe(`token[]=${R}&key[0]=${R}&x[]=c`)
+  })
+})
+
+describe('redactQuery edge cases', () => {
+  it('redacts every repetition of a key', () => {
+    expect(redactQuery('code=1&code=2&Code=3&x=code')).toBe(`code=${R}&code=${R}&Code=${R}&x=code`)
+  })
+
+  it('decodes percent-encoded and plus-encoded names', () => {
+    expect(redactQuery('acc%65ss_token=abc&%73tate=x&access%5Ftoken=y')).toBe(`acc%65ss_token=${R}&%73tate=${R}&access%5Ftoken=${R}`)
+    expect(redactQuery('access+token=abc&ACCESS%20TOKEN=d')).toBe(`access+token=${R}&ACCESS%20TOKEN=${R}`)
+  })
+
+  it('replaces values containing + and %20 whole', () => {
+    expect(redactQuery('password=a+b%20c&x=a+b')).toBe(`password=${R}&x=a+b`)
+  })
+
+  it('survives malformed percent-encoding in names and values', () => {
+    expect(redactQuery('%zz=1&token=%&code=%E0%A4%A&acc%65ss_token%zz=2')).toBe(`%zz=1&token=${R}&code=${R}&acc%65ss_token%zz=2`)
+    expect(redactQuery('%=1&%%=2')).toBe('%=1&%%=2')
+  })
+
+  it('treats # and ? as pair separators so fragments cannot hide a credential', () => {
+    expect(redactQuery('x=1#access_token=abc&state=s')).toBe(`x=1#access_token=${R}&state=${R}`)
+    expect(redactQuery('code=abc#frag')).toBe(`code=${R}#frag`)
+    expect(redactQuery('next=/a?token=t')).toBe(`next=/a?token=${R}`)
+  })
+
+  it('finds credentials after ; and cuts the value at the next & # ?', () => {
+    expect(redactQuery('x=1;token=abc&y=2')).toBe(`x=1;token=${R}&y=2`)
+    expect(redactQuery('code=a;b&y=2')).toBe(`code=${R}&y=2`)
+    expect(redactQuery('x=a;b')).toBe('x=a;b')
+  })
+
+  it('extends, never shrinks, the list with extra keys', () => {
+    const r = createQueryRedactor(['OTP', ' magic_link '])
+    expect(r('otp=1&Magic_Link=2&code=3&z=4')).toBe(`otp=${R}&Magic_Link=${R}&code=${R}&z=4`)
+    expect(createQueryRedactor([''])('code=1')).toBe(`code=${R}`)
+  })
+})
+
+describe('redactUrl with fragments', () => {
+  it('redacts a fragment on a path without query', () => {
+    expect(redactUrl('/cb#access_token=abc&token_type=bearer')).toBe(`/cb#access_token=${R}&token_type=bearer`)
+    expect(redactUrl('/cb#section')).toBe('/cb#section')
+  })
+
+  it('redacts query and fragment of an absolute URL', () => {
+    expect(redactUrl('http://127.0.0.1:8501/x?code=abc&state=xyz#id_token=t')).toBe(
+      `http://127.0.0.1:8501/x?code=${R}&state=${R}#id_token=${R}`,
+    )
+  })
+})
+
+describe('redactUrlsInText', () => {
+  it('redacts each quoted URL query and leaves prose alone', () => {
+    const r = createQueryRedactor()
+    expect(redactUrlsInText('error for http://h/x?code=abc&a=1: ECONNREFUSED', r)).toBe(`error for http://h/x?code=${R}&a=1: ECONNREFUSED`)
+    expect(redactUrlsInText('is it up? yes', r)).toBe('is it up? yes')
+    expect(redactUrlsInText('"/a?token=1" and /b?key=2', r)).toBe(`"/a?token=${R}" and /b?key=${R}`)
+  })
+})
 
 describe('redactQuery', () => {
   it('redacts svc_sid and auth_code values, keeps other pairs byte for byte', () => {
