@@ -7,7 +7,8 @@ export const RELOAD_DEBOUNCE_MS = 200
 
 /** Resolves once the initial scan is done: from then on every save of the app's files is seen. */
 export async function watchForReload(dir: string, own: OwnPaths, logger: Logger, onChange: () => void): Promise<() => Promise<void>> {
-  const watcher = watch(canonicalPath(dir), { ignored: reloadIgnore(own), ignoreInitial: true })
+  const root = canonicalPath(dir)
+  const watcher = watch(root, { ignored: reloadIgnore(root, own), ignoreInitial: true })
   let timer: NodeJS.Timeout | null = null
   let changed: string[] = []
   watcher.on('all', (event, path) => {

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs'
-import { basename, dirname, join, resolve, sep } from 'node:path'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { isAtomicTempOf } from '../../state/atomic-write.js'
 import { stateFilePath } from '../../state/state-file.js'
 import { compileCacheDir } from './compile-cache.js'
@@ -45,13 +45,16 @@ export function canonicalPath(path: string): string {
   }
 }
 
-/** The `ignored` predicate for chokidar watching an app folder (give chokidar the folder's canonicalPath). */
-export function reloadIgnore(own: OwnPaths): (path: string) => boolean {
+/**
+ * The `ignored` predicate for chokidar watching `root` (give chokidar the same path). Folder names
+ * are matched below `root` only: an app that itself lives under a `dist` folder is still watched.
+ */
+export function reloadIgnore(root: string, own: OwnPaths): (path: string) => boolean {
   const files = own.files.flatMap((f) => [resolve(f), canonicalPath(f)])
   const dirs = own.dirs.flatMap((d) => [resolve(d), canonicalPath(d)])
   return (path) => {
-    if (IGNORED_SEGMENT.test(path) || IGNORED_NAME.test(basename(path))) return true
     const p = resolve(path)
+    if (IGNORED_SEGMENT.test(relative(root, p)) || IGNORED_NAME.test(basename(p))) return true
     return files.some((f) => p === f || isAtomicTempOf(f, p)) || dirs.some((d) => p === d || p.startsWith(d + sep))
   }
 }

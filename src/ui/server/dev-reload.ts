@@ -25,9 +25,10 @@ export function watchAppModule(options: {
   const { file, exportName, logger } = options
   let timer: NodeJS.Timeout | null = null
   let reloading = Promise.resolve()
-  const watcher: FSWatcher = watch(canonicalPath(dirname(file)), {
+  const root = canonicalPath(dirname(file))
+  const watcher: FSWatcher = watch(root, {
     ignoreInitial: true,
-    ignored: reloadIgnore(options.own),
+    ignored: reloadIgnore(root, options.own),
   })
   const reload = async (): Promise<void> => {
     try {

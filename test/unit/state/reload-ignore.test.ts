@@ -4,7 +4,7 @@ import { reloadIgnore } from '../../../src/internal/reload-ignore.js'
 
 describe('reloadIgnore', () => {
   const app = '/srv/app'
-  const ignored = reloadIgnore({ files: [join(app, '.svc.pid'), join(app, '.svc.pid.state.json'), join(app, 'run', 'my.lock')], dirs: [join(app, '.cache')] })
+  const ignored = reloadIgnore(app, { files: [join(app, '.svc.pid'), join(app, '.svc.pid.state.json'), join(app, 'run', 'my.lock')], dirs: [join(app, '.cache')] })
 
   it("ignores svc's own files and the temp files written for them", () => {
     for (const p of [
@@ -25,6 +25,12 @@ describe('reloadIgnore', () => {
     for (const p of ['node_modules/x/index.js', '.git/HEAD', 'dist/app.js', '.svc/x', 'app.ts~', '.app.ts.swp', '.#app.ts', '#app.ts#', '4913', 'server.log']) {
       expect(ignored(join(app, p)), p).toBe(true)
     }
+  })
+
+  it('matches folder names below the app folder only', () => {
+    const inDist = reloadIgnore('/srv/dist/app', { files: [], dirs: [] })
+    expect(inDist('/srv/dist/app/app.ts')).toBe(false)
+    expect(inDist('/srv/dist/app/dist/app.js')).toBe(true)
   })
 
   it("still sees the app's files, also ones named like svc's in another folder", () => {
