@@ -60,11 +60,11 @@ export async function serve(req: ServeRequest): Promise<number> {
   const logger = childLogger(root, 'svc.supervisor')
   const target = provisional.target
   let settingsFinal = false
-  // Until the first worker has reported the app's settings, children must resolve them exactly
-  // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`.
   const cacheDir = compileCacheDir()
   // Our own children (gateway workers, bundled sidecar) get the cache from their first module on.
   const cacheEnv: NodeJS.ProcessEnv = cacheDir ? { NODE_COMPILE_CACHE: cacheDir } : {}
+  // Until the first worker has reported the app's settings, children must resolve them exactly
+  // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`.
   const baseEnv = (s: ResolvedSettings, bound: BoundPort): NodeJS.ProcessEnv => ({
     ...process.env,
     SVC_APP: target,
@@ -93,7 +93,8 @@ export async function serve(req: ServeRequest): Promise<number> {
   const cmdline = readCmdline(process.pid) ?? undefined
   let pidfile: string | null = null
   /** The topology the supervisor started with, for the banner. */
-  let started: Topology | null = null
+  // Typed by assertion: set in a callback, so TypeScript must not narrow it to null.
+  let started = null as Topology | null
   let stateWrites = Promise.resolve()
   const supervisor = new Supervisor({
     settings: provisional,
