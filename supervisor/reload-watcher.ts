@@ -1,16 +1,18 @@
 import { watch } from 'chokidar'
 import type { Logger } from 'pino'
+import { canonicalPath, reloadIgnore, RELOAD_FILE_EVENTS, type OwnPaths } from '../src/internal/reload-ignore.js'
 
 /** A burst of saves (editor write + rename + format-on-save) becomes one reload. */
 export const RELOAD_DEBOUNCE_MS = 200
-const IGNORED = /(^|[/\\])(node_modules|\.git|dist|\.svc[^/\\]*|test-results)([/\\]|$)/
 
-/** Resolves once the initial scan is done: from then on every save is seen. */
-export async function watchForReload(dir: string, logger: Logger, onChange: () => void): Promise<() => Promise<void>> {
-  const watcher = watch(dir, { ignored: (p) => IGNORED.test(p), ignoreInitial: true })
+/** Resolves once the initial scan is done: from then on every save of the app's files is seen. */
+export async function watchForReload(dir: string, own: OwnPaths, logger: Logger, onChange: () => void): Promise<() => Promise<void>> {
+  const root = canonicalPath(dir)
+  const watcher = watch(root, { ignored: reloadIgnore(root, own), ignoreInitial: true })
   let timer: NodeJS.Timeout | null = null
   let changed: string[] = []
-  watcher.on('all', (_event, path) => {
+  watcher.on('all', (event, path) => {
+    if (!RELOAD_FILE_EVENTS.has(event)) return
     changed.push(path)
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => {

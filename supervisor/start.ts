@@ -8,8 +8,10 @@ import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
 import { writePidfile, removePidfileSync, readPidfileSync } from '../state/pidfile.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
 import { readCmdline } from '../state/process-check.js'
+import { compileCacheDir } from '../src/internal/compile-cache.js'
+import { ownPaths } from '../src/internal/reload-ignore.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase, type BoundPort } from './bind.js'
-import { Supervisor, type ReloadScope } from './supervisor.js'
+import { Supervisor, type ReloadScope, type Topology } from './supervisor.js'
 import type { SidecarSpec } from './sidecar.js'
 import { settingsToEnv } from './settings-env.js'
 import { debugLine, listeningLine, workbenchBanner } from './banner.js'
@@ -58,6 +60,9 @@ export async function serve(req: ServeRequest): Promise<number> {
   const logger = childLogger(root, 'svc.supervisor')
   const target = provisional.target
   let settingsFinal = false
+  const cacheDir = compileCacheDir()
+  // Our own children (gateway workers, bundled sidecar) get the cache from their first module on.
+  const cacheEnv: NodeJS.ProcessEnv = cacheDir ? { NODE_COMPILE_CACHE: cacheDir } : {}
   // Until the first worker has reported the app's settings, children must resolve them exactly
   // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`.
   const baseEnv = (s: ResolvedSettings, bound: BoundPort): NodeJS.ProcessEnv => ({
@@ -81,31 +86,30 @@ export async function serve(req: ServeRequest): Promise<number> {
       return { kind: 'command', script: '', argv: s.ui_command.map(fill), env, port, healthUrl: upstream + fill(s.ui_health_path ?? '/') }
     }
     if (req.reload) env.SVC_DEV_RELOAD = '1'
-    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
+    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...cacheEnv }, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
   }
 
   const startedAt = new Date().toISOString()
   const cmdline = readCmdline(process.pid) ?? undefined
   let pidfile: string | null = null
-  let announced = false
+  /** The topology the supervisor started with, for the banner. */
+  // Typed by assertion: set in a callback, so TypeScript must not narrow it to null.
+  let started = null as Topology | null
   let stateWrites = Promise.resolve()
   const supervisor = new Supervisor({
     settings: provisional,
     logger,
     bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
     sidecarSpec,
-    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), SVC_UI_UPSTREAM: uiUpstream }),
+    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, SVC_UI_UPSTREAM: uiUpstream }),
     onSettings: (s, bound) => {
       settingsFinal = true
       pidfile = s.no_pidfile ? null : resolvePath(s.pidfile)
       if (s.debug) process.stderr.write(debugLine(s, internalApiBase(s.gateway_host, bound.port, s.api_mount_path)))
     },
-    onTopology: ({ settings, bound, sidecar, workers }) => {
-      if (!announced) {
-        announced = true
-        if (req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, bound.host, bound.port))
-        process.stderr.write(listeningLine(settings, bound.host, bound.port, sidecar.url))
-      }
+    onTopology: (topology) => {
+      started ??= topology
+      const { bound, sidecar, workers } = topology
       const path = pidfile
       if (!path) return
       // Chained, so a later topology can never be overwritten by an earlier write.
@@ -153,11 +157,17 @@ export async function serve(req: ServeRequest): Promise<number> {
   process.on('SIGHUP', () => void supervisor.shutdown())
 
   await supervisor.start()
-  if (req.reload && supervisor.state === 'running') {
+  if (supervisor.state !== 'running') return new Promise<number>(() => {})
+  // The pidfile and state file exist before the line a script waits for (then runs `svc shutdown`).
+  await stateWrites
+  const { settings, bound, sidecar } = started!
+  if (req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, bound.host, bound.port))
+  process.stderr.write(listeningLine(settings, bound.host, bound.port, sidecar.url))
+  if (req.reload) {
     const scope = req.reload
     // Loaded only for --reload: chokidar is not needed otherwise.
     const { watchForReload } = await import('./reload-watcher.js')
-    await watchForReload(dirname(resolvePath(parseTarget(target).module)), logger, () => void supervisor.reload(scope))
+    await watchForReload(dirname(resolvePath(parseTarget(target).module)), ownPaths(settings), logger, () => void supervisor.reload(scope))
     process.stderr.write(
       scope === 'gateway'
         ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled sidecar reloads pages itself.\n'

@@ -23,7 +23,8 @@ export interface SvcTree {
   exited: Promise<number | string>
   /** Pids of the supervisor and all its descendants right now. */
   treePids(): number[]
-  waitForLine(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs?: number): Promise<string>
+  /** The first line matching `pattern` from line index `from` on (default: all lines so far). */
+  waitForLine(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs?: number, from?: number): Promise<string>
   stop(signal?: NodeJS.Signals): Promise<number | string>
 }
 
@@ -36,6 +37,8 @@ export interface StartOptions {
   /** Leave out `--port 0` (the app or env chooses the port). */
   noPort?: boolean
   cwd?: string
+  /** Keep svc's pidfile (no `--no-pidfile`): `./.svc.pid` in `cwd` unless args name another. */
+  pidfile?: boolean
   /** Don't wait for the "listening" line (for trees expected to fail at start). */
   noWait?: boolean
   timeoutMs?: number
@@ -58,7 +61,7 @@ export async function waitGone(pids: number[], timeoutMs: number): Promise<numbe
 }
 
 export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
-  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, ...(opts.noPort ? [] : ['--port', '0']), '--no-pidfile', ...(opts.args ?? [])]
+  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, ...(opts.noPort ? [] : ['--port', '0']), ...(opts.pidfile ? [] : ['--no-pidfile']), ...(opts.args ?? [])]
   const env: Record<string, string | undefined> = { ...process.env, SVC_UI_COMMAND: ECHO_UI_COMMAND, ...opts.env }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   const proc = spawn(process.execPath, args, {
@@ -92,10 +95,10 @@ export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
     stderr,
     exited,
     treePids: () => [proc.pid!, ...descendants(proc.pid!)],
-    async waitForLine(stream, pattern, timeoutMs = 15_000) {
+    async waitForLine(stream, pattern, timeoutMs = 15_000, from = 0) {
       const lines = stream === 'stdout' ? stdout : stderr
       const deadline = Date.now() + timeoutMs
-      let seen = 0
+      let seen = from
       for (;;) {
         for (; seen < lines.length; seen++) if (pattern.test(lines[seen]!)) return lines[seen]!
         const left = deadline - Date.now()

@@ -4,11 +4,10 @@ import { watch, type FSWatcher } from 'chokidar'
 import type { Logger } from 'pino'
 import { tsImport } from 'tsx/esm/api'
 import { isSvc, type Svc } from '../../app.js'
+import { canonicalPath, reloadIgnore, RELOAD_FILE_EVENTS, type OwnPaths } from '../../internal/reload-ignore.js'
 
 /** Changes closer together than this are one reload. */
 export const RELOAD_DEBOUNCE_MS = 150
-
-const IGNORED = /(^|[\\/])(node_modules|\.git|dist|\.svc[^\\/]*)([\\/]|$)/
 
 /**
  * `SVC_DEV_RELOAD=1`: watch the app's directory and re-import the app module on change. Each
@@ -19,14 +18,17 @@ export function watchAppModule(options: {
   file: string
   exportName: string
   logger: Logger
+  /** svc's own files and folders (pidfile, state file, compile cache): never a reason to reload. */
+  own: OwnPaths
   onReload: (app: Svc) => void
 }): { close(): Promise<void> } {
   const { file, exportName, logger } = options
   let timer: NodeJS.Timeout | null = null
   let reloading = Promise.resolve()
-  const watcher: FSWatcher = watch(dirname(file), {
+  const root = canonicalPath(dirname(file))
+  const watcher: FSWatcher = watch(root, {
     ignoreInitial: true,
-    ignored: (p: string) => IGNORED.test(p),
+    ignored: reloadIgnore(root, options.own),
   })
   const reload = async (): Promise<void> => {
     try {
@@ -41,7 +43,8 @@ export function watchAppModule(options: {
       logger.error({ err }, `ui reload: importing ${basename(file)} failed; keeping the previous version`)
     }
   }
-  watcher.on('all', (_event, path) => {
+  watcher.on('all', (event, path) => {
+    if (!RELOAD_FILE_EVENTS.has(event)) return
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => {
       timer = null

@@ -3,6 +3,7 @@ import { SvcError, isSvcError } from '../../errors.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { normalizeMountPath } from '../../settings/schema.js'
 import { loadTarget } from '../../target/load-target.js'
+import { ownPaths } from '../../internal/reload-ignore.js'
 import { watchAppModule } from './dev-reload.js'
 import { clientDir } from './static-files.js'
 import { UiServer } from './ui-server.js'
@@ -51,7 +52,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   })
   const port = await server.start()
   const watcher = env.devReload
-    ? watchAppModule({ file, exportName, logger, onReload: (next) => logger.info({ reran: server.replaceApp(next) }, 'ui reload: sessions rerun') })
+    ? watchAppModule({ file, exportName, logger, own: ownPaths(app.settings), onReload: (next) => logger.info({ reran: server.replaceApp(next) }, 'ui reload: sessions rerun') })
     : null
   logger.info({ port, host: env.host, root_path: env.basePath, pages: app.pages.length, dev_reload: env.devReload }, `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`)
   return {

@@ -1,0 +1,41 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { reloadIgnore } from '../../../src/internal/reload-ignore.js'
+
+describe('reloadIgnore', () => {
+  const app = '/srv/app'
+  const ignored = reloadIgnore(app, { files: [join(app, '.svc.pid'), join(app, '.svc.pid.state.json'), join(app, 'run', 'my.lock')], dirs: [join(app, '.cache')] })
+
+  it("ignores svc's own files and the temp files written for them", () => {
+    for (const p of [
+      '.svc.pid',
+      '.svc.pid.state.json',
+      '..svc.pid.4242.0a1b2c3d.tmp',
+      '..svc.pid.state.json.4242.deadbeef.tmp',
+      'run/my.lock',
+      'run/.my.lock.17.00ff00ff.tmp',
+      '.cache/v8/abc',
+      '.cache',
+    ]) {
+      expect(ignored(join(app, p)), p).toBe(true)
+    }
+  })
+
+  it('ignores folders without app source and editor scratch files', () => {
+    for (const p of ['node_modules/x/index.js', '.git/HEAD', 'dist/app.js', '.svc/x', 'app.ts~', '.app.ts.swp', '.#app.ts', '#app.ts#', '4913', 'server.log']) {
+      expect(ignored(join(app, p)), p).toBe(true)
+    }
+  })
+
+  it('matches folder names below the app folder only', () => {
+    const inDist = reloadIgnore('/srv/dist/app', { files: [], dirs: [] })
+    expect(inDist('/srv/dist/app/app.ts')).toBe(false)
+    expect(inDist('/srv/dist/app/dist/app.js')).toBe(true)
+  })
+
+  it("still sees the app's files, also ones named like svc's in another folder", () => {
+    for (const p of ['app.ts', 'pages/home.ts', 'run/other.ts', 'sub/my.lock', '.my.lock.17.00ff00ff.tmp', 'data.json']) {
+      expect(ignored(join(app, p)), p).toBe(false)
+    }
+  })
+})
