@@ -21,7 +21,15 @@ export function sendJsonError(res: ServerResponse, code: SvcErrorCode, message: 
   res.end(body)
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 413: 'Payload Too Large', 502: 'Bad Gateway', 503: 'Service Unavailable' }
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  431: 'Request Header Fields Too Large',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+}
 
 /** Refuse a WebSocket handshake on the raw socket (nothing was upgraded yet). */
 export function rejectUpgrade(socket: Socket, code: SvcErrorCode, message: string, requestId: string): void {
