@@ -273,9 +273,10 @@ describe('gateway HTTP side under hostile clients', () => {
     expect(c.received).toMatch(/\{"slept":100\}$/)
   })
 
-  it('HTTP/1.0 keep-alive: answers both pipelined API requests', async () => {
+  it('HTTP/1.0 keep-alive: answers both pipelined API requests, then closes (bytes after the closing one are ignored)', async () => {
     const c = await raw()
-    c.write('GET /api/slow?ms=100 HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /api/pid HTTP/1.0\r\n\r\n')
+    // A third request arrives after the second one, which closes the connection: it is ignored.
+    c.write('GET /api/slow?ms=100 HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /api/pid HTTP/1.0\r\n\r\nGET /api/ping HTTP/1.0\r\n\r\n')
     await c.closedWithin(5_000)
     expect(c.received).toMatch(/\{"slept":100\}HTTP\/1\.1 200 OK\r\n/)
     expect(c.received).toMatch(/\{"pid":\d+\}$/)
