@@ -15,8 +15,8 @@ import type { SvcErrorCode } from '../src/errors.js'
  *
  * At most `poolSize` requests are at the sidecar at once; the rest wait here, in arrival order,
  * for at most `queueTimeoutMs` and then get 503 (so a pool held by slow clients shows as 503s
- * and a not-ready readyz, not as requests hanging). A client body that stalls for
- * `bodyTimeoutMs` gets 408 and frees its upstream connection.
+ * and a not-ready readyz, not as requests hanging). Small declared bodies are buffered first; a
+ * client body that stalls for `bodyTimeoutMs` gets 408 and frees its upstream connection.
  */
 export interface HttpProxyOptions {
   maxBodyBytes: number
@@ -50,6 +50,8 @@ class BodyTooLargeError extends Error {
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 /** How long the rest of a refused body is read and discarded before the connection is closed. */
 const REFUSED_BODY_LINGER_MS = 2_000
+/** Declared bodies up to this size are read in full before they take an upstream connection. */
+const BUFFERED_BODY_BYTES = 64 * 1024
 /** With no queue timeout, readyz calls the pool saturated once a request has waited this long. */
 const SATURATED_WAIT_MS = 10_000
 
@@ -117,17 +119,40 @@ export class HttpProxy {
       refuseBody(req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', new BodyTooLargeError(limit).message, p.requestId)
       return
     }
-    const hasBody = length > 0 || (length === -1 && req.headers['transfer-encoding'] !== undefined)
     const relay = new ResponseRelay(req, res, p, this.#opts.logger, () => this.#release())
+    if (length > 0 && length <= BUFFERED_BODY_BYTES) {
+      // A small body is read in full before an upstream connection is taken, so a client that
+      // trickles it in holds only its own connection, never one of the pool's.
+      if (p.expectsContinue) res.writeContinue()
+      watchBodyIdle(req, res, this.#opts.bodyTimeoutMs, relay)
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
+      req.once('end', () => {
+        if (!relay.refused && !res.destroyed) this.#admit(req, res, p, relay, Buffer.concat(chunks))
+      })
+      // A client gone before its body arrived still ends its observation (access log, metrics).
+      res.once('close', () => {
+        if (!req.complete) p.observation.end(499)
+      })
+      return
+    }
+    const streamed = length > 0 || (length === -1 && req.headers['transfer-encoding'] !== undefined)
+    this.#admit(req, res, p, relay, streamed ? 'stream' : null)
+  }
+
+  /** Dispatch now when a pooled connection is free, else wait for one in arrival order. */
+  #admit(req: IncomingMessage, res: ServerResponse, p: ProxyRequest, relay: ResponseRelay, body: Buffer | 'stream' | null): void {
     const start = (): void => {
       if (relay.refused) {
         this.#release()
         return
       }
-      // The body is wanted from now on: ask for it, and time its stalls.
-      if (p.expectsContinue) res.writeContinue()
-      if (hasBody) watchBodyIdle(req, res, this.#opts.bodyTimeoutMs, relay)
-      this.#dispatch(req, p, relay, hasBody ? length : 0, limit)
+      if (body === 'stream') {
+        // The body is wanted from now on: ask for it, and time its stalls.
+        if (p.expectsContinue) res.writeContinue()
+        watchBodyIdle(req, res, this.#opts.bodyTimeoutMs, relay)
+      }
+      this.#dispatch(req, p, relay, body)
     }
     if (this.#active < this.#opts.poolSize) {
       this.#active++
@@ -197,9 +222,11 @@ export class HttpProxy {
     }
   }
 
-  #dispatch(req: IncomingMessage, p: ProxyRequest, relay: ResponseRelay, length: number, limit: number): void {
+  #dispatch(req: IncomingMessage, p: ProxyRequest, relay: ResponseRelay, buffered: Buffer | 'stream' | null): void {
     const pool = this.#pool
-    const body = length === 0 ? null : limit > 0 && length === -1 ? Readable.from(limitedBody(req, limit)) : req
+    const limit = this.#opts.maxBodyBytes
+    const chunked = req.headers['content-length'] === undefined
+    const body = buffered !== 'stream' ? buffered : limit > 0 && chunked ? Readable.from(limitedBody(req, limit)) : req
     const urlFull = this.#origin + this.#basePath + p.target
     relay.begin(p.observation.upstream(req.method ?? 'GET', urlFull), urlFull)
     if (!pool) {

@@ -97,7 +97,7 @@ describe('gateway HTTP side under hostile clients', () => {
         SVC_GATEWAY_UPSTREAM_POOL_SIZE: '2',
         SVC_GATEWAY_UPSTREAM_QUEUE_TIMEOUT_S: '1',
         SVC_GATEWAY_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
-        SVC_GATEWAY_MAX_PROXY_REQUEST_BODY_BYTES: '65536',
+        SVC_GATEWAY_MAX_PROXY_REQUEST_BODY_BYTES: String(1024 * 1024),
         SVC_ENABLE_GATEWAY_PROMETHEUS_METRICS: '1',
       },
     })
@@ -133,9 +133,9 @@ describe('gateway HTTP side under hostile clients', () => {
   })
 
   it('answers 408 JSON to a stalled upload and frees the upstream connections it held', async () => {
-    // Two stalled uploads hold both pooled connections to the sidecar.
+    // Two stalled uploads, too large to be buffered first, hold both pooled connections to the sidecar.
     const uploads = await Promise.all([raw(), raw()])
-    for (const c of uploads) c.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n' + 'a'.repeat(10))
+    for (const c of uploads) c.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n' + 'a'.repeat(70_000))
     for (const c of uploads) {
       await c.closedWithin(5_000)
       const body = expectJsonError(c.received, 408, 'request_timeout')
@@ -147,6 +147,31 @@ describe('gateway HTTP side under hostile clients', () => {
     await ui.body.dump()
     // A slot still held would make this wait for the queue timeout (1 s) and answer 503.
     expect(Date.now() - started).toBeLessThan(900)
+  })
+
+  it('small uploads trickling in do not hold upstream connections: UI requests stay fast, the uploads arrive whole', async () => {
+    // Three clients for two pooled connections, each sending a byte every 150 ms (under the body timeout).
+    const uploads = await Promise.all([raw(), raw(), raw()])
+    for (const c of uploads) c.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nConnection: close\r\n\r\n')
+    let sent = 0
+    const feeder = setInterval(() => {
+      for (const c of uploads) c.write('b')
+      if (++sent === 10) clearInterval(feeder)
+    }, 150)
+    try {
+      const started = Date.now()
+      const ui = await request(svc.url + '/while-trickling')
+      expect(ui.statusCode).toBe(200)
+      await ui.body.dump()
+      expect(Date.now() - started).toBeLessThan(900)
+      for (const c of uploads) {
+        await c.closedWithin(5_000)
+        expect(c.received).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+        expect(c.received).toMatch(/"bodyBytes":10/)
+      }
+    } finally {
+      clearInterval(feeder)
+    }
   })
 
   it('answers 408 JSON to a stalled upload to the API', async () => {
@@ -212,7 +237,7 @@ describe('gateway HTTP side under hostile clients', () => {
     expect(ok.received).toMatch(/"bodyBytes":5/)
 
     const big = await raw()
-    big.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n')
+    big.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n')
     await big.closedWithin(5_000)
     expect(big.received).not.toMatch(/100 Continue/)
     expectJsonError(big.received, 413, 'payload_too_large')
