@@ -4,7 +4,8 @@ import { once } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { SvcErrorCode } from '../src/errors.js'
-import { errorBody } from './json-error.js'
+import { errorBody, sendJsonError } from './json-error.js'
+import { resolveRequestId } from './request-id.js'
 
 /**
  * The worker's HTTP server and its lifecycle: listen on the handle the supervisor passed (or a
@@ -92,6 +93,10 @@ export class GatewayServer {
     )
     this.server.maxConnections = limits.maxConnections
     this.server.on('checkContinue', handlers.handleContinue)
+    this.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+      res.setHeader('connection', 'close')
+      sendJsonError(res, 'SVC_ERR_GATEWAY_EXPECTATION_FAILED', `unsupported Expect header ${JSON.stringify(req.headers.expect)}; only 100-continue is understood`, resolveRequestId(req.headers['x-request-id']))
+    })
     this.server.on('upgrade', handlers.handleUpgrade)
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: HttpSocket) => {
       const inFlight = socket._httpMessage

@@ -34,6 +34,7 @@ export const ERRORS = {
   SVC_ERR_GATEWAY_HEADER_TIMEOUT: { status: 408, error: 'request_timeout' },
   SVC_ERR_GATEWAY_BODY_TIMEOUT: { status: 408, error: 'request_timeout' },
   SVC_ERR_GATEWAY_HEADERS_TOO_LARGE: { status: 431, error: 'request_headers_too_large' },
+  SVC_ERR_GATEWAY_EXPECTATION_FAILED: { status: 417, error: 'expectation_failed' },
   // PROXY: the HTTP hop to the sidecar
   SVC_ERR_PROXY_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_PROXY_UPSTREAM_TIMEOUT: { status: 502, error: 'bad_gateway' },

@@ -243,6 +243,13 @@ describe('gateway HTTP side under hostile clients', () => {
     expectJsonError(big.received, 413, 'payload_too_large')
   })
 
+  it('answers 417 JSON to an expectation other than 100-continue', async () => {
+    const c = await raw()
+    c.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: teapot\r\n\r\n')
+    await c.closedWithin(5_000)
+    expectJsonError(c.received, 417, 'expectation_failed')
+  })
+
   it('does not forward client X-Forwarded-*, Forwarded or X-Real-IP with trust_proxy off', async () => {
     const res = await request(svc.url + '/headers', {
       headers: {
