@@ -90,7 +90,7 @@ export function createGatewayHandler(parts: GatewayParts): {
       res.setHeader('x-request-id', requestId)
       res.once('close', () => observation.end(res.statusCode))
       if (expectsContinue) res.writeContinue()
-      if (hasBody(req)) watchApiBodyIdle(req, res, apiBodyTimeoutMs, requestId)
+      if (hasBody(req) && hasSocketTimer(req)) watchApiBodyIdle(req, res, apiBodyTimeoutMs, requestId)
       // The app's code runs here: getRequestId() and its log lines see the resolved id.
       runWithRequestId(requestId, () => parts.api(req, res, c.apiPath, c.query))
       return
@@ -174,6 +174,11 @@ function badHost(req: IncomingMessage): string | null {
   if (seen > 1) return `the request has ${seen} Host headers; send exactly one`
   if (seen === 0 && req.httpVersion !== '1.0') return 'an HTTP/1.1 request needs a Host header'
   return null
+}
+
+/** False for the in-process test client's requests (light-my-request): no socket to time. */
+function hasSocketTimer(req: IncomingMessage): boolean {
+  return typeof req.setTimeout === 'function'
 }
 
 function hasBody(req: IncomingMessage): boolean {

@@ -288,6 +288,8 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, code: SvcErrorCod
  * sidecar is the slow side, so the timer is re-armed instead.
  */
 function watchBodyIdle(req: IncomingMessage, res: ServerResponse, ms: number, relay: ResponseRelay): void {
+  // The in-process test client's requests (light-my-request) have no socket to time.
+  if (typeof req.setTimeout !== 'function') return
   req.setTimeout(ms, () => {
     if (req.complete) return
     if (req.readableLength > 0 && !relay.refused) {
