@@ -11,7 +11,7 @@ import { createGatewayHandler } from './handler.js'
 import type { InternalRoutes } from './internal-routes.js'
 import { createSecurityHeaders } from './security-headers.js'
 import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
-import { GatewayServer } from './server.js'
+import { GatewayServer, autoMaxConnections } from './server.js'
 
 /** Everything one gateway worker (or an in-process test client) serves with. */
 export interface Gateway {
@@ -37,13 +37,19 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
   const runtime = app[kRuntime]
   if (opts.upstream !== undefined) runtime.uiUpstream = normalizeUpstream(opts.upstream)
   const logger = childLogger(app.logger, 'svc.gateway')
+  const observer = opts.observer ?? NOOP_OBSERVER
   const api = await createApiHop(app.api)
   const http = new HttpProxy(runtime.uiUpstream, {
     maxBodyBytes: settings.gateway_max_proxy_request_body_bytes,
     connectTimeoutMs: settings.gateway_upstream_connect_timeout_s * 1000,
     readTimeoutMs: settings.gateway_upstream_read_timeout_s * 1000,
+    poolSize: settings.gateway_upstream_pool_size,
+    queueTimeoutMs: settings.gateway_upstream_queue_timeout_s * 1000,
+    bodyTimeoutMs: settings.gateway_client_body_timeout_s * 1000,
     logger,
+    onQueueTimeout: () => observer.upstreamQueueTimeout(),
   })
+  runtime.upstreamSaturation = () => http.saturation()
   const ws = new WsProxy({
     connectTimeoutMs: settings.gateway_upstream_connect_timeout_s * 1000,
     maxMessageBytes: settings.gateway_ws_max_message_bytes,
@@ -55,12 +61,16 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
     api,
     http,
     ws,
-    observer: opts.observer ?? NOOP_OBSERVER,
+    observer,
     internal: opts.internal ?? null,
     decorate: createSecurityHeaders(settings),
     isDraining: () => runtime.draining,
   })
-  const server = new GatewayServer(handlers)
+  const server = new GatewayServer(handlers, {
+    headerTimeoutMs: settings.gateway_client_header_timeout_s * 1000,
+    keepAliveTimeoutMs: settings.gateway_keepalive_timeout_s * 1000,
+    maxConnections: settings.gateway_max_connections || autoMaxConnections(),
+  })
   return {
     server,
     logger,

@@ -3,9 +3,13 @@ import { GATEWAY_SET_HEADERS as GATEWAY_SET, HOP_BY_HOP_HEADERS as HOP_BY_HOP } 
 
 /**
  * Header policy for the hops to the sidecar. Everything the client sent is forwarded except
- * hop-by-hop headers (RFC 7230 §6.1 plus every name listed in `Connection`), the client's own
- * `X-Forwarded-*`/`Forwarded`/`X-Real-IP` and `X-Request-ID`; then the gateway sets Host,
- * X-Forwarded-* from its own view (or the trusted proxy's) and the authoritative X-Request-ID.
+ * hop-by-hop headers (RFC 7230 §6.1 plus every name listed in `Connection`), `Expect` (the
+ * gateway answers `100-continue` itself), the client's own `X-Forwarded-*`/`Forwarded` and
+ * `X-Request-ID`; then the gateway sets Host, X-Forwarded-* from its own view (or the trusted
+ * proxy's) and the authoritative X-Request-ID. Without `trust_proxy`, no client-sent forwarding
+ * header reaches the sidecar: every `X-Forwarded-*` name (also ones the gateway does not set,
+ * like `X-Forwarded-Server`) and `X-Real-IP` are dropped too. With it, those extra names come
+ * from the trusted proxy and pass.
  */
 
 /**
@@ -15,6 +19,8 @@ import { GATEWAY_SET_HEADERS as GATEWAY_SET, HOP_BY_HOP_HEADERS as HOP_BY_HOP } 
 const WS_HANDSHAKE = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'expect'])
 
 export interface ForwardView {
+  /** `trust_proxy`: forwarding headers beyond the ones the gateway sets pass through. */
+  trusted: boolean
   host: string
   proto: string
   port: string | undefined
@@ -40,7 +46,7 @@ export function forwardView(req: IncomingMessage, rootPath: string, trustProxy: 
   const ownProto = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
   const peer = req.socket.remoteAddress
   if (!trustProxy) {
-    return { host: ownHost, proto: ownProto, port: portOf(ownHost), prefix: rootPath, forwardedFor: peer }
+    return { trusted: false, host: ownHost, proto: ownProto, port: portOf(ownHost), prefix: rootPath, forwardedFor: peer }
   }
   const host = first(req.headers['x-forwarded-host']) ?? ownHost
   const proto = first(req.headers['x-forwarded-proto']) ?? ownProto
@@ -49,15 +55,12 @@ export function forwardView(req: IncomingMessage, rootPath: string, trustProxy: 
   const chain = req.headers['x-forwarded-for']
   const prior = Array.isArray(chain) ? chain.join(', ') : chain
   const forwardedFor = prior && peer ? `${prior}, ${peer}` : (prior ?? peer)
-  return { host, proto, port, prefix, forwardedFor }
+  return { trusted: true, host, proto, port, prefix, forwardedFor }
 }
 
-/**
- * Forwarding claims the gateway does not set itself (`X-Forwarded-Server`, `X-Real-IP`, …): a
- * client could forge them, and the gateway's own `X-Forwarded-*` already carry its view.
- */
-function isClientForwarding(name: string): boolean {
-  return name.startsWith('x-forwarded-') || name === 'x-real-ip'
+/** A forwarding header only a trusted proxy may set: any `x-forwarded-…` name, or `x-real-ip`. */
+function isClientForwarding(lowerName: string): boolean {
+  return lowerName.startsWith('x-forwarded-') || lowerName === 'x-real-ip'
 }
 
 /** Request headers for an upstream hop, as a flat object (multi-valued joined per RFC 9110). */
@@ -76,7 +79,8 @@ export function upstreamRequestHeaders(
   }
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase()
-    if (HOP_BY_HOP.has(name) || GATEWAY_SET.has(name) || isClientForwarding(name)) continue
+    if (HOP_BY_HOP.has(name) || GATEWAY_SET.has(name) || name === 'expect') continue
+    if (!view.trusted && isClientForwarding(name)) continue
     if (connectionListed?.has(name)) continue
     if (websocket && WS_HANDSHAKE.has(name)) continue
     const value = raw[i + 1]!

@@ -33,6 +33,7 @@ export interface GatewayParts {
  */
 export function createGatewayHandler(parts: GatewayParts): {
   handleRequest: (req: IncomingMessage, res: ServerResponse) => void
+  handleContinue: (req: IncomingMessage, res: ServerResponse) => void
   handleUpgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void
 } {
   const { settings, observer, internal, decorate } = parts
@@ -46,8 +47,17 @@ export function createGatewayHandler(parts: GatewayParts): {
     ['/openapi.json', `${root}${settings.api_mount_path}/openapi.json`],
   ])
 
-  const handleRequest = (req: IncomingMessage, res: ServerResponse): void => {
+  const apiBodyTimeoutMs = settings.gateway_client_body_timeout_s * 1000
+
+  /** `expectsContinue`: the client waits for 100 Continue, sent only on the paths that read the body. */
+  const handle = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
     const requestId = resolveRequestId(req.headers['x-request-id'])
+    const hostProblem = badHost(req)
+    if (hostProblem !== null) {
+      res.setHeader('connection', 'close')
+      sendJsonError(res, 'SVC_ERR_GATEWAY_BAD_REQUEST', hostProblem, requestId)
+      return
+    }
     // Answers the gateway writes itself carry the id in their head; only the API hop (Fastify
     // writes the head) needs it set ahead. Setting it early on proxied answers would cost a
     // header merge per request.
@@ -79,6 +89,8 @@ export function createGatewayHandler(parts: GatewayParts): {
     if (c.kind === 'api') {
       res.setHeader('x-request-id', requestId)
       res.once('close', () => observation.end(res.statusCode))
+      if (expectsContinue) res.writeContinue()
+      if (hasBody(req) && hasSocketTimer(req)) watchApiBodyIdle(req, res, apiBodyTimeoutMs, requestId)
       // The app's code runs here: getRequestId() and its log lines see the resolved id.
       runWithRequestId(requestId, () => parts.api(req, res, c.apiPath, c.query))
       return
@@ -97,8 +109,11 @@ export function createGatewayHandler(parts: GatewayParts): {
       target: c.query === '' ? c.uiPath : `${c.uiPath}?${c.query}`,
       headers: upstreamRequestHeaders(req, view, requestId, false),
       observation,
+      expectsContinue,
     })
   }
+  const handleRequest = (req: IncomingMessage, res: ServerResponse): void => handle(req, res, false)
+  const handleContinue = (req: IncomingMessage, res: ServerResponse): void => handle(req, res, true)
 
   /** Nothing thrown on the upgrade path may escape: it would take the whole worker down. */
   const handleUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
@@ -113,6 +128,11 @@ export function createGatewayHandler(parts: GatewayParts): {
   }
 
   const upgrade = (req: IncomingMessage, socket: Socket, head: Buffer, requestId: string): void => {
+    const hostProblem = badHost(req)
+    if (hostProblem !== null) {
+      rejectUpgrade(socket, 'SVC_ERR_GATEWAY_BAD_REQUEST', hostProblem, requestId)
+      return
+    }
     const rawUrl = req.url ?? '/'
     const c = classify(rawUrl)
     if (c.kind === 'bad') {
@@ -154,7 +174,54 @@ export function createGatewayHandler(parts: GatewayParts): {
     })
   }
 
-  return { handleRequest, handleUpgrade }
+  return { handleRequest, handleContinue, handleUpgrade }
+}
+
+/**
+ * RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one, gets 400
+ * (Node keeps the first of several, so the sidecar and the gateway could disagree on the host).
+ */
+function badHost(req: IncomingMessage): string | null {
+  const raw = req.rawHeaders
+  let seen = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length === 4 && name.toLowerCase() === 'host') seen++
+  }
+  if (seen > 1) return `the request has ${seen} Host headers; send exactly one`
+  if (seen === 0 && req.httpVersion !== '1.0') return 'an HTTP/1.1 request needs a Host header'
+  return null
+}
+
+/** False for the in-process test client's requests (light-my-request): no socket to time. */
+function hasSocketTimer(req: IncomingMessage): boolean {
+  return typeof req.setTimeout === 'function'
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return length !== undefined ? length !== '0' : req.headers['transfer-encoding'] !== undefined
+}
+
+/**
+ * nginx's client_body_timeout on the API: no body bytes for `ms` → 408 and the connection
+ * closes. Fastify reads bodies as they arrive, so an idle socket means an idle client.
+ */
+function watchApiBodyIdle(req: IncomingMessage, res: ServerResponse, ms: number, requestId: string): void {
+  let timedOut = false
+  req.setTimeout(ms, () => {
+    if (req.complete) return
+    if (timedOut || res.headersSent) {
+      res.destroy()
+      return
+    }
+    timedOut = true
+    res.setHeader('connection', 'close')
+    sendJsonError(res, 'SVC_ERR_GATEWAY_BODY_TIMEOUT', `the request body stalled: no bytes for ${ms / 1000} s (gateway_client_body_timeout_s)`, requestId)
+  })
+  req.once('end', () => {
+    if (!res.writableFinished) req.socket.setTimeout(0)
+  })
 }
 
 type Routed = Extract<Classified, { kind: Dispatch }>

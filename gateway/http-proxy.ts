@@ -5,18 +5,30 @@ import type { Logger } from 'pino'
 import { downstreamResponseHeaders } from './forward-headers.js'
 import { sendJsonError } from './json-error.js'
 import type { RequestObservation } from './observe.js'
+import type { SvcErrorCode } from '../src/errors.js'
 
 /**
  * The HTTP hop to the sidecar: one undici keep-alive Pool per worker, request and response
  * bodies streamed both ways with backpressure, upstream content-encoding kept. A body over the
  * limit is refused with 413 before the upstream is contacted (Content-Length) or as soon as the
  * streamed bytes pass it; an upstream failure is a 502 JSON answer, never a half-open response.
+ *
+ * At most `poolSize` requests are at the sidecar at once; the rest wait here, in arrival order,
+ * for at most `queueTimeoutMs` and then get 503 (so a pool held by slow clients shows as 503s
+ * and a not-ready readyz, not as requests hanging). Small declared bodies are buffered first; a
+ * client body that stalls for `bodyTimeoutMs` gets 408 and frees its upstream connection.
  */
 export interface HttpProxyOptions {
   maxBodyBytes: number
   connectTimeoutMs: number
   readTimeoutMs: number
+  poolSize: number
+  /** 0: wait as long as it takes. */
+  queueTimeoutMs: number
+  bodyTimeoutMs: number
   logger: Logger
+  /** Called once per request refused after waiting `queueTimeoutMs` (metrics). */
+  onQueueTimeout: () => void
 }
 
 export interface ProxyRequest {
@@ -25,6 +37,8 @@ export interface ProxyRequest {
   target: string
   headers: Record<string, string>
   observation: RequestObservation
+  /** The client sent `Expect: 100-continue` and waits for 100 before its body. */
+  expectsContinue: boolean
 }
 
 class BodyTooLargeError extends Error {
@@ -36,13 +50,29 @@ class BodyTooLargeError extends Error {
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 /** How long the rest of a refused body is read and discarded before the connection is closed. */
 const REFUSED_BODY_LINGER_MS = 2_000
-const POOL_CONNECTIONS = 256
+/** Declared bodies up to this size are read in full before they take an upstream connection. */
+const BUFFERED_BODY_BYTES = 64 * 1024
+/** With no queue timeout, readyz calls the pool saturated once a request has waited this long. */
+const SATURATED_WAIT_MS = 10_000
+
+/** A request waiting for a free upstream connection. */
+interface Waiter {
+  since: number
+  start: () => void
+  timer: NodeJS.Timeout | null
+}
 
 export class HttpProxy {
   readonly #opts: HttpProxyOptions
   #pool: Pool | null = null
   #origin = ''
   #basePath = ''
+  /** Requests dispatched to the pool and not finished: at most `poolSize`. */
+  #active = 0
+  /** Insertion-ordered: the first entry has waited longest. */
+  readonly #waiting = new Set<Waiter>()
+  #queueTimeouts = 0
+  #lastQueueTimeoutAt = 0
 
   constructor(upstream: string, opts: HttpProxyOptions) {
     this.#opts = opts
@@ -64,7 +94,7 @@ export class HttpProxy {
       this.#origin = url.origin
       this.#basePath = url.pathname.replace(/\/+$/, '')
       this.#pool = new Pool(this.#origin, {
-        connections: POOL_CONNECTIONS,
+        connections: this.#opts.poolSize,
         pipelining: 1,
         connect: { timeout: this.#opts.connectTimeoutMs },
         headersTimeout: this.#opts.readTimeoutMs,
@@ -75,8 +105,7 @@ export class HttpProxy {
   }
 
   forward(req: IncomingMessage, res: ServerResponse, p: ProxyRequest): void {
-    const pool = this.#pool
-    if (!pool) {
+    if (!this.#pool) {
       p.observation.end(502)
       sendJsonError(res, 'SVC_ERR_PROXY_NO_UPSTREAM', 'no ui upstream is configured (SVC_UI_UPSTREAM is empty)', p.requestId)
       return
@@ -85,15 +114,125 @@ export class HttpProxy {
     const declared = req.headers['content-length']
     const length = declared === undefined ? -1 : Number(declared)
     if (limit > 0 && length > limit) {
+      // With `Expect: 100-continue` no 100 was sent: the client learns before it uploads.
       p.observation.end(413)
-      refuseBody(req, res, new BodyTooLargeError(limit), p.requestId)
+      refuseBody(req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', new BodyTooLargeError(limit).message, p.requestId)
       return
     }
-    const hasBody = length > 0 || (length === -1 && req.headers['transfer-encoding'] !== undefined)
-    const body = !hasBody ? null : limit > 0 && length === -1 ? Readable.from(limitedBody(req, limit)) : req
+    const relay = new ResponseRelay(req, res, p, this.#opts.logger, () => this.#release())
+    if (length > 0 && length <= BUFFERED_BODY_BYTES) {
+      // A small body is read in full before an upstream connection is taken, so a client that
+      // trickles it in holds only its own connection, never one of the pool's.
+      if (p.expectsContinue) res.writeContinue()
+      watchBodyIdle(req, res, this.#opts.bodyTimeoutMs, relay)
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
+      req.once('end', () => {
+        if (!relay.refused && !res.destroyed) this.#admit(req, res, p, relay, Buffer.concat(chunks))
+      })
+      // A client gone before its body arrived still ends its observation (access log, metrics).
+      res.once('close', () => {
+        if (!req.complete) p.observation.end(499)
+      })
+      return
+    }
+    const streamed = length > 0 || (length === -1 && req.headers['transfer-encoding'] !== undefined)
+    this.#admit(req, res, p, relay, streamed ? 'stream' : null)
+  }
+
+  /** Dispatch now when a pooled connection is free, else wait for one in arrival order. */
+  #admit(req: IncomingMessage, res: ServerResponse, p: ProxyRequest, relay: ResponseRelay, body: Buffer | 'stream' | null): void {
+    const start = (): void => {
+      if (relay.refused) {
+        this.#release()
+        return
+      }
+      if (body === 'stream') {
+        // The body is wanted from now on: ask for it, and time its stalls.
+        if (p.expectsContinue) res.writeContinue()
+        watchBodyIdle(req, res, this.#opts.bodyTimeoutMs, relay)
+      }
+      this.#dispatch(req, p, relay, body)
+    }
+    if (this.#active < this.#opts.poolSize) {
+      this.#active++
+      start()
+    } else {
+      this.#enqueue(res, p, relay, start)
+    }
+  }
+
+  /**
+   * Why readyz should say not ready, or null: requests are waiting for a connection right now
+   * and one timed out waiting within the last queue timeout (or, without a queue timeout, one
+   * has waited over 10 s).
+   */
+  saturation(): string | null {
+    if (this.#waiting.size === 0) return null
+    const now = Date.now()
+    const window = this.#opts.queueTimeoutMs
+    const oldest = this.#waiting.values().next().value!
+    const saturated = window > 0 ? now - this.#lastQueueTimeoutAt <= window : now - oldest.since > SATURATED_WAIT_MS
+    if (!saturated) return null
+    return (
+      `upstream_pool_saturated: ${this.#active} of ${this.#opts.poolSize} upstream connections busy (gateway_upstream_pool_size), ` +
+      `${this.#waiting.size} requests waiting, ${this.#queueTimeouts} refused after gateway_upstream_queue_timeout_s so far`
+    )
+  }
+
+  #enqueue(res: ServerResponse, p: ProxyRequest, relay: ResponseRelay, start: () => void): void {
+    const waiter: Waiter = { since: Date.now(), start, timer: null }
+    this.#waiting.add(waiter)
+    // A client that leaves (or a body that timed out) gives its place up.
+    res.once('close', () => {
+      if (this.#waiting.delete(waiter) && waiter.timer) clearTimeout(waiter.timer)
+    })
+    const timeoutMs = this.#opts.queueTimeoutMs
+    if (timeoutMs === 0) return
+    waiter.timer = setTimeout(() => {
+      if (!this.#waiting.delete(waiter)) return
+      this.#queueTimeouts++
+      this.#lastQueueTimeoutAt = Date.now()
+      this.#opts.onQueueTimeout()
+      relay.refused = true
+      p.observation.end(503)
+      this.#opts.logger.warn(
+        { request_id: p.requestId, upstream_pool_size: this.#opts.poolSize, waiting: this.#waiting.size },
+        `gateway upstream pool busy: request waited ${timeoutMs} ms for a free connection (gateway_upstream_queue_timeout_s); answered 503`,
+      )
+      refuseBody(
+        relay.req,
+        res,
+        'SVC_ERR_PROXY_UPSTREAM_BUSY',
+        `all ${this.#opts.poolSize} connections to the ui sidecar stayed busy for ${timeoutMs / 1000} s (gateway_upstream_pool_size, gateway_upstream_queue_timeout_s); retry later`,
+        p.requestId,
+      )
+    }, timeoutMs)
+  }
+
+  /** One dispatched request finished: its slot goes to the longest-waiting request. */
+  #release(): void {
+    this.#active--
+    for (const next of this.#waiting) {
+      this.#waiting.delete(next)
+      if (next.timer) clearTimeout(next.timer)
+      this.#active++
+      next.start()
+      return
+    }
+  }
+
+  #dispatch(req: IncomingMessage, p: ProxyRequest, relay: ResponseRelay, buffered: Buffer | 'stream' | null): void {
+    const pool = this.#pool
+    const limit = this.#opts.maxBodyBytes
+    const chunked = req.headers['content-length'] === undefined
+    const body = buffered !== 'stream' ? buffered : limit > 0 && chunked ? Readable.from(limitedBody(req, limit)) : req
     const urlFull = this.#origin + this.#basePath + p.target
-    const upstreamSpan = p.observation.upstream(req.method ?? 'GET', urlFull)
-    const handler = new ResponseRelay(req, res, p, upstreamSpan, this.#opts.logger, urlFull)
+    relay.begin(p.observation.upstream(req.method ?? 'GET', urlFull), urlFull)
+    if (!pool) {
+      relay.onResponseError(null, new Error('the ui upstream was removed'))
+      return
+    }
     pool.dispatch(
       {
         origin: this.#origin,
@@ -102,7 +241,7 @@ export class HttpProxy {
         headers: p.headers,
         body,
       },
-      handler,
+      relay,
     )
   }
 
@@ -127,12 +266,12 @@ async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator
 }
 
 /**
- * Answer 413 while the client may still be sending. Closing at once would reset the connection
- * under its upload, and the client would see a write error instead of the answer; so the rest
- * of the body is read and discarded (what nginx calls a lingering close) for at most
- * `REFUSED_BODY_LINGER_MS`, then the connection is closed if the body has not ended.
+ * Refuse a request (413, 503) while the client may still be sending. Closing at once would
+ * reset the connection under its upload, and the client would see a write error instead of the
+ * answer; so the rest of the body is read and discarded (what nginx calls a lingering close)
+ * for at most `REFUSED_BODY_LINGER_MS`, then the connection is closed if the body has not ended.
  */
-function refuseBody(req: IncomingMessage, res: ServerResponse, error: BodyTooLargeError, requestId: string): void {
+function refuseBody(req: IncomingMessage, res: ServerResponse, code: SvcErrorCode, message: string, requestId: string): void {
   if (!req.complete) {
     const timer = setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS)
     timer.unref()
@@ -140,27 +279,51 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, error: BodyTooLar
     req.once('close', () => clearTimeout(timer))
     req.resume()
   }
-  sendJsonError(res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', error.message, requestId)
+  sendJsonError(res, code, message, requestId)
+}
+
+/**
+ * nginx's client_body_timeout: the client sent no body bytes for `ms` → 408. The socket's idle
+ * timer (reset by every read) measures it; bytes still buffered for the upstream mean the
+ * sidecar is the slow side, so the timer is re-armed instead.
+ */
+function watchBodyIdle(req: IncomingMessage, res: ServerResponse, ms: number, relay: ResponseRelay): void {
+  // The in-process test client's requests (light-my-request) have no socket to time.
+  if (typeof req.setTimeout !== 'function') return
+  req.setTimeout(ms, () => {
+    if (req.complete) return
+    if (req.readableLength > 0 && !relay.refused) {
+      req.socket.setTimeout(ms)
+      return
+    }
+    relay.bodyTimedOut(ms)
+  })
+  // Node arms the keep-alive timer on the same socket once the answer is out; keep that one.
+  req.once('end', () => {
+    if (!res.writableFinished) req.socket.setTimeout(0)
+  })
 }
 
 class ResponseRelay implements Dispatcher.DispatchHandler {
-  readonly #req: IncomingMessage
+  readonly req: IncomingMessage
   readonly #res: ServerResponse
   readonly #p: ProxyRequest
-  readonly #span: { end(error?: Error): void }
   readonly #logger: Logger
-  readonly #url: string
+  readonly #release: () => void
+  /** The gateway answered this request itself (queue or body timeout); the upstream side is dropped. */
+  refused = false
+  #span: { end(error?: Error): void } | null = null
+  #url = ''
   #controller: Dispatcher.DispatchController | null = null
   #status = 0
   #resumeOnDrain = false
 
-  constructor(req: IncomingMessage, res: ServerResponse, p: ProxyRequest, span: { end(error?: Error): void }, logger: Logger, url: string) {
-    this.#req = req
+  constructor(req: IncomingMessage, res: ServerResponse, p: ProxyRequest, logger: Logger, release: () => void) {
+    this.req = req
     this.#res = res
     this.#p = p
-    this.#span = span
     this.#logger = logger
-    this.#url = url
+    this.#release = release
     res.once('close', () => {
       if (!res.writableFinished && this.#controller && !this.#controller.aborted) {
         this.#controller.abort(new Error('client closed the connection'))
@@ -168,19 +331,51 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
     })
   }
 
+  /** Dispatched: from now on exactly one of onResponseEnd / onResponseError frees the slot. */
+  begin(span: { end(error?: Error): void }, url: string): void {
+    this.#span = span
+    this.#url = url
+  }
+
+  #done(error?: Error): void {
+    const span = this.#span
+    if (span === null) return
+    this.#span = null
+    span.end(error)
+    this.#release()
+  }
+
+  bodyTimedOut(ms: number): void {
+    const res = this.#res
+    if (this.refused) {
+      // Second expiry: the client did not even read the 408.
+      res.destroy()
+      return
+    }
+    this.refused = true
+    this.#p.observation.end(408)
+    if (this.#controller && !this.#controller.aborted) this.#controller.abort(new Error('client body timeout'))
+    if (res.headersSent) {
+      res.destroy()
+      return
+    }
+    res.setHeader('connection', 'close')
+    sendJsonError(res, 'SVC_ERR_GATEWAY_BODY_TIMEOUT', `the request body stalled: no bytes for ${ms / 1000} s (gateway_client_body_timeout_s)`, this.#p.requestId)
+  }
+
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller
+    if (this.refused) controller.abort(new Error('answered by the gateway'))
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.#status = statusCode
-    const out = downstreamResponseHeaders(headers, this.#p.requestId)
     const res = this.#res
-    if (res.destroyed) {
+    if (res.destroyed || this.refused) {
       controller.abort(new Error('client closed the connection'))
       return
     }
-    res.writeHead(statusCode, out)
+    res.writeHead(statusCode, downstreamResponseHeaders(headers, this.#p.requestId))
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -194,17 +389,18 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.#span.end()
+    this.#done()
     this.#res.end()
     this.#p.observation.end(this.#status)
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.#span.end(error)
+  onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {
+    this.#done(error)
+    if (this.refused) return
     const res = this.#res
     if (error instanceof BodyTooLargeError) {
       this.#p.observation.end(413, error)
-      refuseBody(this.#req, res, error, this.#p.requestId)
+      refuseBody(this.req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', error.message, this.#p.requestId)
       return
     }
     if (res.destroyed || (res.headersSent && res.writableEnded)) {

@@ -24,8 +24,11 @@ export function sendJsonError(res: ServerResponse, code: SvcErrorCode, message: 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
   404: 'Not Found',
+  408: 'Request Timeout',
   413: 'Payload Too Large',
+  417: 'Expectation Failed',
   426: 'Upgrade Required',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',

@@ -39,6 +39,14 @@ export const GATEWAY_PROMETHEUS_METRICS = [
     buckets: GATEWAY_DURATION_BUCKETS,
     help: 'Wall time of one gateway request, dispatch to response end (WebSocket: connection lifetime)',
   },
+  {
+    name: 'svc_gateway_upstream_queue_timeouts_total',
+    type: 'counter',
+    labels: [],
+    stability: 'experimental',
+    buckets: null,
+    help: 'UI requests refused with 503 after waiting gateway_upstream_queue_timeout_s for a free upstream connection',
+  },
 ] as const satisfies readonly GatewayMetricSpec[]
 
 /** One gateway worker's metrics. */
@@ -49,6 +57,8 @@ export interface GatewayMetrics {
   countRequest(dispatch: Dispatch, methodKind: string): void
   /** Observe one finished request's wall time; may throw (the caller logs and carries on). */
   observeDuration(dispatch: Dispatch, seconds: number): void
+  /** Count one request refused because no upstream connection became free in time. */
+  countUpstreamQueueTimeout(): void
   /** This worker's metrics as prom-client JSON, for the supervisor to aggregate over IPC. */
   getMetricsJSON(): Promise<unknown>
   /** This worker's metrics as exposition text. */
@@ -138,7 +148,7 @@ interface MetricSnapshot {
 }
 
 /**
- * The two gateway metrics are counted in plain numbers on the request path and handed to
+ * The gateway metrics are counted in plain numbers on the request path and handed to
  * prom-client's registry as metric objects it reads at scrape time, so exposition, the registry
  * and the sum over workers stay prom-client's. prom-client's own labelled `inc()`/`observe()`
  * validate and hash the label set on every call, which cost about 3 µs per request in a busy
@@ -168,6 +178,24 @@ class RequestCounter {
   async get(): Promise<MetricSnapshot> {
     const values = [...this.#series.values()].flatMap((byKind) => [...byKind.values()].map((s) => ({ labels: { ...s.labels }, value: s.value })))
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values }
+  }
+}
+
+/** A counter without labels, read by the registry at scrape time like the two above. */
+class PlainCounter {
+  readonly name: string
+  readonly help: string
+  readonly type = 'counter'
+  readonly aggregator = 'sum'
+  value = 0
+
+  constructor(spec: GatewayMetricSpec) {
+    this.name = spec.name
+    this.help = spec.help
+  }
+
+  async get(): Promise<MetricSnapshot> {
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [{ labels: {}, value: this.value }] }
   }
 }
 
@@ -227,16 +255,19 @@ class PromGatewayMetrics implements GatewayMetrics {
   readonly #shared: InstanceType<PromClient['Registry']>
   readonly #requests: RequestCounter
   readonly #durations: DurationHistogram
+  readonly #queueTimeouts: PlainCounter
 
   constructor(prom: PromClient, settings: ResolvedSettings, options: GatewayMetricsOptions) {
-    const [requests, duration] = GATEWAY_PROMETHEUS_METRICS
+    const [requests, duration, queueTimeouts] = GATEWAY_PROMETHEUS_METRICS
     this.#registry = new prom.Registry()
     this.#shared = prom.register
     this.#requests = new RequestCounter(requests)
     this.#durations = new DurationHistogram(duration)
+    this.#queueTimeouts = new PlainCounter(queueTimeouts)
     // The registry only calls get() and reads name/type; its typings list prom-client's own classes.
     this.#registry.registerMetric(this.#requests as unknown as PromMetric)
     this.#registry.registerMetric(this.#durations as unknown as PromMetric)
+    this.#registry.registerMetric(this.#queueTimeouts as unknown as PromMetric)
     // Known series start at zero so rate() and histogram_quantile() work from the first scrape.
     for (const dispatch of DISPATCHES) {
       this.#durations.zero(dispatch)
@@ -260,6 +291,10 @@ class PromGatewayMetrics implements GatewayMetrics {
 
   observeDuration(dispatch: Dispatch, seconds: number): void {
     this.#durations.observe(dispatch, seconds)
+  }
+
+  countUpstreamQueueTimeout(): void {
+    this.#queueTimeouts.value++
   }
 
   /** svc's metrics, then whatever the app registered on prom-client's default registry. */

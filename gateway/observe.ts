@@ -44,8 +44,10 @@ export interface GatewayObserver {
   /** False when `begin()` would return `NOOP_OBSERVATION`: the caller can skip building `RequestInfo`. */
   observing(): boolean
   begin(info: RequestInfo): RequestObservation
+  /** A request waited longer than `gateway_upstream_queue_timeout_s` for an upstream connection. */
+  upstreamQueueTimeout(): void
 }
 
 export const NOOP_UPSTREAM: UpstreamObservation = { end() {} }
 export const NOOP_OBSERVATION: RequestObservation = { upstream: () => NOOP_UPSTREAM, end() {} }
-export const NOOP_OBSERVER: GatewayObserver = { observing: () => false, begin: () => NOOP_OBSERVATION }
+export const NOOP_OBSERVER: GatewayObserver = { observing: () => false, begin: () => NOOP_OBSERVATION, upstreamQueueTimeout() {} }

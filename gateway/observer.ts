@@ -60,6 +60,9 @@ export function createGatewayObserver(opts: GatewayObserverOptions): GatewayObse
     begin(info) {
       return observing() ? new Observation(p, info, hasTraceHook()) : NOOP_OBSERVATION
     },
+    upstreamQueueTimeout() {
+      metrics?.countUpstreamQueueTimeout()
+    },
   }
 }
 

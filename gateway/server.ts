@@ -1,6 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Server as NetServer, type Socket } from 'node:net'
 import { once } from 'node:events'
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { SvcErrorCode } from '../src/errors.js'
+import { errorBody, sendJsonError } from './json-error.js'
+import { resolveRequestId } from './request-id.js'
 
 /**
  * The worker's HTTP server and its lifecycle: listen on the handle the supervisor passed (or a
@@ -12,27 +17,109 @@ export type ServerState = 'idle' | 'listening' | 'draining' | 'closed'
 
 export interface ServerHandlers {
   handleRequest: (req: IncomingMessage, res: ServerResponse) => void
+  /** A request with `Expect: 100-continue`: the handler sends 100 once it wants the body. */
+  handleContinue: (req: IncomingMessage, res: ServerResponse) => void
   handleUpgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void
 }
 
-/** Idle keep-alive sockets close after this; clients learn it from `Keep-Alive: timeout=5`. */
-const KEEP_ALIVE_TIMEOUT_MS = 5_000
+/** Client-side limits (nginx's client_header_timeout, keepalive_timeout, worker_connections). */
+export interface ServerLimits {
+  headerTimeoutMs: number
+  keepAliveTimeoutMs: number
+  /** Over this many open connections the worker drops new ones at accept. */
+  maxConnections: number
+}
+
+/** A refused client gets this long to read the error answer before its socket is destroyed. */
+const CLIENT_ERROR_LINGER_MS = 2_000
+
+/** How often Node checks header deadlines: often enough for short test timeouts, at most once a second. */
+function checkingIntervalMs(headerTimeoutMs: number): number {
+  return Math.min(1_000, Math.max(50, Math.floor(headerTimeoutMs / 4)))
+}
+
+/** A parse error or timeout on a socket no request handler owns yet, as a JSON answer. */
+function clientErrorAnswer(code: string | undefined): { status: number; reason: string; svc: SvcErrorCode; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, reason: 'Request Header Fields Too Large', svc: 'SVC_ERR_GATEWAY_HEADERS_TOO_LARGE', message: 'request headers are larger than the limit (16 KiB by default, node --max-http-header-size)' }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, reason: 'Request Timeout', svc: 'SVC_ERR_GATEWAY_HEADER_TIMEOUT', message: 'the request headers did not arrive in time (gateway_client_header_timeout_s)' }
+    default:
+      return { status: 400, reason: 'Bad Request', svc: 'SVC_ERR_GATEWAY_BAD_REQUEST', message: `malformed HTTP request (${code ?? 'parse error'})` }
+  }
+}
+
+/** Without a soft open-file limit to go by (not Linux, or unlimited). */
+const FALLBACK_MAX_CONNECTIONS = 4_096
+
+/**
+ * `gateway_max_connections` 0: half the process's soft open-file limit (Node raises it to the
+ * hard limit at start), since a proxied client connection may hold an upstream socket too and
+ * the rest (pool, logs, the app's own files) needs descriptors left over.
+ */
+export function autoMaxConnections(limitsFile = '/proc/self/limits'): number {
+  let text: string
+  try {
+    text = readFileSync(limitsFile, 'utf8')
+  } catch {
+    return FALLBACK_MAX_CONNECTIONS
+  }
+  const soft = /^Max open files\s+(\d+)/m.exec(text)
+  return soft ? Math.max(64, Math.floor(Number(soft[1]) / 2)) : FALLBACK_MAX_CONNECTIONS
+}
+
+/** Node's own link from a socket to the response it is writing (what its default clientError handler checks). */
+type HttpSocket = Socket & { _httpMessage?: ServerResponse | null }
 
 export class GatewayServer {
   readonly server: Server
   #state: ServerState = 'idle'
   #draining: Promise<void> | null = null
 
-  constructor(handlers: ServerHandlers) {
-    this.server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout: 0 }, handlers.handleRequest)
+  constructor(handlers: ServerHandlers, limits: ServerLimits) {
+    this.server = createServer(
+      {
+        keepAliveTimeout: limits.keepAliveTimeoutMs,
+        // No whole-request deadline (uploads and long polls may take long); the header deadline
+        // and the body idle timeout (handler) bound what a client can hold without sending.
+        requestTimeout: 0,
+        headersTimeout: limits.headerTimeoutMs,
+        connectionsCheckingInterval: checkingIntervalMs(limits.headerTimeoutMs),
+        // The handler answers a missing Host itself, as JSON (Node's own answer has no body).
+        requireHostHeader: false,
+      },
+      handlers.handleRequest,
+    )
+    this.server.maxConnections = limits.maxConnections
+    this.server.on('checkContinue', handlers.handleContinue)
+    this.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+      res.setHeader('connection', 'close')
+      sendJsonError(res, 'SVC_ERR_GATEWAY_EXPECTATION_FAILED', `unsupported Expect header ${JSON.stringify(req.headers.expect)}; only 100-continue is understood`, resolveRequestId(req.headers['x-request-id']))
+    })
     this.server.on('upgrade', handlers.handleUpgrade)
-    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-      if (err.code === 'ECONNRESET' || !socket.writable) {
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: HttpSocket) => {
+      const inFlight = socket._httpMessage
+      // Bytes after a request that closes the connection (HTTP/1.0 without keep-alive): the
+      // request before them is still being answered, and Node closes the connection after it.
+      if (err.code === 'HPE_CLOSED_CONNECTION' && inFlight && socket.writable) {
+        socket.pause()
+        return
+      }
+      // An answer already on the wire cannot be followed by another one.
+      if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
         socket.destroy()
         return
       }
-      const body = JSON.stringify({ error: 'bad_request', message: `malformed HTTP request (${err.code ?? 'parse error'})`, request_id: null })
-      socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+      const a = clientErrorAnswer(err.code)
+      const requestId = randomUUID()
+      const body = errorBody(a.svc, a.message, requestId)
+      socket.end(
+        `HTTP/1.1 ${a.status} ${a.reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\n\r\n${body}`,
+      )
+      // A client that never reads must not keep the socket: end() alone waits for it.
+      socket.setTimeout(CLIENT_ERROR_LINGER_MS, () => socket.destroy())
     })
   }
 

@@ -31,11 +31,17 @@ export const ERRORS = {
   SVC_ERR_GATEWAY_DRAINING: { status: 503, error: 'draining' },
   SVC_ERR_GATEWAY_INTERNAL: { status: 500, error: 'internal' },
   SVC_ERR_GATEWAY_METRICS_UNAVAILABLE: { status: 500, error: 'metrics_unavailable' },
+  SVC_ERR_GATEWAY_BAD_REQUEST: { status: 400, error: 'bad_request' },
+  SVC_ERR_GATEWAY_HEADER_TIMEOUT: { status: 408, error: 'request_timeout' },
+  SVC_ERR_GATEWAY_BODY_TIMEOUT: { status: 408, error: 'request_timeout' },
+  SVC_ERR_GATEWAY_HEADERS_TOO_LARGE: { status: 431, error: 'request_headers_too_large' },
+  SVC_ERR_GATEWAY_EXPECTATION_FAILED: { status: 417, error: 'expectation_failed' },
   // PROXY: the HTTP hop to the sidecar
   SVC_ERR_PROXY_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_PROXY_UPSTREAM_TIMEOUT: { status: 502, error: 'bad_gateway' },
   SVC_ERR_PROXY_NO_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_PROXY_BODY_TOO_LARGE: { status: 413, error: 'payload_too_large' },
+  SVC_ERR_PROXY_UPSTREAM_BUSY: { status: 503, error: 'upstream_busy' },
   // WS: the WebSocket hop to the sidecar
   SVC_ERR_WS_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_WS_BAD_HANDSHAKE: { status: 400, error: 'bad_request' },

@@ -42,6 +42,11 @@ export function registerHealthRoutes(api: FastifyInstance, runtime: RuntimeState
       return { status: 'not_ready', detail: 'draining' }
     }
     if (!runtime.uiUpstream) return { status: 'ready', ui: 'not_configured' }
+    const saturated = runtime.upstreamSaturation()
+    if (saturated !== null) {
+      reply.code(503)
+      return { status: 'not_ready', detail: saturated }
+    }
     const probe = await probeUpstream(runtime.uiUpstream, rootPath)
     if (probe.ok) return { status: 'ready', ui: 'ok' }
     reply.code(503)

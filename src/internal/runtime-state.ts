@@ -5,6 +5,8 @@
 export class RuntimeState {
   uiUpstream: string
   draining = false
+  /** Why the upstream pool counts as saturated for readyz, or null; set by the gateway worker. */
+  upstreamSaturation: () => string | null = () => null
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.uiUpstream = normalizeUpstream(env.SVC_UI_UPSTREAM ?? '')

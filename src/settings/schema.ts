@@ -106,6 +106,14 @@ export const FIELDS = {
   },
   gateway_upstream_connect_timeout_s: { schema: seconds, default: 10, parse: asNumber },
   gateway_upstream_read_timeout_s: { schema: seconds, default: 120, parse: asNumber },
+  gateway_client_header_timeout_s: { schema: seconds.min(0.1), default: 60, parse: asNumber },
+  gateway_client_body_timeout_s: { schema: seconds.min(0.1), default: 60, parse: asNumber },
+  gateway_keepalive_timeout_s: { schema: seconds.min(0.1), default: 5, parse: asNumber },
+  /** Per worker; 0 = half the process's open-file limit (each proxied connection may hold an upstream socket too). */
+  gateway_max_connections: { schema: z.number().int().min(0), default: 0, parse: asNumber },
+  gateway_upstream_pool_size: { schema: z.number().int().min(1).max(65_536), default: 256, parse: asNumber },
+  /** 0 = a request waits for a free upstream connection as long as it takes. */
+  gateway_upstream_queue_timeout_s: { schema: seconds, default: 10, parse: asNumber },
   gateway_forward_client_headers: {
     schema: z
       .array(headerName)

@@ -23,10 +23,11 @@ async function metricsOrFail(input: SettingsInput = {}, workerId?: string): Prom
 }
 
 describe('GATEWAY_PROMETHEUS_METRICS catalogue', () => {
-  it('lists both stable metrics with type, labels, buckets and help', () => {
+  it('lists the two stable metrics and the queue-timeout counter with type, labels, buckets and help', () => {
     expect(GATEWAY_PROMETHEUS_METRICS.map((m) => [m.name, m.type, m.labels, m.stability])).toEqual([
       ['svc_gateway_requests_total', 'counter', ['dispatch', 'method_kind'], 'stable'],
       ['svc_gateway_request_duration_seconds', 'histogram', ['dispatch'], 'stable'],
+      ['svc_gateway_upstream_queue_timeouts_total', 'counter', [], 'experimental'],
     ])
     expect(GATEWAY_PROMETHEUS_METRICS[1].buckets).toEqual([0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
     for (const m of GATEWAY_PROMETHEUS_METRICS) expect(m.help.length).toBeGreaterThan(10)
@@ -122,7 +123,11 @@ describe('metrics text', () => {
 
   it('adds Node process metrics with a worker label only when enable_node_metrics is on', async () => {
     const plain = parseMetrics(await (await metricsOrFail()).metricsText())
-    expect(plain.families.map((f) => f.name).sort()).toEqual(['svc_gateway_request_duration_seconds', 'svc_gateway_requests_total'])
+    expect(plain.families.map((f) => f.name).sort()).toEqual([
+      'svc_gateway_request_duration_seconds',
+      'svc_gateway_requests_total',
+      'svc_gateway_upstream_queue_timeouts_total',
+    ])
     const withNode = parseMetrics(await (await metricsOrFail({ enable_node_metrics: true }, '3')).metricsText())
     const heap = withNode.family('nodejs_heap_size_used_bytes')
     expect(heap.metrics[0]!.labels).toEqual({ worker: '3' })
@@ -155,6 +160,7 @@ describe('aggregateWorkerMetrics', () => {
     const text = await aggregateWorkerMetrics([await a.getMetricsJSON(), await b.getMetricsJSON(), 'not-a-worker'])
     const parsed = parseMetrics(text)
     const requests = parsed.family('svc_gateway_requests_total').metrics
+    expect(parsed.family('svc_gateway_upstream_queue_timeouts_total').metrics[0]!.value).toBe('0')
     expect(requests.find((s) => s.labels?.dispatch === 'api' && s.labels?.method_kind === 'GET')?.value).toBe('2')
     expect(requests.find((s) => s.labels?.dispatch === 'ui' && s.labels?.method_kind === 'GET')?.value).toBe('1')
     const api = parsed.histogram('svc_gateway_request_duration_seconds', { dispatch: 'api' })

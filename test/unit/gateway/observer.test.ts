@@ -198,6 +198,7 @@ describe('metrics', () => {
       observeDuration() {
         throw new RangeError('bad value')
       },
+      countUpstreamQueueTimeout() {},
       getMetricsJSON: async () => [],
       metricsText: async () => '',
     }
