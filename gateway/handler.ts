@@ -178,8 +178,9 @@ export function createGatewayHandler(parts: GatewayParts): {
 }
 
 /**
- * RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one, gets 400
- * (Node keeps the first of several, so the sidecar and the gateway could disagree on the host).
+ * RFC 9112 §3.2: an HTTP/1.1 request without Host, any request with more than one, or one whose
+ * value is not `host[:port]`, gets 400 (Node keeps the first of several, so the sidecar and the
+ * gateway could disagree on the host).
  */
 function badHost(req: IncomingMessage): string | null {
   const raw = req.rawHeaders
@@ -190,8 +191,15 @@ function badHost(req: IncomingMessage): string | null {
   }
   if (seen > 1) return `the request has ${seen} Host headers; send exactly one`
   if (seen === 0 && req.httpVersion !== '1.0') return 'an HTTP/1.1 request needs a Host header'
+  const host = req.headers.host
+  if (host !== undefined && host !== '' && !HOST_VALUE.test(host)) {
+    return `invalid Host header ${JSON.stringify(host.slice(0, 100))}; send host[:port]`
+  }
   return null
 }
+
+/** RFC 9110 §7.2 `uri-host [ ":" port ]`: an IP literal or a reg-name, and a port of at most 5 digits. */
+const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+(?:%25[\w.~-]+)?\]|\[v[0-9A-Fa-f]+\.[\w.~!$&'()*+,;=:-]+\]|[\w.~!$&'()*+,;=%-]*)(?::\d{0,5})?$/
 
 /** False for the in-process test client's requests (light-my-request): no socket to time. */
 function hasSocketTimer(req: IncomingMessage): boolean {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { ERRORS, type SvcErrorCode } from '../src/errors.js'
+import { lingeringClose } from './lingering-close.js'
 
 /** Body of every answer the gateway gives itself: `{ error, message, request_id }`. */
 export function errorBody(code: SvcErrorCode, message: string, requestId: string): string {
@@ -35,9 +36,9 @@ const REASONS: Record<number, string> = {
 }
 
 /**
- * Refuse a WebSocket handshake on the raw socket (nothing was upgraded yet), then close it once
- * the answer is flushed: an upgrade socket is half-open capable, so `end()` alone would keep the
- * descriptor for as long as the client keeps its side open.
+ * Refuse a WebSocket handshake on the raw socket (nothing was upgraded yet), then close it with
+ * a bounded lingering close: `end()` alone would keep the descriptor for as long as the client
+ * keeps its side open, and closing at once could reset the answer away.
  */
 export function rejectUpgrade(socket: Socket, code: SvcErrorCode, message: string, requestId: string, extraHead = ''): void {
   if (!socket.writable) {
@@ -46,8 +47,8 @@ export function rejectUpgrade(socket: Socket, code: SvcErrorCode, message: strin
   }
   const status = ERRORS[code].status
   const body = errorBody(code, message, requestId)
-  socket.once('finish', () => socket.destroy())
-  socket.end(
+  lingeringClose(
+    socket,
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
       'Connection: close\r\n' +
       'Content-Type: application/json; charset=utf-8\r\n' +

@@ -4,8 +4,9 @@ import { once } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { SvcErrorCode } from '../src/errors.js'
-import { errorBody, sendJsonError } from './json-error.js'
+import { errorBody, rejectUpgrade, sendJsonError } from './json-error.js'
 import { resolveRequestId } from './request-id.js'
+import { lingeringClose, lingeringDestroySoon } from './lingering-close.js'
 
 /**
  * The worker's HTTP server and its lifecycle: listen on the handle the supervisor passed (or a
@@ -29,9 +30,6 @@ export interface ServerLimits {
   /** Over this many open connections the worker drops new ones at accept. */
   maxConnections: number
 }
-
-/** A refused client gets this long to read the error answer before its socket is destroyed. */
-const CLIENT_ERROR_LINGER_MS = 2_000
 
 /** How often Node checks header deadlines: often enough for short test timeouts, at most once a second. */
 function checkingIntervalMs(headerTimeoutMs: number): number {
@@ -92,18 +90,28 @@ export class GatewayServer {
       handlers.handleRequest,
     )
     this.server.maxConnections = limits.maxConnections
+    // Node ends a `Connection: close` exchange with `socket.destroySoon()`: linger instead.
+    this.server.on('connection', (socket: Socket & { destroySoon?: () => void }) => {
+      socket.destroySoon = lingeringDestroySoon
+    })
     this.server.on('checkContinue', handlers.handleContinue)
     this.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
       res.setHeader('connection', 'close')
       sendJsonError(res, 'SVC_ERR_GATEWAY_EXPECTATION_FAILED', `unsupported Expect header ${JSON.stringify(req.headers.expect)}; only 100-continue is understood`, resolveRequestId(req.headers['x-request-id']))
     })
     this.server.on('upgrade', handlers.handleUpgrade)
+    // Node drops a CONNECT without a word when nobody listens; the gateway is no forward proxy.
+    this.server.on('connect', (req: IncomingMessage, socket: Socket) => {
+      socket.on('error', () => socket.destroy())
+      rejectUpgrade(socket, 'SVC_ERR_GATEWAY_BAD_REQUEST', 'CONNECT is not supported: the gateway is not a forward proxy', resolveRequestId(req.headers['x-request-id']))
+    })
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: HttpSocket) => {
       const inFlight = socket._httpMessage
       // Bytes after a request that closes the connection (HTTP/1.0 without keep-alive): the
       // request before them is still being answered, and Node closes the connection after it.
       if (err.code === 'HPE_CLOSED_CONNECTION' && inFlight && socket.writable) {
-        socket.pause()
+        socket.removeAllListeners('data')
+        socket.on('data', () => {})
         return
       }
       // An answer already on the wire cannot be followed by another one.
@@ -114,12 +122,11 @@ export class GatewayServer {
       const a = clientErrorAnswer(err.code)
       const requestId = randomUUID()
       const body = errorBody(a.svc, a.message, requestId)
-      socket.end(
+      lingeringClose(
+        socket,
         `HTTP/1.1 ${a.status} ${a.reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\n\r\n${body}`,
       )
-      // A client that never reads must not keep the socket: end() alone waits for it.
-      socket.setTimeout(CLIENT_ERROR_LINGER_MS, () => socket.destroy())
     })
   }
 

@@ -144,7 +144,8 @@ function buildRequest(rng: Rng, o: GrammarOptions, fuzzId: string, last: boolean
   const target = path + query(rng)
   let head = version === '' ? `${method} ${target}\r\n` : `${method} ${target} ${version}\r\n`
   const hostMode = rng.int(0, 9)
-  let clean = TOKEN_METHODS.includes(method) && VERSIONS.includes(version) && !mutated && hostMode <= 6
+  // A space in the target (from the query) already makes the request line malformed.
+  let clean = TOKEN_METHODS.includes(method) && VERSIONS.includes(version) && !mutated && hostMode <= 6 && !/\s/.test(target)
   let mustReject: string | undefined
   if (hostMode <= 6) head += header('Host', o.host)
   else if (hostMode === 7) {

@@ -177,6 +177,9 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
         SVC_FUZZ_RECORD: recordFile,
         SVC_UI_HEALTH_PATH: HEALTH,
         SVC_LOG_LEVEL: 'warn',
+        // Well below the stall deadline, so an incomplete request must be closed by the gateway.
+        SVC_GATEWAY_CLIENT_HEADER_TIMEOUT_S: '5',
+        SVC_GATEWAY_CLIENT_BODY_TIMEOUT_S: '5',
       },
       timeoutMs: 30_000,
     })

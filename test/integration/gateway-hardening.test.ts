@@ -290,6 +290,45 @@ describe('gateway HTTP side under hostile clients', () => {
     }
   })
 
+  it('answers 400 JSON to a Host value that is not host[:port], and the sidecar never sees it', async () => {
+    for (const path of ['/api/ping', '/echo/invalid-host']) {
+      const c = await raw()
+      c.write(`GET ${path} HTTP/1.1\r\nHost: a b\r\n\r\n`)
+      await c.closedWithin(5_000)
+      expect(expectJsonError(c.received, 400, 'bad_request').message).toMatch(/invalid Host header "a b"/)
+    }
+    const seen = await request(svc.url + '/__seen')
+    expect(await seen.body.text()).not.toContain('invalid-host')
+  })
+
+  it('lingering close: a refused request whose body is still arriving reads its answer instead of a reset', async () => {
+    for (let i = 0; i < 5; i++) {
+      const c = await raw()
+      c.write(`GET /page%2F..%2F..%2Fapi HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\nConnection: close\r\n\r\n`)
+      for (let k = 0; k < 20; k++) c.write('a'.repeat(100_000))
+      await c.closedWithin(5_000)
+      expectJsonError(c.received, 400, 'bad_request')
+    }
+  })
+
+  it('lingering close: an HTTP/1.0 answer is read even with a pipelined request still unread behind it', async () => {
+    for (let i = 0; i < 5; i++) {
+      const c = await raw()
+      c.write(`POST /api/ping HTTP/1.0\r\nHost: x\r\n\r\nGET /injected HTTP/1.1\r\nExpect: 100-continue\r\nX-Pad: ${'p'.repeat(8_000)}\r\nContent-Length: 2000000\r\n\r\n`)
+      for (let k = 0; k < 20; k++) c.write('a'.repeat(100_000))
+      await c.closedWithin(5_000)
+      expect(c.received).toMatch(/^HTTP\/1\.1 \d{3} /)
+    }
+  })
+
+  it('answers 400 JSON to CONNECT (no forward proxy), also with a body still arriving', async () => {
+    const c = await raw()
+    c.write(`CONNECT /api/ping HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\nConnection: close\r\n\r\n`)
+    for (let k = 0; k < 20; k++) c.write('a'.repeat(100_000))
+    await c.closedWithin(5_000)
+    expect(expectJsonError(c.received, 400, 'bad_request').message).toMatch(/CONNECT is not supported/)
+  })
+
   it('answers 400 JSON with a request id to a malformed request line', async () => {
     const c = await raw()
     c.write('GET /x HTTP/9.9 junk\r\n\r\n')

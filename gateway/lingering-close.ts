@@ -1,0 +1,38 @@
+import type { Socket } from 'node:net'
+
+/**
+ * nginx's lingering close. Closing a socket while the client's bytes are still unread makes the
+ * kernel answer with a reset, and a reset can discard the answer the client has not read yet
+ * (a 400 for a bad path while an upload is still arriving, an HTTP/1.0 answer followed by a
+ * pipelined request). So the gateway half-closes after its last byte, reads and discards what
+ * still arrives, and closes when the client does, when it has been silent for
+ * `LINGER_IDLE_MS`, or after `LINGER_MAX_MS` at the most.
+ */
+export const LINGER_IDLE_MS = 2_000
+export const LINGER_MAX_MS = 10_000
+
+function discard(): void {}
+
+/** End `socket` after `lastBytes` (if any) and linger; nothing read from now on is parsed. */
+export function lingeringClose(socket: Socket, lastBytes?: string): void {
+  if (socket.destroyed) return
+  // Detach the HTTP parser: whatever follows is discarded, never taken for a request.
+  socket.removeAllListeners('data')
+  socket.removeAllListeners('end')
+  socket.on('data', discard)
+  socket.on('error', () => socket.destroy())
+  socket.setTimeout(LINGER_IDLE_MS, () => socket.destroy())
+  const timer = setTimeout(() => socket.destroy(), LINGER_MAX_MS)
+  timer.unref()
+  socket.once('close', () => clearTimeout(timer))
+  // Both halves ended → the stream destroys itself (autoDestroy); no half-open descriptor stays.
+  socket.once('end', () => socket.destroy())
+  socket.resume()
+  if (lastBytes === undefined) socket.end()
+  else socket.end(lastBytes)
+}
+
+/** Installed as `destroySoon` on every client socket: Node calls it after a `Connection: close` answer. */
+export function lingeringDestroySoon(this: Socket): void {
+  lingeringClose(this)
+}
