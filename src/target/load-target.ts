@@ -1,5 +1,7 @@
+import module from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { register } from 'tsx/esm/api'
+import { resolveSync } from './app-format-hooks.js'
 import { SvcError } from '../errors.js'
 import { isSvc, type Svc } from '../app.js'
 import { parseTarget, resolveTargetFile } from './target-path.js'
@@ -9,17 +11,27 @@ export type { ParsedTarget } from './target-path.js'
 
 const DEFAULT_EXPORTS = ['app', 'default'] as const
 
-let tsxRegistered = false
+let hooksRegistered = false
+
+/**
+ * tsx for TypeScript, then our format hook (it runs first, LIFO): in-thread where Node has
+ * `module.registerHooks` (as tsx does there), else off-thread through `module.register`.
+ * Global (un-namespaced) registration keeps one module instance of svc for app and runtime.
+ */
+export function registerAppLoader(): void {
+  if (hooksRegistered) return
+  hooksRegistered = true
+  register()
+  const { registerHooks } = module as unknown as { registerHooks?: (hooks: { resolve: typeof resolveSync }) => void }
+  if (typeof registerHooks === 'function') registerHooks({ resolve: resolveSync })
+  else module.register(new URL('./app-format-hooks.js', import.meta.url))
+}
 
 /** Load `module:export` and check that it is an `Svc`. TypeScript files load through tsx. */
 export async function loadTarget(target: string, cwd: string = process.cwd()): Promise<{ app: Svc; file: string; exportName: string }> {
   const parsed = parseTarget(target)
   const file = resolveTargetFile(parsed.module, cwd)
-  if (!tsxRegistered) {
-    // Global (un-namespaced) registration keeps one module instance of svc for app and runtime.
-    register()
-    tsxRegistered = true
-  }
+  registerAppLoader()
   let mod: Record<string, unknown>
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
