@@ -4,6 +4,7 @@ import { register } from 'tsx/esm/api'
 import { resolveSync } from './app-format-hooks.js'
 import { SvcError } from '../errors.js'
 import { isSvc, type Svc } from '../app.js'
+import { describeImportFailure } from './import-failure.js'
 import { parseTarget, resolveTargetFile } from './target-path.js'
 
 export { parseTarget, resolveTargetFile, TARGET_EXTENSIONS } from './target-path.js'
@@ -37,8 +38,11 @@ export async function loadTarget(target: string, cwd: string = process.cwd()): P
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
   } catch (err) {
     if (err instanceof SvcError) throw err
-    const e = err as Error
-    throw new SvcError('SVC_ERR_TARGET_IMPORT_FAILED', `importing ${file} failed: ${e.stack ?? e.message}`, { cause: err })
+    // Node 20 also leaves the same error as an unhandled rejection of its loader: reported here, once.
+    process.on('unhandledRejection', (reason) => {
+      if (reason !== err) throw reason
+    })
+    throw new SvcError('SVC_ERR_TARGET_IMPORT_FAILED', describeImportFailure(file, err, cwd), { cause: err })
   }
   const names = parsed.exportName ? [parsed.exportName] : DEFAULT_EXPORTS
   const exportName = names.find((n) => n in mod && mod[n] !== undefined)
