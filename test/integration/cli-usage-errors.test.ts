@@ -20,7 +20,7 @@ async function svc(args: string[], env: Record<string, string> = {}): Promise<{ 
 
 describe('svc CLI output off a terminal', () => {
   it('svc --help and svc run --help have no ANSI escape codes when piped or with NO_COLOR', async () => {
-    for (const env of [{}, { NO_COLOR: '1' }]) {
+    for (const env of [{}, { NO_COLOR: '1' }] as Array<Record<string, string>>) {
       for (const args of [['--help'], ['run', '--help']]) {
         const r = await svc(args, env)
         expect(r.code).toBe(0)
