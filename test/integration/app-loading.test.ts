@@ -137,6 +137,39 @@ console.log(JSON.stringify(out))
   })
 })
 
+describe(`dev reload in a commonjs project (node ${process.version})`, () => {
+  afterEach(stopAllTrees)
+
+  it('svc dev --reload picks up a change of a sibling module in the gateway and in the sidecar', { timeout: 120_000 }, async () => {
+    const dir = join(root, 'commonjs-dev')
+    mkdirSync(join(dir, 'node_modules'), { recursive: true })
+    symlinkSync(REPO, join(dir, 'node_modules', 'svc'), 'dir')
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'dev', version: '1.0.0', type: 'commonjs' }))
+    writeFileSync(join(dir, 'lib.ts'), "export const word: string = 'one'\n")
+    writeFileSync(join(dir, 'app.ts'), `import { Svc } from 'svc'
+import { word } from './lib'
+export const app = new Svc({ title: 'dev' })
+app.api.get('/word', async () => ({ word }))
+app.page('/', async (st) => {
+  st.text(word)
+})
+`)
+    const tree = await startSvc({ command: 'dev', cwd: dir, target: 'app.ts:app', args: ['--reload', '--log-format', 'json'], env: { SVC_UI_COMMAND: undefined }, timeoutMs: 40_000 })
+    await tree.waitForLine('stderr', /--reload \(scope gateway\)/)
+    const word = async (): Promise<string> => ((await (await fetch(`${tree.url}/api/word`)).json()) as { word: string }).word
+    expect(await word()).toBe('one')
+    writeFileSync(join(dir, 'lib.ts'), "export const word: string = 'two'\n")
+    const deadline = Date.now() + 40_000
+    while ((await word()) !== 'two') {
+      if (Date.now() > deadline) throw new Error(`gateway still serves the old module; stderr:\n${tree.stderr.join('\n')}`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    // The bundled sidecar re-imported the app (and lib.ts) through the same loader.
+    await tree.waitForLine('stdout', /ui reload: sessions rerun/, 40_000)
+    expect(tree.stdout.filter((l) => l.includes('ui reload: importing'))).toEqual([])
+  })
+})
+
 describe('an app that cannot load', () => {
   afterEach(stopAllTrees)
 
