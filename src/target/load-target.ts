@@ -38,10 +38,13 @@ export async function loadTarget(target: string, cwd: string = process.cwd()): P
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
   } catch (err) {
     if (err instanceof SvcError) throw err
-    // Node 20 also leaves the same error as an unhandled rejection of its loader: reported here, once.
-    process.on('unhandledRejection', (reason) => {
-      if (reason !== err) throw reason
-    })
+    // Node 20 also leaves a failed require(esm) as an unhandled rejection of its loader: it is
+    // reported here, once, not a second time as a crash with a stack.
+    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_REQUIRE_')) {
+      process.on('unhandledRejection', (reason) => {
+        if (reason !== err) throw reason
+      })
+    }
     throw new SvcError('SVC_ERR_TARGET_IMPORT_FAILED', describeImportFailure(file, err, cwd), { cause: err })
   }
   const names = parsed.exportName ? [parsed.exportName] : DEFAULT_EXPORTS
