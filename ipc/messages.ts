@@ -45,5 +45,7 @@ export const SidecarToSupervisor = z.discriminatedUnion('type', [
   /** The command runs as this pid, leader of its own process group. */
   z.object({ ...v1, type: z.literal('child_started'), pid: z.number().int() }),
   z.object({ ...v1, type: z.literal('child_exit'), code: z.number().int().nullable(), signal: z.string().nullable() }),
+  /** The bundled sidecar could not start (the supervisor reports it, once). */
+  z.object({ ...v1, type: z.literal('fatal'), code: z.string(), message: z.string() }),
 ])
 export type SidecarToSupervisor = z.infer<typeof SidecarToSupervisor>

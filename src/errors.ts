@@ -20,6 +20,7 @@ export const ERRORS = {
   SVC_ERR_PIDFILE_INVALID: { status: 500, error: 'pidfile_invalid' },
   // PROCESS: supervisor-owned children
   SVC_ERR_PROCESS_PORT_IN_USE: { status: 500, error: 'port_in_use' },
+  SVC_ERR_PROCESS_HOST_UNRESOLVABLE: { status: 500, error: 'host_unresolvable' },
   SVC_ERR_PROCESS_SIDECAR_EXIT: { status: 500, error: 'sidecar_exited' },
   SVC_ERR_PROCESS_SIDECAR_START: { status: 500, error: 'sidecar_start_failed' },
   SVC_ERR_PROCESS_WORKER_START: { status: 500, error: 'worker_start_failed' },

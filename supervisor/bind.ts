@@ -22,7 +22,12 @@ export async function bindPublicPort(host: string, port: number): Promise<BoundP
   try {
     ;({ address, family } = await lookup(host))
   } catch (err) {
-    throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot resolve --host ${JSON.stringify(host)}: ${(err as Error).message}`, { cause: err })
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message
+    throw new SvcError(
+      'SVC_ERR_PROCESS_HOST_UNRESOLVABLE',
+      `cannot resolve the bind host ${JSON.stringify(host)} (--host / SVC_GATEWAY_HOST / gateway_host: ${reason}); pass an IP address such as 127.0.0.1, 0.0.0.0 or ::, or a name this machine resolves`,
+      { cause: err },
+    )
   }
   // The shared handle is bound with SO_REUSEADDR but not listened on here, so a clash would only
   // show when a worker listens: a plain listen first finds it now, before any child starts.

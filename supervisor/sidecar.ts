@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
 import { get } from 'node:http'
 import type { Logger } from 'pino'
-import { SvcError } from '../src/errors.js'
+import { SvcError, svcErrorFromData } from '../src/errors.js'
 import { SidecarToSupervisor } from '../ipc/messages.js'
 import { signalGroup, killTree } from './kill-tree.js'
 
@@ -42,6 +42,8 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   #child: ChildProcess | null = null
   #exit: SidecarExit | null = null
   #reported: SidecarExit | null = null
+  /** The bundled sidecar's own account of a failed start. */
+  #fatal: { code: string; message: string } | null = null
   /** The ui_command's own pid (group leader), as the guard reported it. */
   #commandPid: number | null = null
   #stopping: Promise<void> | null = null
@@ -74,6 +76,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       const msg = SidecarToSupervisor.safeParse(raw)
       if (!msg.success) return
       if (msg.data.type === 'child_started') this.#commandPid = msg.data.pid
+      else if (msg.data.type === 'fatal') this.#fatal = { code: msg.data.code, message: msg.data.message }
       else this.#reported = { code: msg.data.code, signal: msg.data.signal }
     })
     child.once('exit', (code, signal) => {
@@ -103,6 +106,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     }
     exited.catch(() => {})
     if (this.#exit) {
+      if (this.#fatal) throw svcErrorFromData(this.#fatal)
       throw new SvcError('SVC_ERR_PROCESS_SIDECAR_START', `the ui sidecar exited during start-up (${describeExit(this.#exit)})`)
     }
     throw new SvcError(

@@ -121,10 +121,12 @@ export class Supervisor {
       await Promise.all(this.#workers.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
       const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
-      this.#o.logger.error({ code }, (err as Error).message)
+      // The human reads it once, as the `svc: error:` line on stderr; a JSON log keeps a record
+      // for machines, a pretty one would only print it a second time.
+      if (this.#settings.log_format === 'json') this.#o.logger.error({ code }, (err as Error).message)
       await this.#teardown()
       // The app's own options or module were bad: a usage error, as when found before start.
-      const usage = code.startsWith('SVC_ERR_TARGET_') || code === 'SVC_ERR_CONFIG_INVALID' || code === 'SVC_ERR_CONFIG_FILE'
+      const usage = code.startsWith('SVC_ERR_TARGET_') || code === 'SVC_ERR_CONFIG_INVALID' || code === 'SVC_ERR_CONFIG_FILE' || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
       this.#finish(usage ? 2 : 1, (err as Error).message)
       return
     }
@@ -326,7 +328,9 @@ function waitPhase(w: WorkerHandle, phase: 'loaded' | 'ready'): Promise<Record<s
     }
     const onFatal = (f: { code: string; message: string }): void => {
       cleanup()
-      reject(svcErrorFromData({ code: f.code, message: `gateway worker ${w.pid} could not load the app: ${f.message}` }))
+      // A target error already says which file and why; other codes say which process.
+      const message = f.code.startsWith('SVC_ERR_TARGET_') ? f.message : `gateway worker ${w.pid} could not load the app: ${f.message}`
+      reject(svcErrorFromData({ code: f.code, message }))
     }
     const onExit = (e: { code: number | null; signal: NodeJS.Signals | null }): void => {
       cleanup()

@@ -3,9 +3,39 @@ import { RunCommand, DevCommand, WorkbenchCommand } from './commands/serve.js'
 import { COMMANDS } from './commands/index.js'
 import { EXIT } from './exit-codes.js'
 
-const cli = new Cli({ binaryLabel: 'svc', binaryName: 'svc', binaryVersion: '0.1.0', enableCapture: false })
+/** Colour only for a terminal, and never with NO_COLOR set (https://no-color.org). */
+function colours(stream: NodeJS.WriteStream): boolean {
+  return stream.isTTY === true && !process.env.NO_COLOR
+}
+
+const cli = new Cli({ binaryLabel: 'svc', binaryName: 'svc', binaryVersion: '0.1.0', enableCapture: false, enableColors: colours(process.stdout) })
 for (const command of [RunCommand, DevCommand, WorkbenchCommand, ...COMMANDS, Builtins.HelpCommand, Builtins.VersionCommand]) {
   cli.register(command)
+}
+
+/**
+ * Clipanion answers a bad flag after a positional target with "Command not found"; name the flag
+ * (unknown, or missing its value) and the command's help instead.
+ */
+function flagProblem(argv: string[]): string | null {
+  const command = cli
+    .definitions()
+    .map((d) => ({ d, words: d.path.split(' ').slice(1) }))
+    .filter(({ words }) => words.length > 0 && words.every((w, i) => argv[i] === w))
+    .sort((a, b) => b.words.length - a.words.length)[0]
+  if (!command) return null
+  const name = `svc ${command.words.join(' ')}`
+  const flags = new Map<string, boolean>()
+  for (const o of command.d.options) {
+    for (const token of o.definition.split(/[ ,]+/)) if (token.startsWith('-')) flags.set(token, o.definition.includes('#0'))
+  }
+  flags.set('--help', false).set('-h', false)
+  const args = argv.slice(command.words.length)
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-' && !flags.has(a.split('=')[0]!))
+  if (unknown !== undefined) return `unknown flag ${JSON.stringify(unknown)} for "${name}"; see "${name} --help" for its flags`
+  const last = args.at(-1)
+  if (last !== undefined && flags.get(last) === true) return `flag ${last} needs a value, e.g. "${last} <value>"; see "${name} --help"`
+  return `see "${name} --help" for its flags`
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -14,7 +44,8 @@ async function main(argv: string[]): Promise<number> {
     command = cli.process(argv)
   } catch (err) {
     // Unknown command, unknown flag, missing value: a usage error is exit 2.
-    process.stderr.write(cli.error(err))
+    process.stderr.write(cli.error(err, { colored: colours(process.stderr) }))
+    process.stderr.write(`svc: ${flagProblem(argv) ?? 'see "svc --help" for the commands and "svc <command> --help" for their flags'}\n`)
     return EXIT.USAGE
   }
   return cli.run(command)

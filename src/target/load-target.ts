@@ -1,7 +1,10 @@
+import module from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { register } from 'tsx/esm/api'
+import { resolveSync } from './app-format-hooks.js'
 import { SvcError } from '../errors.js'
 import { isSvc, type Svc } from '../app.js'
+import { describeImportFailure } from './import-failure.js'
 import { parseTarget, resolveTargetFile } from './target-path.js'
 
 export { parseTarget, resolveTargetFile, TARGET_EXTENSIONS } from './target-path.js'
@@ -9,24 +12,40 @@ export type { ParsedTarget } from './target-path.js'
 
 const DEFAULT_EXPORTS = ['app', 'default'] as const
 
-let tsxRegistered = false
+let hooksRegistered = false
+
+/**
+ * tsx for TypeScript, then our format hook (it runs first, LIFO): in-thread where Node has
+ * `module.registerHooks` (as tsx does there), else off-thread through `module.register`.
+ * Global (un-namespaced) registration keeps one module instance of svc for app and runtime.
+ */
+export function registerAppLoader(): void {
+  if (hooksRegistered) return
+  hooksRegistered = true
+  register()
+  const { registerHooks } = module as unknown as { registerHooks?: (hooks: { resolve: typeof resolveSync }) => void }
+  if (typeof registerHooks === 'function') registerHooks({ resolve: resolveSync })
+  else module.register(new URL('./app-format-hooks.js', import.meta.url))
+}
 
 /** Load `module:export` and check that it is an `Svc`. TypeScript files load through tsx. */
 export async function loadTarget(target: string, cwd: string = process.cwd()): Promise<{ app: Svc; file: string; exportName: string }> {
   const parsed = parseTarget(target)
   const file = resolveTargetFile(parsed.module, cwd)
-  if (!tsxRegistered) {
-    // Global (un-namespaced) registration keeps one module instance of svc for app and runtime.
-    register()
-    tsxRegistered = true
-  }
+  registerAppLoader()
   let mod: Record<string, unknown>
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
   } catch (err) {
     if (err instanceof SvcError) throw err
-    const e = err as Error
-    throw new SvcError('SVC_ERR_TARGET_IMPORT_FAILED', `importing ${file} failed: ${e.stack ?? e.message}`, { cause: err })
+    // Node 20 also leaves a failed require(esm) as an unhandled rejection of its loader: it is
+    // reported here, once, not a second time as a crash with a stack.
+    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_REQUIRE_')) {
+      process.on('unhandledRejection', (reason) => {
+        if (reason !== err) throw reason
+      })
+    }
+    throw new SvcError('SVC_ERR_TARGET_IMPORT_FAILED', describeImportFailure(file, err, cwd), { cause: err })
   }
   const names = parsed.exportName ? [parsed.exportName] : DEFAULT_EXPORTS
   const exportName = names.find((n) => n in mod && mod[n] !== undefined)

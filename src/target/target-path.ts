@@ -7,7 +7,7 @@ import { SvcError } from '../errors.js'
  * here (and never runs the app's code itself); `load-target.ts` imports it.
  */
 /** Extensions tried, in order, for a bare module name (`app` → `./app.ts`, ...). */
-export const TARGET_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const
+export const TARGET_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs'] as const
 
 export interface ParsedTarget {
   module: string

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { PageClient, SIDECAR_MAIN, freePort, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
 
 describe('ui sidecar (real process, ws client)', () => {
   let sc: Sidecar
@@ -89,7 +92,20 @@ describe('ui sidecar (real process, ws client)', () => {
     expect(await exit).toBe(0)
   })
 
-  it('exits 1 with a clear message when the app cannot load', async () => {
-    await expect(startSidecar('test/fixtures/no-such-app.ts', {}, 5000)).rejects.toThrow(/cannot find the app module/)
+  it('exits 1 and reports why over IPC (once, for the supervisor to print) when the app cannot load', async () => {
+    const proc = fork(SIDECAR_MAIN, [], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, SVC_APP: 'test/fixtures/no-such-app.ts', SVC_UI_PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    })
+    let stderr = ''
+    proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+    const exited = once(proc, 'exit')
+    const [message] = (await once(proc, 'message')) as [{ type: string; code: string; message: string }]
+    const [code] = (await exited) as [number]
+    expect(message).toMatchObject({ type: 'fatal', code: 'SVC_ERR_TARGET_NOT_FOUND' })
+    expect(message.message).toMatch(/cannot find the app module/)
+    expect(code).toBe(1)
+    expect(stderr).toBe('')
   })
 })

@@ -151,6 +151,7 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
   },
   './testing': {
     SvcTestClient: 'function',
+    loadApp: 'function',
   },
   './ui': {
     uiMainPath: 'function',

@@ -1,4 +1,4 @@
-import { describeStartupError, readSidecarEnv, startSidecar, type RunningSidecar } from './sidecar.js'
+import { describeStartupError, readSidecarEnv, startSidecar, startupFatal, type RunningSidecar } from './sidecar.js'
 
 // The bundled page server, started by the supervisor with child_process.fork (IPC present).
 let sidecar: RunningSidecar | null = null
@@ -18,8 +18,13 @@ async function stop(code: number): Promise<void> {
 try {
   sidecar = await startSidecar(readSidecarEnv(process.env))
 } catch (err) {
-  process.stderr.write(describeStartupError(err) + '\n')
-  process.exit(1)
+  // Under the supervisor, it reports the failure (once, next to the gateway's verdict on the same app).
+  const fatal = startupFatal(err)
+  if (process.send) process.send(fatal, () => process.exit(1))
+  else {
+    process.stderr.write(describeStartupError(err) + '\n')
+    process.exit(1)
+  }
 }
 process.on('SIGTERM', () => void stop(0))
 process.on('SIGINT', () => void stop(0))

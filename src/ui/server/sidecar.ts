@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import { SvcError, isSvcError } from '../../errors.js'
+import type { SidecarToSupervisor } from '../../../ipc/messages.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { normalizeMountPath } from '../../settings/schema.js'
 import { loadTarget } from '../../target/load-target.js'
@@ -63,6 +64,12 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
       await server.close()
     },
   }
+}
+
+/** A startup failure as the IPC message the supervisor reports. */
+export function startupFatal(err: unknown): SidecarToSupervisor {
+  if (isSvcError(err)) return { svc: 1, type: 'fatal', code: err.code, message: err.message }
+  return { svc: 1, type: 'fatal', code: 'SVC_ERR_UI_SIDECAR_START', message: describeStartupError(err).replace(/^svc ui: cannot start: /, 'the ui sidecar cannot start: ') }
 }
 
 /** A startup failure as one clear stderr line. */
