@@ -8,6 +8,7 @@ import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
 import { writePidfile, removePidfileSync, readPidfileSync } from '../state/pidfile.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
 import { readCmdline } from '../state/process-check.js'
+import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase, type BoundPort } from './bind.js'
 import { Supervisor, type ReloadScope } from './supervisor.js'
 import type { SidecarSpec } from './sidecar.js'
@@ -84,6 +85,11 @@ export async function serve(req: ServeRequest): Promise<number> {
     return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
   }
 
+  // A run killed together with its sidecar guard may have left its ui_command tree behind.
+  if (!provisional.no_pidfile) {
+    const ended = await endLeftoverTree(stateFilePath(resolvePath(provisional.pidfile)))
+    if (ended > 0) logger.warn(`previous run with ${provisional.pidfile} was killed${describeLeftovers(ended)}`)
+  }
   const startedAt = new Date().toISOString()
   const cmdline = readCmdline(process.pid) ?? undefined
   let pidfile: string | null = null
@@ -100,7 +106,7 @@ export async function serve(req: ServeRequest): Promise<number> {
       pidfile = s.no_pidfile ? null : resolvePath(s.pidfile)
       if (s.debug) process.stderr.write(debugLine(s, internalApiBase(s.gateway_host, bound.port, s.api_mount_path)))
     },
-    onTopology: ({ settings, bound, sidecar, workers }) => {
+    onTopology: ({ treeId, settings, bound, sidecar, workers }) => {
       if (!announced) {
         announced = true
         if (req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, bound.host, bound.port))
@@ -113,7 +119,8 @@ export async function serve(req: ServeRequest): Promise<number> {
         .then(async () => {
           await writePidfile(path)
           await writeStateFile(stateFilePath(path), {
-            version: 1,
+            version: 2,
+            tree_id: treeId,
             supervisor_pid: process.pid,
             ui_upstream: sidecar.url,
             gateway_host: bound.host,

@@ -7,6 +7,7 @@ import type { GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, Sidecar, type SidecarExit, type SidecarSpec } from './sidecar.js'
 import { WorkerHandle } from './worker.js'
 import { MetricsCollector } from './metrics-collector.js'
+import { killTree, newTreeId } from './kill-tree.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -44,6 +45,8 @@ export interface SupervisorOptions {
 }
 
 export interface Topology {
+  /** `SVC_TREE_ID` instance of this run: every child's cookie starts with it. */
+  treeId: string
   settings: ResolvedSettings
   bound: BoundPort
   sidecar: Sidecar
@@ -65,6 +68,9 @@ export class Supervisor {
   #reloadPending: ReloadScope | null = null
   #stopping: Promise<void> | null = null
   readonly #metrics: MetricsCollector
+  /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`supervisor/kill-tree.ts`). */
+  readonly treeId = newTreeId()
+  #members = 0
 
   constructor(opts: SupervisorOptions) {
     this.#o = opts
@@ -140,7 +146,7 @@ export class Supervisor {
   }
 
   async #startSidecar(): Promise<Sidecar> {
-    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!))
+    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!), this.#cookie('sidecar'))
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
     sidecar.start()
     this.#sidecar = sidecar
@@ -159,7 +165,7 @@ export class Supervisor {
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
   #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
     const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), SVC_WORKER_ID: String(slot) }
-    const w = new WorkerHandle(env, this.#o.logger)
+    const w = new WorkerHandle(env, this.#o.logger, this.#cookie('worker'))
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w
@@ -298,16 +304,21 @@ export class Supervisor {
     await Promise.all([...this.#workers.map((w) => w.kill()), this.#sidecar?.stop(this.#o.logger)])
   }
 
+  #cookie(role: 'sidecar' | 'worker'): string {
+    return `${this.treeId}.${role}-${++this.#members}`
+  }
+
   #topology(): void {
     if (this.#sidecar && this.#bound) {
-      this.#o.onTopology({ settings: this.#settings, bound: this.#bound, sidecar: this.#sidecar, workers: this.#workers })
+      this.#o.onTopology({ treeId: this.treeId, settings: this.#settings, bound: this.#bound, sidecar: this.#sidecar, workers: this.#workers })
     }
   }
 
   #finish(code: number, message?: string): void {
     if (this.#state === 'stopped') return
     this.#state = 'stopped'
-    this.#o.onExit(code, message)
+    // Every child is gone by now; anything of this run still around left the trees unnoticed.
+    void killTree({ cookie: this.treeId, instance: true }).finally(() => this.#o.onExit(code, message))
   }
 }
 

@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url'
 import type { Logger } from 'pino'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
-import { killTree } from './kill-tree.js'
+import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
 
 /**
- * One gateway worker as the supervisor sees it: forked (own process group, IPC channel),
- * `loaded` → sent the listening handle → `ready`; stopped with an IPC `drain`, SIGKILL if it is
- * still there after the grace plus a margin.
+ * One gateway worker as the supervisor sees it: forked (own process group, own tree cookie, IPC
+ * channel), `loaded` → sent the listening handle → `ready`; stopped with an IPC `drain`, its tree
+ * SIGKILLed if it is still there after the grace plus a margin. Whatever the app started and left
+ * behind is killed before `exit` is emitted.
  */
 export const GATEWAY_MAIN = fileURLToPath(new URL('../gateway/main.js', import.meta.url))
 /** Time a worker gets past the drain grace before SIGKILL. */
@@ -36,9 +37,16 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
   /** The handle to listen on once loaded; null when not asked yet (or already sent). */
   #listenHandle: object | null = null
 
-  constructor(env: NodeJS.ProcessEnv, logger: Logger) {
+  readonly #tree: Tree
+  /** Resolves once `exit` was emitted (the tree is gone by then). */
+  readonly #exited: Promise<void>
+
+  /** `cookie`: this worker's `SVC_TREE_ID`, inherited by everything the app starts. */
+  constructor(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null = null) {
     super()
-    this.#child = fork(GATEWAY_MAIN, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    this.#child = fork(GATEWAY_MAIN, [], { env: cookie ? { ...env, [TREE_ENV]: cookie } : env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    this.#tree = { pid: this.#child.pid ?? null, cookie }
+    this.#exited = new Promise((resolve) => this.once('exit', () => resolve()))
     this.#channel = processChannel(this.#child, { incoming: GatewayToSupervisor, outgoing: SupervisorToGateway }, logger, `gateway worker ${this.#child.pid}`)
     this.#channel.onMessage((msg) => {
       switch (msg.type) {
@@ -62,7 +70,7 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
     this.#child.once('exit', (code, signal) => {
       const phase = this.#phase
       this.#phase = 'exited'
-      this.emit('exit', { code, signal, phase })
+      void killTree(this.#tree).then(() => this.emit('exit', { code, signal, phase }))
     })
   }
 
@@ -92,19 +100,20 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
 
   /** Drain over IPC within `graceMs`; SIGKILL after the grace plus a margin. Idempotent. */
   stop(graceMs: number, reason: 'reload' | 'shutdown'): Promise<void> {
-    this.#stopping ??= new Promise<void>((resolve) => {
-      if (this.#phase === 'exited') return resolve()
-      this.once('exit', () => resolve())
+    this.#stopping ??= (async () => {
+      if (this.#phase === 'exited') return this.#exited
       this.#phase = 'draining'
-      if (!this.#channel.send({ svc: 1, type: 'drain', grace_ms: graceMs, reason })) void killTree(this.pid)
-      const timer = setTimeout(() => void killTree(this.pid), graceMs + KILL_MARGIN_MS)
-      timer.unref()
-      this.once('exit', () => clearTimeout(timer))
-    })
+      if (!this.#channel.send({ svc: 1, type: 'drain', grace_ms: graceMs, reason })) void killTree(this.#tree)
+      const timer = setTimeout(() => void killTree(this.#tree), graceMs + KILL_MARGIN_MS)
+      await this.#exited
+      clearTimeout(timer)
+    })()
     return this.#stopping
   }
 
+  /** SIGKILL the worker's tree now; resolves once `exit` was emitted. */
   kill(): Promise<void> {
-    return killTree(this.pid)
+    void killTree(this.#tree)
+    return this.#exited
   }
 }

@@ -33,6 +33,8 @@ export interface StartOptions {
   args?: string[]
   /** Extra env; `undefined` removes a variable (e.g. the default SVC_UI_COMMAND). */
   env?: Record<string, string | undefined>
+  /** `--pidfile <path>` instead of `--no-pidfile`. */
+  pidfile?: string
   /** Leave out `--port 0` (the app or env chooses the port). */
   noPort?: boolean
   cwd?: string
@@ -58,7 +60,7 @@ export async function waitGone(pids: number[], timeoutMs: number): Promise<numbe
 }
 
 export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
-  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, ...(opts.noPort ? [] : ['--port', '0']), '--no-pidfile', ...(opts.args ?? [])]
+  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, ...(opts.noPort ? [] : ['--port', '0']), ...(opts.pidfile ? ['--pidfile', opts.pidfile] : ['--no-pidfile']), ...(opts.args ?? [])]
   const env: Record<string, string | undefined> = { ...process.env, SVC_UI_COMMAND: ECHO_UI_COMMAND, ...opts.env }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   const proc = spawn(process.execPath, args, {

@@ -1,4 +1,5 @@
 import { describeStartupError, readSidecarEnv, startSidecar, type RunningSidecar } from './sidecar.js'
+import { endOwnTree } from '../../../supervisor/kill-tree.js'
 
 // The bundled page server, started by the supervisor with child_process.fork (IPC present).
 let sidecar: RunningSidecar | null = null
@@ -10,6 +11,8 @@ async function stop(code: number): Promise<void> {
   try {
     await sidecar?.close()
     sidecar?.logger.flush()
+    // Processes the pages started go with the page server, also those in a session of their own.
+    await endOwnTree()
   } finally {
     process.exit(code)
   }
