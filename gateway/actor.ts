@@ -124,10 +124,10 @@ export class GatewayActor {
   /** Drain within `graceMs`, tell the supervisor, exit 0. Idempotent. */
   async stop(graceMs: number): Promise<void> {
     if (this.#state === 'draining' || this.#state === 'stopped') return
-    const wasReady = this.#state === 'ready'
     this.#state = 'draining'
     const connections = (await this.#gateway?.server.openConnections()) ?? 0
-    if (this.#gateway && wasReady) await this.#gateway.drain(graceMs)
+    // Also a worker that never listened: its app may hold open pools its onClose hooks release.
+    if (this.#gateway) await this.#gateway.drain(graceMs)
     this.#state = 'stopped'
     this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, connections })
     this.#opts.logger.flush?.()
