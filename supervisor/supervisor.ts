@@ -165,7 +165,7 @@ export class Supervisor {
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
   #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
     const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), SVC_WORKER_ID: String(slot) }
-    const w = new WorkerHandle(env, this.#o.logger, this.#cookie('worker'))
+    const w = new WorkerHandle(env, this.#o.logger, this.#cookie('worker'), this.#settings.gateway_start_timeout_s * 1000)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w

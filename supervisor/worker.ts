@@ -41,12 +41,26 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
   /** Resolves once `exit` was emitted (the tree is gone by then). */
   readonly #exited: Promise<void>
 
-  /** `cookie`: this worker's `SVC_TREE_ID`, inherited by everything the app starts. */
-  constructor(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null = null) {
+  /**
+   * `cookie`: this worker's `SVC_TREE_ID`, inherited by everything the app starts.
+   * `loadTimeoutMs`: a worker still not `loaded` then is killed with a `fatal` timeout.
+   */
+  constructor(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null, loadTimeoutMs: number) {
     super()
     this.#child = fork(GATEWAY_MAIN, [], { env: cookie ? { ...env, [TREE_ENV]: cookie } : env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     this.#tree = { pid: this.#child.pid ?? null, cookie }
     this.#exited = new Promise((resolve) => this.once('exit', () => resolve()))
+    const loadTimer = setTimeout(() => {
+      if (this.#phase !== 'starting') return
+      const s = loadTimeoutMs / 1000
+      this.emit('fatal', {
+        code: 'SVC_ERR_PROCESS_WORKER_START_TIMEOUT',
+        message: `it did not finish loading within ${s} s (gateway_start_timeout_s): does the app module await something at import that never settles? Raise SVC_GATEWAY_START_TIMEOUT_S if loading takes longer`,
+      })
+      void killTree(this.#tree)
+    }, loadTimeoutMs)
+    this.once('loaded', () => clearTimeout(loadTimer))
+    this.once('exit', () => clearTimeout(loadTimer))
     this.#channel = processChannel(this.#child, { incoming: GatewayToSupervisor, outgoing: SupervisorToGateway }, logger, `gateway worker ${this.#child.pid}`)
     this.#channel.onMessage((msg) => {
       switch (msg.type) {

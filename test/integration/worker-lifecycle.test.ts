@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
 import { REPO, startSvc, stopAllTrees } from '../helpers/svc-process.js'
@@ -45,5 +45,37 @@ describe('worker lifecycle', () => {
     const file = `${dir}/closed-${pid}.json`
     expect(existsSync(file)).toBe(true)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ finished: 1 })
+  })
+
+  const reloadable = (version: number, hang = false) => `import { Svc } from 'svc'
+export const app = new Svc({ title: 'Hang' })
+app.api.get('/version', async () => ({ version: ${version} }))
+${hang ? 'await new Promise(() => setInterval(() => {}, 1000))' : ''}
+`
+
+  it('exits 1 with a coded error when the app import never settles (gateway_start_timeout_s)', async () => {
+    writeFileSync(`${dir}/app.ts`, reloadable(1, true))
+    const started = Date.now()
+    const svc = await startSvc({ target: `${dir}/app.ts:app`, env: { SVC_GATEWAY_START_TIMEOUT_S: '2' }, noWait: true })
+    expect(await svc.exited).toBe(1)
+    expect(Date.now() - started).toBeLessThan(15_000)
+    expect(svc.stderr.join('\n')).toMatch(/could not load the app: it did not finish loading within 2 s \(gateway_start_timeout_s\)/)
+    expect(svc.stdout.join('\n')).toContain('SVC_ERR_PROCESS_WORKER_START_TIMEOUT')
+  })
+
+  it('keeps the old worker serving when a reload hangs in the import, and reloads again afterwards', async () => {
+    writeFileSync(`${dir}/app.ts`, reloadable(1))
+    const svc = await startSvc({ command: 'dev', target: `${dir}/app.ts:app`, args: ['--reload'], env: { SVC_GATEWAY_START_TIMEOUT_S: '8' } })
+    await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+    const version = async (): Promise<number> => ((await (await request(`${svc.url}/api/version`, { reset: true })).body.json()) as { version: number }).version
+    writeFileSync(`${dir}/app.ts`, reloadable(2, true))
+    await svc.waitForLine('stdout', /reload failed, the running workers keep serving.*did not finish loading within 8 s/, 30_000)
+    expect(await version()).toBe(1)
+    writeFileSync(`${dir}/app.ts`, reloadable(3))
+    const deadline = Date.now() + 20_000
+    while ((await version()) !== 3) {
+      if (Date.now() > deadline) throw new Error('version 3 never served: the hung reload blocked later ones')
+      await new Promise((r) => setTimeout(r, 50))
+    }
   })
 })
