@@ -52,8 +52,9 @@ export class GatewayActor {
       this.#metricsJson = obs.metricsJson
       this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal })
     } catch (err) {
-      const e = err as Error
-      channel.send({ svc: 1, type: 'fatal', code: isSvcError(err) ? err.code : 'SVC_ERR_TARGET_IMPORT_FAILED', message: e.message })
+      // An app may throw anything, not only an Error.
+      const message = err instanceof Error ? err.message : String(err)
+      channel.send({ svc: 1, type: 'fatal', code: isSvcError(err) ? err.code : 'SVC_ERR_TARGET_IMPORT_FAILED', message })
       this.#state = 'stopped'
       this.#opts.exit(1)
       return

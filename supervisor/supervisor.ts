@@ -209,7 +209,13 @@ export class Supervisor {
     this.#o.logger.warn({ pid: w.pid, backoff_ms: backoff }, `gateway worker ${w.pid} exited unexpectedly (${how}); restarting in ${backoff} ms`)
     setTimeout(() => {
       if (this.#state !== 'running' || !this.#sidecar) return
+      // A reload may have replaced the whole set meanwhile: the slot is filled, a restart would
+      // serve untracked (never drained, never told a new upstream).
       const slot = this.#workers.indexOf(w)
+      if (slot === -1) {
+        this.#o.logger.info({ pid: w.pid }, `gateway worker ${w.pid} was replaced by a reload while waiting to restart; not restarting it`)
+        return
+      }
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
       replacement.listen(this.#bound!.handle)

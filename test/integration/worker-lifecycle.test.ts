@@ -1,11 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
-import { REPO, startSvc, stopAllTrees } from '../helpers/svc-process.js'
+import { REPO, descendants, startSvc, stopAllTrees } from '../helpers/svc-process.js'
+import { readCmdline } from '../../state/process-check.js'
 
 /** Worker lifecycle: the app's onClose hooks, start deadline, crash/reload races, titles, env. */
 const LIFECYCLE_APP = `${REPO}test/fixtures/app-lifecycle.ts:app`
+
+function gatewayWorkers(supervisor: number): number[] {
+  return descendants(supervisor).filter((p) => readCmdline(p)?.some((a) => a.includes('gateway/main') || a === 'svc gateway'))
+}
 
 interface EnvProbe {
   pid: number
@@ -78,4 +83,59 @@ ${hang ? 'await new Promise(() => setInterval(() => {}, 1000))' : ''}
       await new Promise((r) => setTimeout(r, 50))
     }
   })
+
+  it('does not restart a crashed worker into a set a reload has replaced meanwhile', async () => {
+    const source = (version: number, killVictim: boolean) => `import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { Svc } from 'svc'
+export const app = new Svc({ title: 'Race' })
+app.api.get('/version', async () => ({ version: ${version}, pid: process.pid }))
+app.api.get('/crash', async () => {
+  setImmediate(() => process.exit(3))
+  return { crashing: true }
+})
+${killVictim ? `app.api.addHook('onReady', async () => {
+  if (!existsSync('${dir}.victim')) return
+  const victim = Number(readFileSync('${dir}.victim', 'utf8'))
+  rmSync('${dir}.victim')
+  process.kill(victim, 'SIGKILL')
+})` : ''}
+`
+    writeFileSync(`${dir}/app.ts`, source(1, false))
+    const svc = await startSvc({ command: 'dev', target: `${dir}/app.ts:app`, args: ['--reload'] })
+    await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+    const served = async (): Promise<{ version: number; pid: number } | null> => {
+      try {
+        return (await (await request(`${svc.url}/api/version`, { reset: true })).body.json()) as { version: number; pid: number }
+      } catch {
+        return null
+      }
+    }
+    const servedBy = async (ok: (v: { version: number; pid: number }) => boolean): Promise<{ version: number; pid: number }> => {
+      const deadline = Date.now() + 20_000
+      for (;;) {
+        const v = await served()
+        if (v && ok(v)) return v
+        if (Date.now() > deadline) throw new Error(`never served as expected; last: ${JSON.stringify(v)}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    // Three crashes: the next one waits 800 ms before its restart, longer than the rest of a reload.
+    let current = await servedBy(() => true)
+    for (const backoff of [100, 200, 400]) {
+      await (await request(`${svc.url}/api/crash`, { reset: true })).body.dump()
+      await svc.waitForLine('stdout', new RegExp(`exited unexpectedly.*restarting in ${backoff} ms`))
+      const before = current.pid
+      current = await servedBy((v) => v.pid !== before)
+    }
+    // Outside the watched directory: removing it must not trigger another reload.
+    onTestFinished(() => rmSync(`${dir}.victim`, { force: true }))
+    // The reloaded worker kills the running one just before it is ready: a crash whose restart
+    // comes due after the reload swapped the worker set.
+    writeFileSync(`${dir}.victim`, String(current.pid))
+    writeFileSync(`${dir}/app.ts`, source(2, true))
+    await svc.waitForLine('stdout', /restarting in 800 ms/, 30_000)
+    await svc.waitForLine('stdout', /replaced by a reload while waiting to restart; not restarting it/, 30_000)
+    const after = await servedBy((v) => v.version === 2)
+    expect(gatewayWorkers(svc.pid)).toEqual([after.pid])
+  }, 120_000)
 })
