@@ -5,6 +5,8 @@ import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { GatewayActor } from './actor.js'
 import { endOwnTree } from '../supervisor/kill-tree.js'
 
+process.title = 'svc gateway'
+
 const settings = resolveProcessSettings()
 const logger = childLogger(createRootLogger(settings), 'svc.gateway', { worker_pid: process.pid })
 const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')

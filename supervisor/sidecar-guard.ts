@@ -12,6 +12,7 @@ import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
 const STOP_GRACE_MS = 5_000
 const osSignals = constants.signals as Record<string, number>
 
+process.title = 'svc sidecar-guard'
 const argv = JSON.parse(process.argv[2] ?? '[]') as string[]
 const [file, ...args] = argv
 if (!file) {

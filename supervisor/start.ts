@@ -7,7 +7,7 @@ import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
 import { writePidfile, removePidfileSync, readPidfileSync } from '../state/pidfile.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
-import { readCmdline } from '../state/process-check.js'
+import { readCmdline, SUPERVISOR_TITLE } from '../state/process-check.js'
 import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase, type BoundPort } from './bind.js'
 import { Supervisor, type ReloadScope } from './supervisor.js'
@@ -55,6 +55,8 @@ export async function serve(req: ServeRequest): Promise<number> {
   for (const [k, f] of Object.entries(req.flags)) if (f) flagValues[k as SettingKey] = f.value
   Object.assign(process.env, settingsToEnv(flagValues))
 
+  // `svc shutdown` recognises the supervisor by it (state/process-check.ts), and so can `ps`.
+  process.title = SUPERVISOR_TITLE
   const root = createRootLogger(provisional)
   const logger = childLogger(root, 'svc.supervisor')
   const target = provisional.target

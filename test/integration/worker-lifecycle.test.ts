@@ -3,13 +3,15 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
 import { REPO, descendants, startSvc, stopAllTrees } from '../helpers/svc-process.js'
-import { readCmdline } from '../../state/process-check.js'
+import { isSvcProcess, readCmdline, SUPERVISOR_TITLE } from '../../state/process-check.js'
+import { waitUntil } from '../helpers/cli-processes.js'
+import { runSvcCli } from '../helpers/cli-run.js'
 
 /** Worker lifecycle: the app's onClose hooks, start deadline, crash/reload races, titles, env. */
 const LIFECYCLE_APP = `${REPO}test/fixtures/app-lifecycle.ts:app`
 
 function gatewayWorkers(supervisor: number): number[] {
-  return descendants(supervisor).filter((p) => readCmdline(p)?.some((a) => a.includes('gateway/main') || a === 'svc gateway'))
+  return descendants(supervisor).filter((p) => readCmdline(p)?.[0] === 'svc gateway')
 }
 
 interface EnvProbe {
@@ -138,4 +140,17 @@ ${killVictim ? `app.api.addHook('onReady', async () => {
     const after = await servedBy((v) => v.version === 2)
     expect(gatewayWorkers(svc.pid)).toEqual([after.pid])
   }, 120_000)
+
+  it('titles its processes, and svc shutdown recognises the supervisor by its title', async () => {
+    const pidfile = `${dir}/svc.pid`
+    const svc = await startSvc({ target: LIFECYCLE_APP, pidfile, env: { SVC_UI_COMMAND: undefined } })
+    expect(readCmdline(svc.pid)).toEqual([SUPERVISOR_TITLE])
+    expect(isSvcProcess(svc.pid)).toBe(true)
+    const titles = descendants(svc.pid).map((p) => readCmdline(p)?.[0])
+    expect(titles.sort()).toEqual(['svc gateway', 'svc sidecar'])
+    await waitUntil('the pid file', () => existsSync(pidfile))
+    const r = await runSvcCli(['shutdown', '--pidfile', pidfile, '--wait', '15'], { cwd: dir })
+    expect(r).toMatchObject({ code: 0, stdout: `Stopped process ${svc.pid}\n` })
+    expect(await svc.exited).toBe(0)
+  })
 })

@@ -2,6 +2,7 @@ import { describeStartupError, readSidecarEnv, startSidecar, type RunningSidecar
 import { endOwnTree } from '../../../supervisor/kill-tree.js'
 
 // The bundled page server, started by the supervisor with child_process.fork (IPC present).
+process.title = 'svc sidecar'
 let sidecar: RunningSidecar | null = null
 let stopping = false
 
