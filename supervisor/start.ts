@@ -39,8 +39,12 @@ function fail(message: string): void {
  */
 export async function serve(req: ServeRequest): Promise<number> {
   let provisional: ResolvedSettings
+  let portFixed: boolean
   try {
-    provisional = resolveSettings([configFileLayer(), envLayer(), flagsLayer(req.flags)])
+    const layers = [configFileLayer(), envLayer(), flagsLayer(req.flags)]
+    provisional = resolveSettings(layers)
+    // Set above the app's options (flag, env, config): what is bound now is final.
+    portFixed = layers.some((l) => l.values.gateway_port !== undefined)
     // A missing module is a usage error worth catching before anything starts.
     resolveTargetFile(parseTarget(provisional.target).module)
   } catch (err) {
@@ -62,12 +66,13 @@ export async function serve(req: ServeRequest): Promise<number> {
   const target = provisional.target
   let settingsFinal = false
   // Until the first worker has reported the app's settings, children must resolve them exactly
-  // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`.
+  // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`,
+  // unless a flag, env or config fixed the port already (then they see the real one, never 0).
   const baseEnv = (s: ResolvedSettings, bound: BoundPort): NodeJS.ProcessEnv => ({
     ...process.env,
     SVC_APP: target,
     SVC_INTERNAL_API_BASE: internalApiBase(s.gateway_host, bound.port, s.api_mount_path),
-    ...(settingsFinal ? { SVC_GATEWAY_PORT: String(bound.port) } : {}),
+    ...(settingsFinal || portFixed ? { SVC_GATEWAY_PORT: String(bound.port) } : {}),
   })
   const sidecarSpec = async (s: ResolvedSettings, bound: BoundPort): Promise<SidecarSpec> => {
     const port = await freeLoopbackPort()

@@ -105,7 +105,9 @@ export class Supervisor {
       const first = this.#spawnWorker(sidecar.url, 0)
       this.#workers = [first]
       const final = resolveSettings([optionsLayer(await waitPhase(first, 'loaded'))])
-      const rebind = final.gateway_host !== settings.gateway_host || final.gateway_port !== settings.gateway_port
+      // A worker given the bound port (it was fixed before the app) reports it, not the 0 asked for.
+      const portMoved = final.gateway_port !== settings.gateway_port && final.gateway_port !== bound.port
+      const rebind = final.gateway_host !== settings.gateway_host || portMoved
       const relaunch = rebind || SIDECAR_LAUNCH_KEYS.some((k) => JSON.stringify(final[k]) !== JSON.stringify(settings[k]))
       settings = final
       this.#settings = final
@@ -114,13 +116,19 @@ export class Supervisor {
         bound = await this.#o.bind(final)
         this.#bound = bound
       }
+      this.#o.onSettings(final, bound)
       if (relaunch) {
         const old = sidecar
         sidecar = await this.#startSidecar()
         await old.stop(this.#o.logger)
         first.send({ svc: 1, type: 'upstream', url: sidecar.url })
       }
-      this.#o.onSettings(final, bound)
+      // The first worker saw the provisional address in its env (SVC_GATEWAY_PORT,
+      // SVC_INTERNAL_API_BASE): after a rebind it is replaced by one that sees the final one.
+      if (rebind) {
+        await first.kill()
+        this.#workers = [this.#spawnWorker(sidecar.url, 0)]
+      }
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
       for (const w of this.#workers) w.listen(bound.handle)

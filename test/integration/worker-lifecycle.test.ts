@@ -153,4 +153,13 @@ ${killVictim ? `app.api.addHook('onReady', async () => {
     expect(r).toMatchObject({ code: 0, stdout: `Stopped process ${svc.pid}\n` })
     expect(await svc.exited).toBe(0)
   })
+
+  it('shows worker 0 and the first sidecar the bound port with --port 0, never 0', async () => {
+    const svc = await startSvc({ target: LIFECYCLE_APP, args: ['--workers', '2'] })
+    const seen = new Map<number, EnvProbe>()
+    await until(svc.url, (e) => (seen.set(e.pid, e), seen.size === 2), 15_000)
+    for (const e of seen.values()) expect(e).toMatchObject({ gateway_port: String(svc.port), settings_port: svc.port })
+    const sidecar = (await (await request(`${svc.url}/__env`)).body.json()) as { SVC_GATEWAY_PORT: string | null }
+    expect(sidecar.SVC_GATEWAY_PORT).toBe(String(svc.port))
+  })
 })
