@@ -69,7 +69,7 @@ export class GatewayActor {
         void this.#listen(handle)
         return
       case 'upstream':
-        this.#gateway?.setUpstream(msg.url)
+        void this.#switchUpstream(msg.url)
         return
       case 'drain':
         void this.stop(msg.grace_ms)
@@ -103,6 +103,12 @@ export class GatewayActor {
     }
     this.#state = 'ready'
     this.#opts.channel.send({ svc: 1, type: 'ready', pid: process.pid })
+  }
+
+  /** New requests go to `url` at once; the supervisor hears when those to the old sidecar are done. */
+  async #switchUpstream(url: string): Promise<void> {
+    await this.#gateway?.setUpstream(url)
+    this.#opts.channel.send({ svc: 1, type: 'upstream_drained', pid: process.pid, url })
   }
 
   async #answerCollect(id: number): Promise<void> {

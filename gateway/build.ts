@@ -19,7 +19,8 @@ export interface Gateway {
   readonly logger: Logger
   /** The request path without a socket server (in-process test client). */
   handleRequest: (req: IncomingMessage, res: ServerResponse) => void
-  setUpstream(url: string): void
+  /** Resolves once requests in flight to the previous sidecar are done. */
+  setUpstream(url: string): Promise<void>
   /**
    * Stop accepting, readyz 503, WebSockets closed with 1001, in-flight finished within the grace;
    * then the app's Fastify `onClose` hooks (DB pools) run, within what is left of the grace.
@@ -82,7 +83,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
     handleRequest: handlers.handleRequest,
     setUpstream(url) {
       runtime.uiUpstream = normalizeUpstream(url)
-      http.setUpstream(runtime.uiUpstream)
+      return http.setUpstream(runtime.uiUpstream)
     },
     async drain(graceMs) {
       const deadline = Date.now() + graceMs

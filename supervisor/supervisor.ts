@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { setTimeout as delay } from 'node:timers/promises'
 import { SvcError, isSvcError, svcErrorFromData } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import { optionsLayer, resolveSettings } from '../src/settings/resolve.js'
@@ -191,6 +192,7 @@ export class Supervisor {
         this.#metrics.receive(msg.id, msg.data)
         return
       case 'drained':
+      case 'upstream_drained':
       case 'loaded':
       case 'ready':
       case 'fatal':
@@ -269,7 +271,10 @@ export class Supervisor {
         void this.#stopAll(1_000).then(() => this.#finish(1, message))
         return
       }
-      for (const w of this.#workers) w.send({ svc: 1, type: 'upstream', url: fresh.url })
+      // Switch first, let what is in flight to the old sidecar finish (bounded by the grace), then
+      // stop it: stopping it at once cut those requests (502s under load).
+      const switched = Promise.all(this.#workers.map((w) => w.switchUpstream(fresh.url)))
+      await Promise.race([switched, delay(settings.shutdown_grace_s * 1000, undefined, { ref: false })])
       await old.stop(logger)
     }
     const sidecar = this.#sidecar!

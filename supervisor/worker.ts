@@ -24,6 +24,8 @@ export interface WorkerEvents {
   ready: []
   fatal: [{ code: string; message: string }]
   exit: [{ code: number | null; signal: NodeJS.Signals | null; phase: WorkerPhase }]
+  /** Requests in flight to the previous sidecar are done; new ones go to this URL. */
+  upstream_drained: [string]
   message: [GatewayToSupervisor]
 }
 
@@ -76,6 +78,9 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
         case 'fatal':
           this.emit('fatal', { code: msg.code, message: msg.message })
           return
+        case 'upstream_drained':
+          this.emit('upstream_drained', msg.url)
+          return
         default:
           this.emit('message', msg)
       }
@@ -110,6 +115,22 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
 
   send(msg: SupervisorToGateway): void {
     this.#channel.send(msg)
+  }
+
+  /** Proxy to `url` from now on; resolves once nothing is in flight to the old sidecar (or the worker is gone). */
+  switchUpstream(url: string): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.off('upstream_drained', onDrained)
+        resolve()
+      }
+      const onDrained = (u: string): void => {
+        if (u === url) done()
+      }
+      this.on('upstream_drained', onDrained)
+      void this.#exited.then(done)
+      if (this.#phase === 'exited' || !this.#channel.send({ svc: 1, type: 'upstream', url })) done()
+    })
   }
 
   /** Drain over IPC within `graceMs`; SIGKILL after the grace plus a margin. Idempotent. */
