@@ -132,7 +132,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     const child = this.#child
     if (!child || child.pid === undefined || this.#exit) return
     const exited = once(this, 'exit')
-    // The guard forwards to the command's own group; the bundled server has no children.
+    // The guard passes it to the command's whole tree; the bundled server ends what its pages started.
     if (this.spec.kind === 'command') process.kill(child.pid, 'SIGTERM')
     else signalGroup(child.pid, 'SIGTERM')
     const timer = setTimeout(() => {
