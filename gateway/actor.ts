@@ -52,8 +52,9 @@ export class GatewayActor {
       this.#metricsJson = obs.metricsJson
       this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal })
     } catch (err) {
-      const e = err as Error
-      channel.send({ svc: 1, type: 'fatal', code: isSvcError(err) ? err.code : 'SVC_ERR_TARGET_IMPORT_FAILED', message: e.message })
+      // An app may throw anything, not only an Error.
+      const message = err instanceof Error ? err.message : String(err)
+      channel.send({ svc: 1, type: 'fatal', code: isSvcError(err) ? err.code : 'SVC_ERR_TARGET_IMPORT_FAILED', message })
       this.#state = 'stopped'
       this.#opts.exit(1)
       return
@@ -68,7 +69,7 @@ export class GatewayActor {
         void this.#listen(handle)
         return
       case 'upstream':
-        this.#gateway?.setUpstream(msg.url)
+        void this.#switchUpstream(msg.url)
         return
       case 'drain':
         void this.stop(msg.grace_ms)
@@ -104,6 +105,12 @@ export class GatewayActor {
     this.#opts.channel.send({ svc: 1, type: 'ready', pid: process.pid })
   }
 
+  /** New requests go to `url` at once; the supervisor hears when those to the old sidecar are done. */
+  async #switchUpstream(url: string): Promise<void> {
+    await this.#gateway?.setUpstream(url)
+    this.#opts.channel.send({ svc: 1, type: 'upstream_drained', pid: process.pid, url })
+  }
+
   async #answerCollect(id: number): Promise<void> {
     const data = this.#metricsJson ? await this.#metricsJson().catch(() => []) : []
     this.#opts.channel.send({ svc: 1, type: 'metrics_data', id, data })
@@ -124,10 +131,10 @@ export class GatewayActor {
   /** Drain within `graceMs`, tell the supervisor, exit 0. Idempotent. */
   async stop(graceMs: number): Promise<void> {
     if (this.#state === 'draining' || this.#state === 'stopped') return
-    const wasReady = this.#state === 'ready'
     this.#state = 'draining'
     const connections = (await this.#gateway?.server.openConnections()) ?? 0
-    if (this.#gateway && wasReady) await this.#gateway.drain(graceMs)
+    // Also a worker that never listened: its app may hold open pools its onClose hooks release.
+    if (this.#gateway) await this.#gateway.drain(graceMs)
     this.#state = 'stopped'
     this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, connections })
     this.#opts.logger.flush?.()

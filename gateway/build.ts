@@ -19,8 +19,12 @@ export interface Gateway {
   readonly logger: Logger
   /** The request path without a socket server (in-process test client). */
   handleRequest: (req: IncomingMessage, res: ServerResponse) => void
-  setUpstream(url: string): void
-  /** Stop accepting, readyz 503, WebSockets closed with 1001, in-flight finished within the grace. */
+  /** Resolves once requests in flight to the previous sidecar are done. */
+  setUpstream(url: string): Promise<void>
+  /**
+   * Stop accepting, readyz 503, WebSockets closed with 1001, in-flight finished within the grace;
+   * then the app's Fastify `onClose` hooks (DB pools) run, within what is left of the grace.
+   */
   drain(graceMs: number): Promise<void>
   destroy(): Promise<void>
 }
@@ -30,6 +34,22 @@ export interface BuildGatewayOptions {
   upstream?: string
   observer?: GatewayObserver
   internal?: InternalRoutes | null
+}
+
+/** `onClose` hooks get at least this long, even when the drain used up the grace (the supervisor's kill margin is 2 s). */
+const MIN_CLOSE_MS = 1_000
+
+async function closeApp(app: Svc, ms: number, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)))
+  try {
+    const how = await Promise.race([app.api.close().then(() => 'closed' as const), timeout])
+    if (how === 'timeout') logger.warn(`the app's onClose hooks did not finish within ${ms} ms; exiting without them`)
+  } catch (err) {
+    logger.error({ err }, `an onClose hook of the app failed: ${(err as Error).message}`)
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Promise<Gateway> {
@@ -77,13 +97,15 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
     handleRequest: handlers.handleRequest,
     setUpstream(url) {
       runtime.uiUpstream = normalizeUpstream(url)
-      http.setUpstream(runtime.uiUpstream)
+      return http.setUpstream(runtime.uiUpstream)
     },
     async drain(graceMs) {
+      const deadline = Date.now() + graceMs
       runtime.draining = true
       await server.drain(graceMs, () => ws.closeAll(1001, 'server going away'))
       ws.terminateAll()
       await http.close()
+      await closeApp(app, Math.max(deadline - Date.now(), MIN_CLOSE_MS), logger)
     },
     async destroy() {
       runtime.draining = true

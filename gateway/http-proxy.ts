@@ -83,8 +83,11 @@ export class HttpProxy {
     return this.#origin + this.#basePath
   }
 
-  /** Point at a new sidecar (full reload); the old pool drains its in-flight requests. */
-  setUpstream(upstream: string): void {
+  /**
+   * Point at a new sidecar (full reload); the old pool drains its in-flight requests. Resolves
+   * once they are done, so the old sidecar can be stopped without cutting one (a 502).
+   */
+  setUpstream(upstream: string): Promise<void> {
     const old = this.#pool
     this.#pool = null
     this.#origin = ''
@@ -101,7 +104,7 @@ export class HttpProxy {
         bodyTimeout: this.#opts.readTimeoutMs,
       })
     }
-    if (old) void old.close().catch(() => {})
+    return old ? old.close().catch(() => {}) : Promise.resolve()
   }
 
   forward(req: IncomingMessage, res: ServerResponse, p: ProxyRequest): void {

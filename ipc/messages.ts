@@ -29,6 +29,8 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('loaded'), pid: z.number().int(), settings: z.record(z.string(), z.unknown()) }),
   /** Accepting connections on the public port. */
   z.object({ ...v1, type: z.literal('ready'), pid: z.number().int() }),
+  /** After `upstream`: new requests go to `url`, and those in flight to the old sidecar are done. */
+  z.object({ ...v1, type: z.literal('upstream_drained'), pid: z.number().int(), url: z.string() }),
   /** Drain finished; the worker exits next. `connections`: client connections open when it began. */
   z.object({ ...v1, type: z.literal('drained'), pid: z.number().int(), connections: z.number().int() }),
   /** The worker cannot start or go on (bad app, bad settings): the error as data. */

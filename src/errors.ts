@@ -24,6 +24,7 @@ export const ERRORS = {
   SVC_ERR_PROCESS_SIDECAR_EXIT: { status: 500, error: 'sidecar_exited' },
   SVC_ERR_PROCESS_SIDECAR_START: { status: 500, error: 'sidecar_start_failed' },
   SVC_ERR_PROCESS_WORKER_START: { status: 500, error: 'worker_start_failed' },
+  SVC_ERR_PROCESS_WORKER_START_TIMEOUT: { status: 500, error: 'worker_start_timeout' },
   SVC_ERR_PROCESS_CRASH_LOOP: { status: 500, error: 'worker_crash_loop' },
   // GATEWAY: answers the gateway gives itself
   SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },

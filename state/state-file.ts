@@ -12,7 +12,7 @@ const isoTime = z.iso.datetime({ offset: true })
  * where, for `svc doctor`, `svc shutdown` and operators. Gateways never read it (they learn the
  * upstream over IPC), so a reader may find it missing, stale or from an older svc.
  */
-export const SvcState = z.object({
+const StateV1 = z.object({
   version: z.literal(1),
   supervisor_pid: pid,
   /** The sidecar's base URL, e.g. `http://127.0.0.1:54321` (no trailing slash). */
@@ -30,7 +30,21 @@ export const SvcState = z.object({
    */
   cmdline: z.array(z.string()).optional(),
 })
+
+/**
+ * Version 2 adds `tree_id`: the `SVC_TREE_ID` every process of the run carries
+ * (`supervisor/kill-tree.ts`), so the next `svc run` or `svc shutdown` finds what a killed
+ * supervisor left behind. Version 1 files (older svc) are still read.
+ */
+const StateV2 = StateV1.extend({
+  version: z.literal(2),
+  tree_id: z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits'),
+})
+
+export const SvcState = z.discriminatedUnion('version', [StateV1, StateV2])
 export type SvcState = z.infer<typeof SvcState>
+/** What this svc writes. */
+export type SvcStateV2 = z.infer<typeof StateV2>
 
 /** `./.svc.pid` → `./.svc.pid.state.json`. */
 export function stateFilePath(pidfile: string): string {
@@ -50,13 +64,13 @@ export function parseSvcState(data: unknown, path = 'state file'): SvcState {
   const parsed = SvcState.safeParse(value)
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
-    throw new SvcError('SVC_ERR_STATE_INVALID', `${path} does not match the svc state format (version 1): ${problems}`)
+    throw new SvcError('SVC_ERR_STATE_INVALID', `${path} does not match the svc state format (version 1 or 2): ${problems}`)
   }
   return parsed.data
 }
 
 /** Atomic (temp file in the same directory + rename); validates before writing. */
-export async function writeStateFile(path: string, state: SvcState): Promise<void> {
+export async function writeStateFile(path: string, state: SvcStateV2): Promise<void> {
   const valid = parseSvcState(state, path)
   await writeFileAtomic(path, JSON.stringify(valid, null, 2) + '\n')
 }

@@ -1,10 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import treeKill from 'tree-kill'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { readPidfile, removePidfile } from './pidfile.js'
 import { readStateFile, removeStateFile, stateFilePath, type SvcState } from './state-file.js'
 import { describeProcess, isRunning, isSvcProcess } from './process-check.js'
 import { DEFAULT_SHUTDOWN_WAIT_S } from './shutdown-wait.js'
+import { describeLeftovers, endLeftoverTree } from './leftovers.js'
+import { killTree } from '../supervisor/kill-tree.js'
 
 /**
  * What `svc shutdown` does with a pidfile: stop the supervisor it names, or clean up when the
@@ -48,11 +49,17 @@ async function removeLeftoverState(path: string, pid: number | null): Promise<vo
   if (leftover) await removeStateFile(path)
 }
 
-/** Remove the pidfile (only if it still names `pid`: a new supervisor may have replaced it) and the state file. */
-async function cleanUp(pidfile: string, pid: number | null): Promise<void> {
+/**
+ * End what the stopped (or long gone) supervisor's run left behind, then remove the pidfile (only
+ * if it still names `pid`: a new supervisor may have replaced it) and the state file. Resolves
+ * with the message suffix naming the leftovers ended.
+ */
+async function cleanUp(pidfile: string, pid: number | null): Promise<string> {
+  const ended = await endLeftoverTree(stateFilePath(pidfile))
   const now = await readPidfile(pidfile)
   if (pid === null || now.kind !== 'ok' || now.pid === pid) await removePidfile(pidfile)
   await removeLeftoverState(stateFilePath(pidfile), pid)
+  return describeLeftovers(ended)
 }
 
 async function waitForExit(pid: number, ms: number): Promise<boolean> {
@@ -64,33 +71,28 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
   return true
 }
 
-function killTree(pid: number): Promise<void> {
-  // The supervisor's descendants are listed before it dies, so none is orphaned by the SIGKILL.
-  return new Promise((resolve) => treeKill(pid, 'SIGKILL', () => resolve()))
-}
-
 /** Stop the supervisor a pidfile names; every outcome is a message and an exit code (docs/cli.md). */
 export async function shutdownFromPidfile(options: ShutdownOptions): Promise<ShutdownOutcome> {
   const { pidfile, waitS, force } = options
   const read = await readPidfile(pidfile)
   if (read.kind === 'missing') return { code: EXIT.USAGE, message: `No pid file at ${pidfile}` }
   if (read.kind === 'invalid') {
-    await cleanUp(pidfile, null)
-    return { code: EXIT.OK, message: `Removed invalid pid file at ${pidfile}` }
+    const ended = await cleanUp(pidfile, null)
+    return { code: EXIT.OK, message: `Removed invalid pid file at ${pidfile}${ended}` }
   }
   const { pid } = read
   if (!isRunning(pid)) {
-    await cleanUp(pidfile, pid)
-    return { code: EXIT.OK, message: `Removed stale pid file (pid ${pid} not running)` }
+    const ended = await cleanUp(pidfile, pid)
+    return { code: EXIT.OK, message: `Removed stale pid file (pid ${pid} not running)${ended}` }
   }
   const state = await readStateQuiet(stateFilePath(pidfile))
   const expected = state !== null && state !== 'invalid' && state.supervisor_pid === pid ? state.cmdline : undefined
   if (!isSvcProcess(pid, expected)) {
     const what = describeProcess(pid)
-    await cleanUp(pidfile, pid)
+    const ended = await cleanUp(pidfile, pid)
     return {
       code: EXIT.OK,
-      message: `Removed stale pid file: pid ${pid} now belongs to another program (${what}), not an svc supervisor; it was not signalled`,
+      message: `Removed stale pid file: pid ${pid} now belongs to another program (${what}), not an svc supervisor; it was not signalled${ended}`,
     }
   }
   try {
@@ -98,20 +100,21 @@ export async function shutdownFromPidfile(options: ShutdownOptions): Promise<Shu
   } catch (err) {
     const e = err as NodeJS.ErrnoException
     if (e.code === 'ESRCH') {
-      await cleanUp(pidfile, pid)
-      return { code: EXIT.OK, message: `Process ${pid} exited before signal was delivered` }
+      const ended = await cleanUp(pidfile, pid)
+      return { code: EXIT.OK, message: `Process ${pid} exited before signal was delivered${ended}` }
     }
     return { code: EXIT.FAILURE, message: `Cannot signal pid ${pid}: ${e.message}` }
   }
   if (await waitForExit(pid, waitS * 1000)) {
-    await cleanUp(pidfile, pid)
-    return { code: EXIT.OK, message: `Stopped process ${pid}` }
+    const ended = await cleanUp(pidfile, pid)
+    return { code: EXIT.OK, message: `Stopped process ${pid}${ended}` }
   }
   if (!force) return { code: EXIT.FAILURE, message: `Process ${pid} still running after ${waitS.toFixed(1)}s (try --force)` }
-  await killTree(pid)
+  // The supervisor's tree: its group and descendants, and by its tree id what left them.
+  await killTree({ pid, cookie: state !== null && state !== 'invalid' && state.version === 2 ? state.tree_id : null, instance: true })
   if (await waitForExit(pid, KILL_WAIT_MS)) {
-    await cleanUp(pidfile, pid)
-    return { code: EXIT.OK, message: `Killed process ${pid}` }
+    const ended = await cleanUp(pidfile, pid)
+    return { code: EXIT.OK, message: `Killed process ${pid}${ended}` }
   }
   return { code: EXIT.FAILURE, message: `Process ${pid} still running after SIGKILL` }
 }

@@ -1,16 +1,18 @@
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import { signalGroup, killTree } from './kill-tree.js'
+import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
 
 /**
- * Runs a `ui_command` sidecar for the supervisor. The command gets its own process group so a
- * stop reaches `sh -c` / `npm run` and everything they started; when the supervisor vanishes
- * (IPC disconnect, e.g. SIGKILL) the guard takes the whole group down. Reports how the command
+ * Runs a `ui_command` sidecar for the supervisor. The command gets its own process group and
+ * inherits the guard's tree cookie (`SVC_TREE_ID`), so a stop reaches `sh -c` / `npm run` and
+ * everything they started, also helpers in a session of their own. When the supervisor vanishes
+ * (IPC disconnect, e.g. SIGKILL) the guard takes the whole tree down. Reports how the command
  * ended over IPC, then exits with its code (128 + signal number when killed by a signal).
  */
 const STOP_GRACE_MS = 5_000
 const osSignals = constants.signals as Record<string, number>
 
+process.title = 'svc sidecar-guard'
 const argv = JSON.parse(process.argv[2] ?? '[]') as string[]
 const [file, ...args] = argv
 if (!file) {
@@ -18,25 +20,20 @@ if (!file) {
   process.exit(2)
 }
 const child = spawn(file, args, { stdio: 'inherit', env: process.env, detached: true })
-let stopping = false
 if (child.pid !== undefined) process.send?.({ svc: 1, type: 'child_started', pid: child.pid })
+const tree: Tree = { pid: child.pid ?? null, cookie: process.env[TREE_ENV] ?? null }
 
-const stop = (): void => {
-  if (stopping || child.pid === undefined) return
-  stopping = true
-  signalGroup(child.pid, 'SIGTERM')
-  setTimeout(() => void killTree(child.pid!), STOP_GRACE_MS).unref()
-}
+// One ending: a stop (SIGTERM to every member, SIGKILL after the grace) or, when the command
+// exited on its own, SIGKILL of what it left behind. The later caller joins the earlier one.
+let ending: Promise<number> | null = null
+const end = (graceMs: number): Promise<number> => (ending ??= killTree(tree, graceMs))
+const stop = (): void => void end(STOP_GRACE_MS)
 
 child.on('error', (err) => {
   process.stderr.write(`svc: cannot start ui_command ${JSON.stringify(argv)}: ${err.message}\n`)
   report(127, null)
 })
-child.on('exit', (code, signal) => {
-  // Stragglers the command left in its group (a shell's children) go with it.
-  if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL')
-  report(code, signal)
-})
+child.on('exit', (code, signal) => void end(0).then(() => report(code, signal)))
 process.on('SIGTERM', stop)
 process.on('SIGINT', stop)
 process.on('SIGHUP', stop)

@@ -6,13 +6,14 @@ import { get } from 'node:http'
 import type { Logger } from 'pino'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
 import { SidecarToSupervisor } from '../ipc/messages.js'
-import { signalGroup, killTree } from './kill-tree.js'
+import { signalGroup, killTree, TREE_ENV, type Tree } from './kill-tree.js'
 
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
  * so it exits when the supervisor vanishes) or the user's `ui_command` under the sidecar guard.
- * Started as its own process group; stopped with SIGTERM to the group, SIGKILL of the tree after
- * the grace.
+ * Started as its own process group with its own tree cookie (`supervisor/kill-tree.ts`); stopped
+ * with SIGTERM, SIGKILL of the tree after the grace; whatever it leaves behind when it exits
+ * (a guard killed with SIGKILL, a helper in its own session) is killed before `exit` is emitted.
  */
 export interface SidecarSpec {
   /** `bundled`: node <uiMainPath()>; `command`: the user's ui_command (placeholders filled). */
@@ -48,9 +49,17 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   #commandPid: number | null = null
   #stopping: Promise<void> | null = null
 
-  constructor(spec: SidecarSpec) {
+  /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
+  readonly #cookie: string | null
+
+  constructor(spec: SidecarSpec, cookie: string | null = null) {
     super()
     this.spec = spec
+    this.#cookie = cookie
+  }
+
+  #tree(): Tree {
+    return { pid: this.#commandPid ?? this.#child?.pid ?? null, cookie: this.#cookie }
   }
 
   get pid(): number | null {
@@ -67,10 +76,11 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
 
   start(): void {
     const { spec } = this
+    const env = this.#cookie ? { ...spec.env, [TREE_ENV]: this.#cookie } : spec.env
     const child =
       spec.kind === 'bundled'
-        ? fork(spec.script, [], { env: spec.env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-        : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env: spec.env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+        ? fork(spec.script, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+        : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     this.#child = child
     child.on('message', (raw) => {
       const msg = SidecarToSupervisor.safeParse(raw)
@@ -80,10 +90,11 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       else this.#reported = { code: msg.data.code, signal: msg.data.signal }
     })
     child.once('exit', (code, signal) => {
-      // A guard that died without cleaning up (SIGKILL) would orphan the command's group.
-      if (this.#commandPid !== null) signalGroup(this.#commandPid, 'SIGKILL')
-      this.#exit = this.#reported ?? { code, signal }
-      this.emit('exit', this.#exit)
+      // A guard that died without cleaning up (SIGKILL) would orphan the command's tree.
+      void killTree(this.#tree()).then(() => {
+        this.#exit = this.#reported ?? { code, signal }
+        this.emit('exit', this.#exit)
+      })
     })
     child.on('error', () => {})
   }
@@ -125,12 +136,12 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     const child = this.#child
     if (!child || child.pid === undefined || this.#exit) return
     const exited = once(this, 'exit')
-    // The guard forwards to the command's own group; the bundled server has no children.
+    // The guard passes it to the command's whole tree; the bundled server ends what its pages started.
     if (this.spec.kind === 'command') process.kill(child.pid, 'SIGTERM')
     else signalGroup(child.pid, 'SIGTERM')
     const timer = setTimeout(() => {
       logger?.warn(`ui sidecar (pid ${child.pid}) did not stop within ${SIDECAR_STOP_GRACE_MS / 1000} s; killing its process tree`)
-      void killTree(child.pid!)
+      void killTree({ pid: child.pid, cookie: this.#cookie })
     }, SIDECAR_STOP_GRACE_MS + (this.spec.kind === 'command' ? 1_000 : 0))
     await exited
     clearTimeout(timer)

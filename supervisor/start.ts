@@ -7,7 +7,8 @@ import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
 import { writePidfile, removePidfileSync, readPidfileSync } from '../state/pidfile.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
-import { readCmdline } from '../state/process-check.js'
+import { readCmdline, SUPERVISOR_TITLE } from '../state/process-check.js'
+import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
 import { compileCacheDir } from '../src/internal/compile-cache.js'
 import { ownPaths } from '../src/internal/reload-ignore.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase, type BoundPort } from './bind.js'
@@ -40,8 +41,12 @@ function fail(message: string): void {
  */
 export async function serve(req: ServeRequest): Promise<number> {
   let provisional: ResolvedSettings
+  let portFixed: boolean
   try {
-    provisional = resolveSettings([configFileLayer(), envLayer(), flagsLayer(req.flags)])
+    const layers = [configFileLayer(), envLayer(), flagsLayer(req.flags)]
+    provisional = resolveSettings(layers)
+    // Set above the app's options (flag, env, config): what is bound now is final.
+    portFixed = layers.some((l) => l.values.gateway_port !== undefined)
     // A missing module is a usage error worth catching before anything starts.
     resolveTargetFile(parseTarget(provisional.target).module)
   } catch (err) {
@@ -56,6 +61,8 @@ export async function serve(req: ServeRequest): Promise<number> {
   for (const [k, f] of Object.entries(req.flags)) if (f) flagValues[k as SettingKey] = f.value
   Object.assign(process.env, settingsToEnv(flagValues))
 
+  // `svc shutdown` recognises the supervisor by it (state/process-check.ts), and so can `ps`.
+  process.title = SUPERVISOR_TITLE
   const root = createRootLogger(provisional)
   const logger = childLogger(root, 'svc.supervisor')
   const target = provisional.target
@@ -64,12 +71,13 @@ export async function serve(req: ServeRequest): Promise<number> {
   // Our own children (gateway workers, bundled sidecar) get the cache from their first module on.
   const cacheEnv: NodeJS.ProcessEnv = cacheDir ? { NODE_COMPILE_CACHE: cacheDir } : {}
   // Until the first worker has reported the app's settings, children must resolve them exactly
-  // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`.
+  // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`,
+  // unless a flag, env or config fixed the port already (then they see the real one, never 0).
   const baseEnv = (s: ResolvedSettings, bound: BoundPort): NodeJS.ProcessEnv => ({
     ...process.env,
     SVC_APP: target,
     SVC_INTERNAL_API_BASE: internalApiBase(s.gateway_host, bound.port, s.api_mount_path),
-    ...(settingsFinal ? { SVC_GATEWAY_PORT: String(bound.port) } : {}),
+    ...(settingsFinal || portFixed ? { SVC_GATEWAY_PORT: String(bound.port) } : {}),
   })
   const sidecarSpec = async (s: ResolvedSettings, bound: BoundPort): Promise<SidecarSpec> => {
     const port = await freeLoopbackPort()
@@ -89,6 +97,11 @@ export async function serve(req: ServeRequest): Promise<number> {
     return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...cacheEnv }, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
   }
 
+  // A run killed together with its sidecar guard may have left its ui_command tree behind.
+  if (!provisional.no_pidfile) {
+    const ended = await endLeftoverTree(stateFilePath(resolvePath(provisional.pidfile)))
+    if (ended > 0) logger.warn(`previous run with ${provisional.pidfile} was killed${describeLeftovers(ended)}`)
+  }
   const startedAt = new Date().toISOString()
   const cmdline = readCmdline(process.pid) ?? undefined
   let pidfile: string | null = null
@@ -109,7 +122,7 @@ export async function serve(req: ServeRequest): Promise<number> {
     },
     onTopology: (topology) => {
       started ??= topology
-      const { bound, sidecar, workers } = topology
+      const { treeId, bound, sidecar, workers } = topology
       const path = pidfile
       if (!path) return
       // Chained, so a later topology can never be overwritten by an earlier write.
@@ -117,7 +130,8 @@ export async function serve(req: ServeRequest): Promise<number> {
         .then(async () => {
           await writePidfile(path)
           await writeStateFile(stateFilePath(path), {
-            version: 1,
+            version: 2,
+            tree_id: treeId,
             supervisor_pid: process.pid,
             ui_upstream: sidecar.url,
             gateway_host: bound.host,

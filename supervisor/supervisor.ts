@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { setTimeout as delay } from 'node:timers/promises'
 import { SvcError, isSvcError, svcErrorFromData } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import { optionsLayer, resolveSettings } from '../src/settings/resolve.js'
@@ -7,6 +8,7 @@ import type { GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, Sidecar, type SidecarExit, type SidecarSpec } from './sidecar.js'
 import { WorkerHandle } from './worker.js'
 import { MetricsCollector } from './metrics-collector.js'
+import { killTree, newTreeId } from './kill-tree.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -44,6 +46,8 @@ export interface SupervisorOptions {
 }
 
 export interface Topology {
+  /** `SVC_TREE_ID` instance of this run: every child's cookie starts with it. */
+  treeId: string
   settings: ResolvedSettings
   bound: BoundPort
   sidecar: Sidecar
@@ -65,6 +69,9 @@ export class Supervisor {
   #reloadPending: ReloadScope | null = null
   #stopping: Promise<void> | null = null
   readonly #metrics: MetricsCollector
+  /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`supervisor/kill-tree.ts`). */
+  readonly treeId = newTreeId()
+  #members = 0
 
   constructor(opts: SupervisorOptions) {
     this.#o = opts
@@ -99,7 +106,9 @@ export class Supervisor {
       const first = this.#spawnWorker(sidecar.url, 0)
       this.#workers = [first]
       const final = resolveSettings([optionsLayer(await waitPhase(first, 'loaded'))])
-      const rebind = final.gateway_host !== settings.gateway_host || final.gateway_port !== settings.gateway_port
+      // A worker given the bound port (it was fixed before the app) reports it, not the 0 asked for.
+      const portMoved = final.gateway_port !== settings.gateway_port && final.gateway_port !== bound.port
+      const rebind = final.gateway_host !== settings.gateway_host || portMoved
       const relaunch = rebind || SIDECAR_LAUNCH_KEYS.some((k) => JSON.stringify(final[k]) !== JSON.stringify(settings[k]))
       settings = final
       this.#settings = final
@@ -108,13 +117,19 @@ export class Supervisor {
         bound = await this.#o.bind(final)
         this.#bound = bound
       }
+      this.#o.onSettings(final, bound)
       if (relaunch) {
         const old = sidecar
         sidecar = await this.#startSidecar()
         await old.stop(this.#o.logger)
         first.send({ svc: 1, type: 'upstream', url: sidecar.url })
       }
-      this.#o.onSettings(final, bound)
+      // The first worker saw the provisional address in its env (SVC_GATEWAY_PORT,
+      // SVC_INTERNAL_API_BASE): after a rebind it is replaced by one that sees the final one.
+      if (rebind) {
+        await first.kill()
+        this.#workers = [this.#spawnWorker(sidecar.url, 0)]
+      }
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
       for (const w of this.#workers) w.listen(bound.handle)
@@ -142,7 +157,7 @@ export class Supervisor {
   }
 
   async #startSidecar(): Promise<Sidecar> {
-    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!))
+    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!), this.#cookie('sidecar'))
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
     sidecar.start()
     this.#sidecar = sidecar
@@ -161,7 +176,7 @@ export class Supervisor {
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
   #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
     const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), SVC_WORKER_ID: String(slot) }
-    const w = new WorkerHandle(env, this.#o.logger)
+    const w = new WorkerHandle(env, this.#o.logger, this.#cookie('worker'), this.#settings.gateway_start_timeout_s * 1000)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w
@@ -179,6 +194,7 @@ export class Supervisor {
         this.#metrics.receive(msg.id, msg.data)
         return
       case 'drained':
+      case 'upstream_drained':
       case 'loaded':
       case 'ready':
       case 'fatal':
@@ -205,7 +221,13 @@ export class Supervisor {
     this.#o.logger.warn({ pid: w.pid, backoff_ms: backoff }, `gateway worker ${w.pid} exited unexpectedly (${how}); restarting in ${backoff} ms`)
     setTimeout(() => {
       if (this.#state !== 'running' || !this.#sidecar) return
+      // A reload may have replaced the whole set meanwhile: the slot is filled, a restart would
+      // serve untracked (never drained, never told a new upstream).
       const slot = this.#workers.indexOf(w)
+      if (slot === -1) {
+        this.#o.logger.info({ pid: w.pid }, `gateway worker ${w.pid} was replaced by a reload while waiting to restart; not restarting it`)
+        return
+      }
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
       replacement.listen(this.#bound!.handle)
@@ -251,7 +273,10 @@ export class Supervisor {
         void this.#stopAll(1_000).then(() => this.#finish(1, message))
         return
       }
-      for (const w of this.#workers) w.send({ svc: 1, type: 'upstream', url: fresh.url })
+      // Switch first, let what is in flight to the old sidecar finish (bounded by the grace), then
+      // stop it: stopping it at once cut those requests (502s under load).
+      const switched = Promise.all(this.#workers.map((w) => w.switchUpstream(fresh.url)))
+      await Promise.race([switched, delay(settings.shutdown_grace_s * 1000, undefined, { ref: false })])
       await old.stop(logger)
     }
     const sidecar = this.#sidecar!
@@ -300,16 +325,21 @@ export class Supervisor {
     await Promise.all([...this.#workers.map((w) => w.kill()), this.#sidecar?.stop(this.#o.logger)])
   }
 
+  #cookie(role: 'sidecar' | 'worker'): string {
+    return `${this.treeId}.${role}-${++this.#members}`
+  }
+
   #topology(): void {
     if (this.#sidecar && this.#bound) {
-      this.#o.onTopology({ settings: this.#settings, bound: this.#bound, sidecar: this.#sidecar, workers: this.#workers })
+      this.#o.onTopology({ treeId: this.treeId, settings: this.#settings, bound: this.#bound, sidecar: this.#sidecar, workers: this.#workers })
     }
   }
 
   #finish(code: number, message?: string): void {
     if (this.#state === 'stopped') return
     this.#state = 'stopped'
-    this.#o.onExit(code, message)
+    // Every child is gone by now; anything of this run still around left the trees unnoticed.
+    void killTree({ cookie: this.treeId, instance: true }).finally(() => this.#o.onExit(code, message))
   }
 }
 

@@ -52,7 +52,7 @@ export async function startSvc(opts: SvcOptions): Promise<SvcRunning> {
   const line = await tracked.waitForLine('stderr', /svc: listening on http:\/\//, opts.timeoutMs ?? 30_000)
   const url = /listening on (http:\/\/[^/ ]+)/.exec(line)![1]!
   const sidecarUrl = /ui sidecar (http:\/\/[^, ]+)/.exec(line)?.[1] ?? ''
-  const proxyPids = (): number[] => tracked.treePids().filter((p) => p === tracked.pid || cmdline(p).includes('gateway/main.js'))
+  const proxyPids = (): number[] => tracked.treePids().filter((p) => p === tracked.pid || cmdline(p).startsWith('svc gateway'))
   return { tracked, url, sidecarUrl, proxyPids }
 }
 

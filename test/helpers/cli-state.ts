@@ -1,10 +1,11 @@
-import type { SvcState } from '../../state/state-file.js'
+import type { SvcStateV2 } from '../../state/state-file.js'
 
 /** A valid state file body; override what a test cares about. */
-export function sampleState(overrides: Partial<SvcState> = {}): SvcState {
+export function sampleState(overrides: Partial<SvcStateV2> = {}): SvcStateV2 {
   const now = new Date().toISOString()
   return {
-    version: 1,
+    version: 2,
+    tree_id: '0123456789abcdef0123456789abcdef',
     supervisor_pid: 1234,
     ui_upstream: 'http://127.0.0.1:54321',
     gateway_host: '127.0.0.1',

@@ -14,7 +14,7 @@ export interface SvcRun {
   pid: number
   /** Everything the process tree printed so far (for failure messages). */
   output(): string
-  /** Pids of the gateway worker processes (children of the supervisor running gateway/main.js). */
+  /** Pids of the gateway worker processes (children of the supervisor titled `svc gateway`). */
   gatewayWorkerPids(): number[]
   /** Resolves once stderr/stdout shows a line matching `re` after `fromLength` characters of output. */
   waitForOutput(re: RegExp, timeoutMs?: number, fromLength?: number): Promise<string>
@@ -139,7 +139,7 @@ export async function startSvc(target: string, args: string[] = [], env: NodeJS.
       url,
       pid,
       output: () => output,
-      gatewayWorkerPids: () => descendants(pid).filter((p) => /gateway\/main\.js/.test(cmdline(p))),
+      gatewayWorkerPids: () => descendants(pid).filter((p) => cmdline(p).startsWith('svc gateway')),
       waitForOutput,
       stop,
     }

@@ -34,11 +34,14 @@ export interface StartOptions {
   args?: string[]
   /** Extra env; `undefined` removes a variable (e.g. the default SVC_UI_COMMAND). */
   env?: Record<string, string | undefined>
+  /**
+   * Keep svc's pidfile (no `--no-pidfile`): a path is passed as `--pidfile <path>`; `true` keeps
+   * the default `./.svc.pid` in `cwd` (unless `args` name another).
+   */
+  pidfile?: string | true
   /** Leave out `--port 0` (the app or env chooses the port). */
   noPort?: boolean
   cwd?: string
-  /** Keep svc's pidfile (no `--no-pidfile`): `./.svc.pid` in `cwd` unless args name another. */
-  pidfile?: boolean
   /** Don't wait for the "listening" line (for trees expected to fail at start). */
   noWait?: boolean
   timeoutMs?: number
@@ -61,7 +64,8 @@ export async function waitGone(pids: number[], timeoutMs: number): Promise<numbe
 }
 
 export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
-  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, ...(opts.noPort ? [] : ['--port', '0']), ...(opts.pidfile ? [] : ['--no-pidfile']), ...(opts.args ?? [])]
+  const pidfileArgs = opts.pidfile === true ? [] : opts.pidfile ? ['--pidfile', opts.pidfile] : ['--no-pidfile']
+  const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, ...(opts.noPort ? [] : ['--port', '0']), ...pidfileArgs, ...(opts.args ?? [])]
   const env: Record<string, string | undefined> = { ...process.env, SVC_UI_COMMAND: ECHO_UI_COMMAND, ...opts.env }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   const proc = spawn(process.execPath, args, {

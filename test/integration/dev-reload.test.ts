@@ -13,7 +13,7 @@ app.api.get('/version', async () => ({ version: ${version}, pid: process.pid }))
 function gatewayWorkers(svc: SvcTree): number[] {
   return descendants(svc.pid).filter((p) => {
     try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('gateway/main')
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('svc gateway')
     } catch {
       return false
     }
@@ -130,4 +130,42 @@ describe('svc dev --reload', () => {
     expect(after.statusCode).toBe(200)
     await after.body.dump()
   }, 60_000)
+
+  it('full scope: zero failed requests across 3 reloads under load (in-flight requests to the old sidecar finish)', async () => {
+    writeFileSync(file, appSource(0))
+    // A sidecar that exits at once on SIGTERM: svc must not stop it while requests are in flight.
+    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload', '--reload-scope', 'full'], env: { ECHO_EXIT_ON_TERM: '1' } })
+    await svc.waitForLine('stderr', /--reload \(scope full\)/)
+    const fullReloads = () => svc.stdout.filter((l) => l.includes('reloaded (full)')).length
+    let ok = 0
+    const failures: string[] = []
+    let running = true
+    // Slow UI requests: some are always in flight to the old sidecar when the upstream switches.
+    const loop = async (i: number) => {
+      for (let n = 0; running && n < 2_000; n++) {
+        try {
+          const res = await request(`${svc.url}/slow?ms=${50 + (i % 4) * 50}`, { dispatcher: agent })
+          await res.body.dump()
+          if (res.statusCode === 200) ok++
+          else failures.push(`status ${res.statusCode}`)
+        } catch (err) {
+          failures.push((err as Error).message)
+        }
+      }
+    }
+    const loops = Array.from({ length: 8 }, (_, i) => loop(i))
+    for (let v = 1; v <= 3; v++) {
+      writeFileSync(file, appSource(v))
+      const deadline = Date.now() + 30_000
+      while (fullReloads() < v) {
+        if (Date.now() > deadline) throw new Error(`full reload ${v} did not finish within 30 s`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      await waitForVersion(svc, v)
+    }
+    running = false
+    await Promise.all(loops)
+    expect(failures).toEqual([])
+    expect(ok).toBeGreaterThan(50)
+  }, 150_000)
 })

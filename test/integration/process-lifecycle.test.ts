@@ -19,8 +19,8 @@ function portFree(port: number): Promise<boolean> {
 function roleOf(pid: number): 'gateway' | 'sidecar' | 'other' {
   try {
     const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-    if (cmd.includes('gateway/main')) return 'gateway'
-    if (cmd.includes('echo-sidecar') || cmd.includes('sidecar-guard') || cmd.includes('ui/server/main')) return 'sidecar'
+    if (cmd.startsWith('svc gateway')) return 'gateway'
+    if (cmd.includes('echo-sidecar') || cmd.startsWith('svc sidecar')) return 'sidecar'
   } catch {
     // gone
   }

@@ -80,7 +80,7 @@ describe('WebSocket proxy', () => {
 
   it('cleans up both hops when a client vanishes without a close frame', async () => {
     const { readFileSync } = await import('node:fs')
-    const gatewayPid = descendants(svc.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('gateway/main'))!
+    const gatewayPid = descendants(svc.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('svc gateway'))!
     const baseline = await socketCount(gatewayPid)
     // A separate process opens a WebSocket and is SIGKILLed: no close frame, just a dead peer.
     const client = spawn(process.execPath, [

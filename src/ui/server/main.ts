@@ -1,6 +1,8 @@
 import { describeStartupError, readSidecarEnv, startSidecar, startupFatal, type RunningSidecar } from './sidecar.js'
+import { endOwnTree } from '../../../supervisor/kill-tree.js'
 
 // The bundled page server, started by the supervisor with child_process.fork (IPC present).
+process.title = 'svc sidecar'
 let sidecar: RunningSidecar | null = null
 let stopping = false
 
@@ -10,6 +12,8 @@ async function stop(code: number): Promise<void> {
   try {
     await sidecar?.close()
     sidecar?.logger.flush()
+    // Processes the pages started go with the page server, also those in a session of their own.
+    await endOwnTree()
   } finally {
     process.exit(code)
   }

@@ -65,11 +65,21 @@ describe('state file', () => {
     const path = join(dir, 's.json')
     await writeFile(path, '{ "version": 1, ')
     expect(await codeOf(readStateFile(path))).toBe('SVC_ERR_STATE_INVALID')
-    await writeFile(path, JSON.stringify({ ...sampleState(), version: 2 }))
+    await writeFile(path, JSON.stringify({ ...sampleState(), version: 3 }))
     expect(await codeOf(readStateFile(path))).toBe('SVC_ERR_STATE_INVALID')
+    const { tree_id: _noTree, ...withoutTree } = sampleState()
+    await writeFile(path, JSON.stringify(withoutTree))
+    await expect(readStateFile(path)).rejects.toThrow(/tree_id/)
     const { supervisor_pid: _omit, ...rest } = sampleState()
     await writeFile(path, JSON.stringify(rest))
     await expect(readStateFile(path)).rejects.toThrow(/supervisor_pid/)
+  })
+
+  it('still reads a version 1 file (no tree id) from an older svc', async () => {
+    const path = join(dir, 's.json')
+    const { tree_id: _v2only, ...v1 } = { ...sampleState(), version: 1 as const }
+    await writeFile(path, JSON.stringify(v1))
+    expect(await readStateFile(path)).toEqual(v1)
   })
 
   it('parseSvcState names the offending field', () => {

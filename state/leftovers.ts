@@ -1,0 +1,31 @@
+import { killTree } from '../supervisor/kill-tree.js'
+import { isRunning, isSvcProcess } from './process-check.js'
+import { readStateFile } from './state-file.js'
+
+/** Leftovers get SIGTERM and this long before SIGKILL, like a sidecar's tree. */
+const LEFTOVER_GRACE_MS = 5_000
+
+/**
+ * End what a run left behind when its supervisor and the sidecar guard were killed together
+ * (SIGKILL, OOM): the state file names the run's `tree_id`, and every process still carrying it
+ * in its environment belongs to that run. Nothing happens while that supervisor still runs, for
+ * a state file without a tree id (version 1) or one that cannot be read. Resolves with how many
+ * processes were ended.
+ */
+export async function endLeftoverTree(statePath: string): Promise<number> {
+  let state
+  try {
+    state = await readStateFile(statePath)
+  } catch {
+    return 0
+  }
+  if (state.version !== 2) return 0
+  const pid = state.supervisor_pid
+  if (pid !== process.pid && isRunning(pid) && isSvcProcess(pid, state.cmdline)) return 0
+  return killTree({ cookie: state.tree_id, instance: true }, LEFTOVER_GRACE_MS)
+}
+
+/** `; ended 3 leftover process(es) of its tree` for messages, or nothing. */
+export function describeLeftovers(count: number): string {
+  return count > 0 ? `; ended ${count} leftover process(es) of its tree` : ''
+}
