@@ -188,7 +188,7 @@ async function fuzzTree(rootPath: string, seed: number): Promise<{ violations: V
     const sidecarPort = records().find((r) => r.kind === 'listening')!.port!
     const children = descendants(tree.pid)
     const sidecarPid = children.find((p) => readCmdline(p)?.[1]?.endsWith('fuzz-sidecar.mjs'))!
-    const isWorker = (p: number): boolean => readCmdline(p)?.[1]?.endsWith('gateway/main.js') === true
+    const isWorker = (p: number): boolean => readCmdline(p)?.[0]?.startsWith('svc gateway') === true
     const workers = children.filter(isWorker)
     expect(sidecarPid, 'sidecar pid').toBeGreaterThan(0)
     expect(workers.length, `gateway worker pids among ${children.map((p) => readCmdline(p)?.join(' ')).join(' | ')}`).toBeGreaterThan(0)

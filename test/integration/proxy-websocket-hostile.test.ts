@@ -68,11 +68,15 @@ function handshake(path: string, changes: Record<string, string | null> = {}, st
   return lines.join('\r\n') + '\r\n\r\n'
 }
 
-/** The process whose script (argv[1]) ends with `script`; the sidecar guard only names it later. */
+/**
+ * The process whose script (argv[1]) ends with `script`, or whose process title starts with it
+ * (`svc gateway`); the sidecar guard only names its script later.
+ */
 function pidOf(svc: SvcTree, script: string): number {
   const pid = descendants(svc.pid).find((p) => {
     try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[1]?.endsWith(script)
+      const cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8')
+      return cmdline.startsWith(script) || cmdline.split('\0')[1]?.endsWith(script)
     } catch {
       return false
     }
@@ -131,7 +135,7 @@ describe('WebSocket proxy under hostile clients', () => {
   }
 
   it('refused handshakes leave no socket open in the worker or the sidecar', async () => {
-    const worker = pidOf(svc, 'gateway/main.js')
+    const worker = pidOf(svc, 'svc gateway')
     const sidecar = pidOf(svc, 'echo-sidecar.mjs')
     const before = { worker: fdCount(worker), sidecar: fdCount(sidecar) }
     const refused = [
@@ -150,7 +154,7 @@ describe('WebSocket proxy under hostile clients', () => {
   })
 
   it('a refused client that keeps its half of the connection open holds no worker socket', async () => {
-    const worker = pidOf(svc, 'gateway/main.js')
+    const worker = pidOf(svc, 'svc gateway')
     const before = fdCount(worker)
     const held: Socket[] = []
     try {
@@ -170,7 +174,7 @@ describe('WebSocket proxy under hostile clients', () => {
   })
 
   it('a client that leaves while the sidecar is still answering takes the upstream socket down', async () => {
-    const worker = pidOf(svc, 'gateway/main.js')
+    const worker = pidOf(svc, 'svc gateway')
     const sidecar = pidOf(svc, 'echo-sidecar.mjs')
     const before = { worker: fdCount(worker), sidecar: fdCount(sidecar) }
     const client = connect(svc.port, '127.0.0.1')
@@ -205,7 +209,7 @@ describe('WebSocket proxy under hostile clients', () => {
   ]
 
   it.each(hostile)('%s: JSON error with its status, the worker survives', async (_name, request, status, mentions) => {
-    const worker = pidOf(svc, 'gateway/main.js')
+    const worker = pidOf(svc, 'svc gateway')
     const a = await rawExchange(svc.port, request.replace('\r\n', '\r\nX-Request-ID: hostile-1\r\n'))
     expect(a.status).toBe(status)
     expect(a.headers['content-type']).toMatch(/^application\/json/)
@@ -214,7 +218,7 @@ describe('WebSocket proxy under hostile clients', () => {
     expect(body).toEqual({ error: status === 426 ? 'upgrade_required' : 'bad_request', message: expect.stringContaining(mentions), request_id: 'hostile-1' })
     if (status === 426) expect(a.headers['sec-websocket-version']).toBe('13')
     // Same worker, still serving: nothing escaped the upgrade path.
-    expect(pidOf(svc, 'gateway/main.js')).toBe(worker)
+    expect(pidOf(svc, 'svc gateway')).toBe(worker)
     const { ws } = await tunnel('/ws')
     ws.close(1000)
     await once(ws, 'close')

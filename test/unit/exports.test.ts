@@ -245,10 +245,10 @@ describe('the contract values', () => {
     ).toBe('req-3')
   })
 
-  it('the metrics catalogue names both stable metrics with their buckets', async () => {
+  it('the metrics catalogue names the two stable metrics with their buckets, and the queue-timeout counter', async () => {
     const metrics = (await load('./gateway/metrics')) as { GATEWAY_PROMETHEUS_METRICS: { name: string; stability: string; buckets?: readonly number[] }[] }
     const byName = new Map(metrics.GATEWAY_PROMETHEUS_METRICS.map((m) => [m.name, m]))
-    expect([...byName.keys()].sort()).toEqual(['svc_gateway_request_duration_seconds', 'svc_gateway_requests_total'])
+    expect([...byName.keys()].sort()).toEqual(['svc_gateway_request_duration_seconds', 'svc_gateway_requests_total', 'svc_gateway_upstream_queue_timeouts_total'])
     for (const m of byName.values()) expect(typeof m.stability).toBe('string')
     expect(byName.get('svc_gateway_request_duration_seconds')!.buckets).toEqual([0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
   })
