@@ -5,7 +5,8 @@ import { optionsLayer, resolveSettings } from '../src/settings/resolve.js'
 import type { BoundPort } from './bind.js'
 import type { GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, Sidecar, type SidecarExit, type SidecarSpec } from './sidecar.js'
-import { WorkerHandle } from './worker.js'
+import { WorkerHandle, type ListenTarget } from './worker.js'
+import { ConnectionDispatcher } from './connection-dispatch.js'
 import { MetricsCollector } from './metrics-collector.js'
 
 /**
@@ -57,6 +58,8 @@ export class Supervisor {
   readonly #o: SupervisorOptions
   #settings: ResolvedSettings
   #bound: BoundPort | null = null
+  /** With several workers: the supervisor accepts and deals connections round-robin. */
+  #dispatcher: ConnectionDispatcher | null = null
   #state: SupervisorState = 'idle'
   #sidecar: Sidecar | null = null
   #workers: WorkerHandle[] = []
@@ -117,7 +120,12 @@ export class Supervisor {
       this.#o.onSettings(final, bound)
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
-      for (const w of this.#workers) w.listen(bound.handle)
+      // One worker listens on the port itself: no supervisor hop to pay for.
+      if (final.workers > 1) {
+        this.#dispatcher = new ConnectionDispatcher(bound.handle, this.#o.logger)
+        await this.#dispatcher.listen()
+      }
+      for (const w of this.#workers) w.listen(this.#listenTarget())
       await Promise.all(this.#workers.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
       const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
@@ -177,6 +185,7 @@ export class Supervisor {
         this.#metrics.receive(msg.id, msg.data)
         return
       case 'drained':
+      case 'connection_ack':
       case 'loaded':
       case 'ready':
       case 'fatal':
@@ -206,7 +215,7 @@ export class Supervisor {
       const slot = this.#workers.indexOf(w)
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
-      replacement.listen(this.#bound!.handle)
+      replacement.listen(this.#listenTarget())
       void waitPhase(replacement, 'ready').then(
         () => this.#topology(),
         (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
@@ -254,7 +263,7 @@ export class Supervisor {
     }
     const sidecar = this.#sidecar!
     const next = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
-    for (const w of next) w.listen(this.#bound!.handle)
+    for (const w of next) w.listen(this.#listenTarget())
     try {
       await Promise.all(next.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
@@ -289,13 +298,19 @@ export class Supervisor {
   async #stopAll(graceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
+    this.#dispatcher?.close()
     await Promise.all(this.#workers.map((w) => w.stop(graceMs, 'shutdown')))
     await this.#sidecar?.stop(this.#o.logger)
   }
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
+    this.#dispatcher?.close()
     await Promise.all([...this.#workers.map((w) => w.kill()), this.#sidecar?.stop(this.#o.logger)])
+  }
+
+  #listenTarget(): ListenTarget {
+    return this.#dispatcher ?? this.#bound!.handle
   }
 
   #topology(): void {
