@@ -70,8 +70,10 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
           this.emit('message', msg)
       }
     })
-    // Every message it sent has been delivered by now: what it did not acknowledge, it never read.
-    this.#channel.onDisconnect(() => this.#dispatcher?.leave(this))
+    // 'close': exited and its IPC channel read to the end, so every acknowledgement it sent has
+    // arrived; what it did not acknowledge, it never read. ('disconnect' is not enough: node
+    // postpones it while a sent handle waits for the dead process's receipt, i.e. for ever.)
+    this.#child.once('close', () => this.#dispatcher?.leave(this))
     this.#child.on('error', () => {})
     this.#child.once('exit', (code, signal) => {
       const phase = this.#phase

@@ -113,6 +113,51 @@ describe('gateway workers share the load (--workers 2)', () => {
   })
 })
 
+/** CPU time (user + system, in clock ticks) a process has used so far. */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
+
+describe('a worker that stops taking connections (--workers 2)', () => {
+  afterEach(stopAllTrees)
+
+  it('passes the busy worker by, and its unacknowledged connections go to the other when it dies', async () => {
+    const svc = await startSvc({ args: ['--workers', '2'] })
+    // Two keep-alive connections: round-robin puts one on each worker.
+    const [onA, onB] = [new Client(svc.url, { pipelining: 1 }), new Client(svc.url, { pipelining: 1 })]
+    try {
+      const pidOn = async (c: Client): Promise<number> => ((await (await c.request({ method: 'GET', path: '/api/pid' })).body.json()) as { pid: number }).pid
+      const a = await pidOn(onA)
+      const b = await pidOn(onB)
+      expect(a).not.toBe(b)
+      // Block A's event loop: it can neither serve nor acknowledge connections.
+      const before = cpuTicks(a)
+      const blocked = onA.request({ method: 'GET', path: '/api/block?ms=60000' }).catch(() => 'reset')
+      const deadline = Date.now() + 10_000
+      while (cpuTicks(a) - before < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+      expect(cpuTicks(a) - before).toBeGreaterThanOrEqual(30)
+      let done = 0
+      const requests = Array.from({ length: 20 }, () =>
+        pidOnNewConnection(svc.url).then((pid) => {
+          done++
+          return pid
+        }),
+      )
+      // B serves its share; the ones dealt to A wait, unread, until A is gone.
+      const served = Date.now() + 10_000
+      while (done < 10 && Date.now() < served) await new Promise((r) => setTimeout(r, 20))
+      expect(done).toBeGreaterThanOrEqual(10)
+      process.kill(a, 'SIGKILL')
+      const pids = await Promise.all(requests)
+      expect(pids.filter((p) => p === a)).toEqual([])
+      await blocked
+    } finally {
+      await Promise.all([onA.destroy(), onB.destroy()])
+    }
+  }, 60_000)
+})
+
 describe('gateway reload with --workers 2', () => {
   let dir: string
   beforeAll(() => {
