@@ -81,6 +81,8 @@ export class GatewayServer {
       if (this.#handedOver.size === 0) this.#lastHandedOverClosed?.()
     })
     this.server.emit('connection', socket)
+    // A socket accepted with pauseOnConnect reads nothing until resumed (no-op when flowing).
+    socket.resume()
     return true
   }
 
