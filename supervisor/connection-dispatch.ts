@@ -23,8 +23,13 @@ export interface ConnectionTaker {
   sendConnection(id: number, socket: Socket): boolean
 }
 
-/** Handed over but not acknowledged yet, per worker. */
-export const MAX_IN_FLIGHT = 8
+/**
+ * Handed over but not acknowledged yet, per worker. High enough that a burst of new connections
+ * is still dealt strictly in turn while one worker is briefly descheduled (with 8, a burst of 50
+ * keep-alive connections on a busy 2-core machine went 39/11); a worker that stays stuck keeps
+ * at most this many waiting.
+ */
+export const MAX_IN_FLIGHT = 64
 
 interface Member {
   worker: ConnectionTaker
