@@ -4,8 +4,8 @@
  * Each row starts its own upstream. Besides req/s and latency, the CPU time the proxy's own
  * processes spent per request is reported: on 2 cores the load generator and the upstream share
  * the CPU with the proxy, and CPU per request is the figure that noise moves least.
- * The rows that targets compare (@fastify/http-proxy, svc, svc with observability) are measured
- * in several interleaved rounds and reported as medians, because a single run on a shared VM
+ * The rows that targets compare (@fastify/http-proxy, svc with 1 and 2 workers, svc with
+ * observability) are measured in several interleaved rounds and reported as medians, because a single run on a shared VM
  * moves by ±5%.
  * Run: npm run bench:proxy [-- --tool wrk|autocannon --duration 5 --warmup 1 --rounds 3]
  * Docs: docs/performance.md
@@ -124,15 +124,17 @@ try {
     )
   const svcRound = () => withServer(svcTree(), (s) => measure('svc (1 worker)', s.url, s.proxyPids))
   const observedRound = () => withServer(svcTree([], OBSERVABILITY_ENV), (s) => measure('svc (1 worker, access log + metrics)', s.url, s.proxyPids))
+  const svc2Round = () => withServer(svcTree(['--workers', '2']), (s) => measure('svc (2 workers)', s.url, s.proxyPids))
   let fastify!: Row
   let svc1!: Row
   let observed!: Row
+  let svc2!: Row
   for (let round = 0; round < rounds; round++) {
     fastify = await fastifyRound()
     svc1 = await svcRound()
     observed = await observedRound()
+    svc2 = await svc2Round()
   }
-  const svc2 = await withServer(svcTree(['--workers', '2']), (s) => measure('svc (2 workers)', s.url, s.proxyPids))
   // The two halves of the observability row, to see which one costs what.
   await withServer(svcTree([], { SVC_ENABLE_GATEWAY_ACCESS_LOG: '1' }), (s) => measure('svc (1 worker, access log only)', s.url, s.proxyPids))
   await withServer(svcTree([], { SVC_ENABLE_GATEWAY_PROMETHEUS_METRICS: '1' }), (s) => measure('svc (1 worker, metrics only)', s.url, s.proxyPids))
@@ -162,7 +164,8 @@ try {
   const rf = rps(svc1) / rps(fastify)
   ratios.push(['svc / @fastify/http-proxy', fmtRatio(rf), `≥ 1.5× ${check(rf >= 1.5)}`])
   if (nginxRow) ratios.push(['nginx / direct', fmtRatio(rps(nginxRow) / rps(direct)), ''])
-  ratios.push(['svc 2 workers / 1 worker', fmtRatio(rps(svc2) / rps(svc1)), ''])
+  const scale = rps(svc2) / rps(svc1)
+  ratios.push(['svc 2 workers / 1 worker', fmtRatio(scale), `≥ 1.0× ${check(scale >= 1)}`])
   const p50Delta = svc1.latency.p50Ms - direct.latency.p50Ms
   ratios.push([`svc p50 − direct p50 @${LATENCY_CONNECTIONS}`, `${p50Delta >= 0 ? '+' : ''}${fmtMs(p50Delta)} ms`, `≤ +0.5 ms ${check(p50Delta <= 0.5)}`])
   const loss = 1 - rps(observed) / rps(svc1)

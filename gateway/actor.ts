@@ -1,3 +1,4 @@
+import { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { isSvcError } from '../src/errors.js'
 import { loadTarget } from '../src/target/load-target.js'
@@ -68,6 +69,12 @@ export class GatewayActor {
       case 'listen':
         void this.#listen(handle)
         return
+      case 'take_connections':
+        this.#takeConnections()
+        return
+      case 'connection':
+        this.#acceptConnection(msg.id, handle)
+        return
       case 'upstream':
         void this.#switchUpstream(msg.url)
         return
@@ -109,6 +116,30 @@ export class GatewayActor {
   async #switchUpstream(url: string): Promise<void> {
     await this.#gateway?.setUpstream(url)
     this.#opts.channel.send({ svc: 1, type: 'upstream_drained', pid: process.pid, url })
+  }
+
+  #takeConnections(): void {
+    const gw = this.#gateway
+    if (!gw || this.#state !== 'loaded') return
+    gw.server.takeConnections()
+    this.#state = 'ready'
+    this.#opts.channel.send({ svc: 1, type: 'ready', pid: process.pid })
+  }
+
+  /**
+   * A connection from the supervisor. The answer goes out before anything is read from the socket
+   * (reads only start on the next turn of the event loop), so a refused or never-answered one is
+   * still whole for the next worker.
+   */
+  #acceptConnection(id: number, handle: unknown): void {
+    if (!(handle instanceof Socket)) {
+      this.#opts.channel.send({ svc: 1, type: 'connection_ack', id, accepted: false })
+      return
+    }
+    const accepted = this.#gateway?.server.acceptSocket(handle) ?? false
+    this.#opts.channel.send({ svc: 1, type: 'connection_ack', id, accepted })
+    // Only this process's copy: the supervisor still holds the connection.
+    if (!accepted) handle.destroy()
   }
 
   async #answerCollect(id: number): Promise<void> {

@@ -74,6 +74,9 @@ export class GatewayServer {
   readonly server: Server
   #state: ServerState = 'idle'
   #draining: Promise<void> | null = null
+  /** Connections the supervisor handed over: net.Server's own count does not include them. */
+  readonly #handedOver = new Set<Socket>()
+  #lastHandedOverClosed: (() => void) | null = null
 
   constructor(handlers: ServerHandlers, limits: ServerLimits) {
     this.server = createServer(
@@ -136,7 +139,7 @@ export class GatewayServer {
 
   /** Open client connections (keep-alive ones included); no per-request bookkeeping on the hot path. */
   openConnections(): Promise<number> {
-    return new Promise((resolve) => this.server.getConnections((err, count) => resolve(err ? 0 : count)))
+    return new Promise((resolve) => this.server.getConnections((err, count) => resolve((err ? 0 : count) + this.#handedOver.size)))
   }
 
   /** Listen on a handle from the supervisor, or on `{ port, host }` when run in-process. */
@@ -145,6 +148,41 @@ export class GatewayServer {
     // `once` rejects on 'error': EADDRINUSE when the shared socket cannot listen.
     await once(this.server, 'listening')
     this.#state = 'listening'
+  }
+
+  /**
+   * Several workers: the supervisor accepts on the public port and hands each connection over
+   * (`acceptSocket`), so nothing listens here. Emitting 'listening' still starts node:http's own
+   * connection tracking (header and request timeouts, closeAllConnections), as a listen would.
+   */
+  takeConnections(): void {
+    this.server.emit('listening')
+    this.#state = 'listening'
+  }
+
+  /**
+   * Serve a connection accepted by the supervisor, as if accepted here; false (socket untouched)
+   * once draining. Nothing has been read from it yet: the client's first bytes are still queued.
+   */
+  acceptSocket(socket: Socket): boolean {
+    if (this.#state !== 'listening') return false
+    // gateway_max_connections holds for handed-over connections too: dropped as at accept.
+    if (this.#handedOver.size >= this.server.maxConnections) {
+      socket.destroy()
+      return true
+    }
+    // What node:http sets on the sockets it accepts itself (its net.Server is half-open, no Nagle).
+    socket.allowHalfOpen = true
+    socket.setNoDelay(true)
+    this.#handedOver.add(socket)
+    socket.once('close', () => {
+      this.#handedOver.delete(socket)
+      if (this.#handedOver.size === 0) this.#lastHandedOverClosed?.()
+    })
+    this.server.emit('connection', socket)
+    // A socket accepted with pauseOnConnect reads nothing until resumed (no-op when flowing).
+    socket.resume()
+    return true
   }
 
   /**
@@ -169,6 +207,7 @@ export class GatewayServer {
     const timer = setTimeout(() => this.server.closeAllConnections(), graceMs)
     timer.unref()
     await closed
+    if (this.#handedOver.size > 0) await new Promise<void>((resolve) => (this.#lastHandedOverClosed = resolve))
     clearTimeout(timer)
     this.#state = 'closed'
   }

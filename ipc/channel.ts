@@ -9,7 +9,8 @@ import type { Logger } from 'pino'
  * EPIPE and ERR_IPC_CHANNEL_CLOSED (the other side is gone) are handled here, once.
  */
 export interface Channel<In, Out> {
-  send(message: Out, handle?: Server | Socket | object): boolean
+  /** `keepOpen`: a sent socket stays open here too (node closes it once it reached the other side). */
+  send(message: Out, handle?: Server | Socket | object, options?: { keepOpen?: boolean }): boolean
   onMessage(listener: (message: In, handle: unknown) => void): void
   onDisconnect(listener: () => void): void
   readonly connected: boolean
@@ -26,14 +27,14 @@ export function processChannel<In, Out>(
 ): Channel<In, Out> {
   const ep = endpoint as ChildProcess
   return {
-    send(message, handle) {
+    send(message, handle, options) {
       const checked = schemas.outgoing.safeParse(message)
       if (!checked.success) {
         throw new Error(`bug: invalid IPC message to ${peer}: ${checked.error.message}`)
       }
       if (!ep.connected || typeof ep.send !== 'function') return false
       try {
-        return ep.send(message as object, handle as Server, undefined, (err) => {
+        return ep.send(message as object, handle as Server, options, (err) => {
           if (err && !isClosedError(err)) logger.warn({ err, peer }, `IPC send to ${peer} failed`)
         })
       } catch (err) {

@@ -10,6 +10,13 @@ const v1 = { svc: z.literal(1) }
 export const SupervisorToGateway = z.discriminatedUnion('type', [
   /** Sent with the listening socket handle: start accepting on it. */
   z.object({ ...v1, type: z.literal('listen') }),
+  /**
+   * Several workers: the supervisor accepts on the public port itself and deals the connections
+   * out round-robin (`connection`); take them from now on instead of listening.
+   */
+  z.object({ ...v1, type: z.literal('take_connections') }),
+  /** Sent with an accepted client socket (paused, nothing read yet): serve it, answer `connection_ack`. */
+  z.object({ ...v1, type: z.literal('connection'), id: z.number().int() }),
   /** The sidecar moved (full reload): proxy to this URL from now on. */
   z.object({ ...v1, type: z.literal('upstream'), url: z.string() }),
   /** Stop accepting, finish in-flight requests within `grace_ms`, close WebSockets (1001), exit. */
@@ -31,6 +38,11 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('ready'), pid: z.number().int() }),
   /** After `upstream`: new requests go to `url`, and those in flight to the old sidecar are done. */
   z.object({ ...v1, type: z.literal('upstream_drained'), pid: z.number().int(), url: z.string() }),
+  /**
+   * Connection `id` arrived. `accepted: false` (the worker is no longer serving): the supervisor
+   * still holds the socket, untouched, and deals it to another worker.
+   */
+  z.object({ ...v1, type: z.literal('connection_ack'), id: z.number().int(), accepted: z.boolean() }),
   /** Drain finished; the worker exits next. `connections`: client connections open when it began. */
   z.object({ ...v1, type: z.literal('drained'), pid: z.number().int(), connections: z.number().int() }),
   /** The worker cannot start or go on (bad app, bad settings): the error as data. */

@@ -6,7 +6,8 @@ import { optionsLayer, resolveSettings } from '../src/settings/resolve.js'
 import type { BoundPort } from './bind.js'
 import type { GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, Sidecar, type SidecarExit, type SidecarSpec } from './sidecar.js'
-import { WorkerHandle } from './worker.js'
+import { WorkerHandle, type ListenTarget } from './worker.js'
+import { ConnectionDispatcher } from './connection-dispatch.js'
 import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from './kill-tree.js'
 
@@ -61,6 +62,8 @@ export class Supervisor {
   readonly #o: SupervisorOptions
   #settings: ResolvedSettings
   #bound: BoundPort | null = null
+  /** With several workers: the supervisor accepts and deals connections round-robin. */
+  #dispatcher: ConnectionDispatcher | null = null
   #state: SupervisorState = 'idle'
   #sidecar: Sidecar | null = null
   #workers: WorkerHandle[] = []
@@ -132,7 +135,12 @@ export class Supervisor {
       }
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
-      for (const w of this.#workers) w.listen(bound.handle)
+      // One worker listens on the port itself: no supervisor hop to pay for.
+      if (final.workers > 1) {
+        this.#dispatcher = new ConnectionDispatcher(bound.handle, this.#o.logger)
+        await this.#dispatcher.listen()
+      }
+      for (const w of this.#workers) w.listen(this.#listenTarget())
       await Promise.all(this.#workers.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
       const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
@@ -195,6 +203,7 @@ export class Supervisor {
         return
       case 'drained':
       case 'upstream_drained':
+      case 'connection_ack':
       case 'loaded':
       case 'ready':
       case 'fatal':
@@ -230,7 +239,7 @@ export class Supervisor {
       }
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
-      replacement.listen(this.#bound!.handle)
+      replacement.listen(this.#listenTarget())
       void waitPhase(replacement, 'ready').then(
         () => this.#topology(),
         (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
@@ -281,7 +290,7 @@ export class Supervisor {
     }
     const sidecar = this.#sidecar!
     const next = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
-    for (const w of next) w.listen(this.#bound!.handle)
+    for (const w of next) w.listen(this.#listenTarget())
     try {
       await Promise.all(next.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
@@ -316,17 +325,23 @@ export class Supervisor {
   async #stopAll(graceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
+    this.#dispatcher?.close()
     await Promise.all(this.#workers.map((w) => w.stop(graceMs, 'shutdown')))
     await this.#sidecar?.stop(this.#o.logger)
   }
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
+    this.#dispatcher?.close()
     await Promise.all([...this.#workers.map((w) => w.kill()), this.#sidecar?.stop(this.#o.logger)])
   }
 
   #cookie(role: 'sidecar' | 'worker'): string {
     return `${this.treeId}.${role}-${++this.#members}`
+  }
+
+  #listenTarget(): ListenTarget {
+    return this.#dispatcher ?? this.#bound!.handle
   }
 
   #topology(): void {

@@ -1,14 +1,17 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
+import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from 'pino'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
+import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatch.js'
 
 /**
  * One gateway worker as the supervisor sees it: forked (own process group, own tree cookie, IPC
- * channel), `loaded` → sent the listening handle → `ready`; stopped with an IPC `drain`, its tree
+ * channel), `loaded` → sent the listening handle (or, with several workers, told to take
+ * connections from the supervisor's dispatcher) → `ready`; stopped with an IPC `drain`, its tree
  * SIGKILLed if it is still there after the grace plus a margin. Whatever the app started and left
  * behind is killed before `exit` is emitted.
  */
@@ -29,15 +32,20 @@ export interface WorkerEvents {
   message: [GatewayToSupervisor]
 }
 
-export class WorkerHandle extends EventEmitter<WorkerEvents> {
+/** What a worker accepts on: the bound public port itself, or connections dealt by the supervisor. */
+export type ListenTarget = object | ConnectionDispatcher
+
+export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker {
   readonly startedAt = new Date()
   readonly #child: ChildProcess
   readonly #channel: Channel<GatewayToSupervisor, SupervisorToGateway>
   #phase: WorkerPhase = 'starting'
   #stopping: Promise<void> | null = null
 
-  /** The handle to listen on once loaded; null when not asked yet (or already sent). */
-  #listenHandle: object | null = null
+  /** What to listen on once loaded; null when not asked yet (or already sent). */
+  #listenTarget: ListenTarget | null = null
+  /** Set once this worker takes its connections from the supervisor. */
+  #dispatcher: ConnectionDispatcher | null = null
 
   readonly #tree: Tree
   /** Resolves once `exit` was emitted (the tree is gone by then). */
@@ -73,7 +81,11 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
           return
         case 'ready':
           this.#phase = 'ready'
+          this.#dispatcher?.join(this)
           this.emit('ready')
+          return
+        case 'connection_ack':
+          this.#dispatcher?.acknowledged(this, msg.id, msg.accepted)
           return
         case 'fatal':
           this.emit('fatal', { code: msg.code, message: msg.message })
@@ -85,6 +97,10 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
           this.emit('message', msg)
       }
     })
+    // 'close': exited and its IPC channel read to the end, so every acknowledgement it sent has
+    // arrived; what it did not acknowledge, it never read. ('disconnect' is not enough: node
+    // postpones it while a sent handle waits for the dead process's receipt, i.e. for ever.)
+    this.#child.once('close', () => this.#dispatcher?.leave(this))
     this.#child.on('error', () => {})
     this.#child.once('exit', (code, signal) => {
       const phase = this.#phase
@@ -101,16 +117,28 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> {
     return this.#phase
   }
 
-  /** Start accepting on `handle` as soon as the app is loaded (at start: once the sidecar is healthy). */
-  listen(handle: object): void {
-    this.#listenHandle = handle
+  /** Start accepting as soon as the app is loaded (at start: once the sidecar is healthy). */
+  listen(target: ListenTarget): void {
+    this.#listenTarget = target
     if (this.#phase === 'loaded') this.#sendListen()
   }
 
   #sendListen(): void {
-    const handle = this.#listenHandle
-    this.#listenHandle = null
-    if (handle) this.#channel.send({ svc: 1, type: 'listen' }, handle)
+    const target = this.#listenTarget
+    this.#listenTarget = null
+    if (target instanceof ConnectionDispatcher) {
+      this.#dispatcher = target
+      this.#channel.send({ svc: 1, type: 'take_connections' })
+    } else if (target) {
+      this.#channel.send({ svc: 1, type: 'listen' }, target)
+    }
+  }
+
+  /** Hand over an accepted connection; the supervisor keeps its copy until `connection_ack`. */
+  sendConnection(id: number, socket: Socket): boolean {
+    if (!this.#channel.connected) return false
+    this.#channel.send({ svc: 1, type: 'connection', id }, socket, { keepOpen: true })
+    return true
   }
 
   send(msg: SupervisorToGateway): void {
