@@ -13,7 +13,7 @@ import { descendants, REPO, startSvc, stopAllTrees, type SvcTree } from '../help
 function gatewayWorkers(svc: SvcTree): number[] {
   return descendants(svc.pid).filter((p) => {
     try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('gateway/main')
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('svc gateway')
     } catch {
       return false
     }
