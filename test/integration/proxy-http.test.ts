@@ -22,17 +22,14 @@ describe('HTTP proxy: streaming, limits, upstream failures', () => {
   it('streams server-sent events chunk by chunk (not buffered)', async () => {
     const res = await request(svc.url + '/sse')
     expect(res.headers['content-type']).toBe('text/event-stream')
-    const arrivals: number[] = []
-    const started = Date.now()
-    let text = ''
-    for await (const chunk of res.body) {
-      arrivals.push(Date.now() - started)
-      text += chunk.toString()
-    }
-    expect(text).toBe('data: 0\n\ndata: 1\n\ndata: 2\n\n')
-    // Three events 100 ms apart arrive as at least two separate reads, the first well before the end.
-    expect(arrivals.length).toBeGreaterThanOrEqual(2)
-    expect(arrivals[0]!).toBeLessThan(arrivals.at(-1)! - 100)
+    const reads: string[] = []
+    for await (const chunk of res.body) reads.push(chunk.toString())
+    expect(reads.join('')).toBe('data: 0\n\ndata: 1\n\ndata: 2\n\n')
+    // Three events 100 ms apart arrive as at least two separate reads, the first one before the
+    // last event was sent (a buffering proxy delivers them in one read at the end). Timestamps
+    // would not do: on a loaded machine the first read can itself come late.
+    expect(reads.length).toBeGreaterThanOrEqual(2)
+    expect(reads[0]).not.toContain('data: 2')
   })
 
   it('refuses a declared body over the limit with 413 before contacting the upstream', async () => {
