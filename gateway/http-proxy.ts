@@ -5,7 +5,7 @@ import type { Logger } from 'pino'
 import { downstreamResponseHeaders } from './forward-headers.js'
 import { sendJsonError } from './json-error.js'
 import type { RequestObservation } from './observe.js'
-import type { SvcErrorCode } from '../src/errors.js'
+import { SvcError, isSvcError, type SvcErrorCode } from '../src/errors.js'
 
 /**
  * The HTTP hop to the sidecar: one undici keep-alive Pool per worker, request and response
@@ -41,10 +41,11 @@ export interface ProxyRequest {
   expectsContinue: boolean
 }
 
-class BodyTooLargeError extends Error {
-  constructor(limit: number) {
-    super(`request body exceeds the proxy limit of ${limit} bytes (gateway_max_proxy_request_body_bytes); send large uploads to the API instead`)
-  }
+function bodyTooLarge(limit: number): SvcError {
+  return new SvcError(
+    'SVC_ERR_PROXY_BODY_TOO_LARGE',
+    `request body exceeds the proxy limit of ${limit} bytes (gateway_max_proxy_request_body_bytes); send large uploads to the API instead`,
+  )
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
@@ -119,7 +120,7 @@ export class HttpProxy {
     if (limit > 0 && length > limit) {
       // With `Expect: 100-continue` no 100 was sent: the client learns before it uploads.
       p.observation.end(413)
-      refuseBody(req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', new BodyTooLargeError(limit).message, p.requestId)
+      refuseBody(req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', bodyTooLarge(limit).message, p.requestId)
       return
     }
     const relay = new ResponseRelay(req, res, p, this.#opts.logger, () => this.#release())
@@ -263,7 +264,7 @@ async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator
   // Not destroyed on the throw below: the client must still get the 413 on this connection.
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     seen += chunk.length
-    if (seen > limit) throw new BodyTooLargeError(limit)
+    if (seen > limit) throw bodyTooLarge(limit)
     yield chunk
   }
 }
@@ -401,7 +402,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
     this.#done(error)
     if (this.refused) return
     const res = this.#res
-    if (error instanceof BodyTooLargeError) {
+    if (isSvcError(error) && error.code === 'SVC_ERR_PROXY_BODY_TOO_LARGE') {
       this.#p.observation.end(413, error)
       refuseBody(this.req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', error.message, this.#p.requestId)
       return

@@ -221,7 +221,7 @@ class DurationHistogram {
   }
 
   observe(dispatch: string, seconds: number): void {
-    if (!Number.isFinite(seconds)) throw new RangeError(`duration is not a finite number: ${seconds}`)
+    if (!Number.isFinite(seconds)) throw new SvcError('SVC_ERR_GATEWAY_INTERNAL', `duration is not a finite number: ${seconds}`)
     this.zero(dispatch)
     const series = this.#series.get(dispatch)!
     const bounds = this.#bounds

@@ -18,6 +18,7 @@ import { applyCors } from './auth/cors.js'
 import { attachOidcLogin, type AttachOidcLoginOptions } from './auth/attach-oidc-login.js'
 import type { OidcLogin } from './auth/oidc-bff-routes.js'
 import type { OIDCProvider } from './auth/oidc-client.js'
+import { SvcError } from './errors.js'
 
 export interface SvcOptions extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
@@ -83,7 +84,7 @@ export class Svc {
   page(path: string, a: PageOptions<InjectMap> | PageHandlerLike, b?: PageHandlerLike): this {
     const [options, handler] = typeof a === 'function' ? [{}, a] : [a, b]
     if (typeof handler !== 'function') {
-      throw new TypeError(`app.page(${JSON.stringify(path)}): the last argument must be the page function (st, client, deps) => ...`)
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `app.page(${JSON.stringify(path)}): the last argument must be the page function (st, client, deps) => ...`)
     }
     this[kPages].add(path, options as PageOptionsLike, handler as PageHandlerLike)
     return this

@@ -8,6 +8,7 @@ import type { ClientMessage, PageInfo, ServerMessage } from './protocol.js'
 import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
+import { SvcError } from '../errors.js'
 
 /**
  * An in-process driver for pages, like Streamlit's AppTest: no server, no browser. Run the page,
@@ -192,7 +193,7 @@ export class UiTestHandle {
     const found = all.find((w) => w.key === keyOrLabel) ?? all.find((w) => w.label === keyOrLabel)
     if (!found) {
       const have = all.map((w) => w.key ?? w.label)
-      throw new Error(`no ${type} with key or label "${keyOrLabel}" in the last run (found: ${have.join(', ') || 'none'})`)
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `no ${type} with key or label "${keyOrLabel}" in the last run (found: ${have.join(', ') || 'none'})`)
     }
     return found
   }

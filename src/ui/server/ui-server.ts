@@ -12,6 +12,7 @@ import { SessionManager } from './session-manager.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
 import { servePageSocket } from './ws-endpoint.js'
+import { SvcError } from '../../errors.js'
 
 export interface UiServerOptions {
   app: Svc
@@ -86,7 +87,7 @@ export class UiServer {
 
   /** Listen; resolves with the bound port. */
   async start(): Promise<number> {
-    if (this.#state !== 'idle') throw new Error(`bug: UiServer.start() in state ${this.#state}`)
+    if (this.#state !== 'idle') throw new SvcError('SVC_ERR_UI_SIDECAR_START', `bug: UiServer.start() in state ${this.#state}`)
     this.#state = 'starting'
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject)
