@@ -6,6 +6,7 @@ import type { Channel } from '../ipc/channel.js'
 import type { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { buildGateway, type Gateway } from './build.js'
 import { createObservability } from './observability.js'
+import { GatewayRuntime } from './runtime.js'
 
 /**
  * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
@@ -49,9 +50,10 @@ export class GatewayActor {
     try {
       const { app } = await loadTarget(this.#opts.target)
       this.#settings = { ...app.settings }
-      const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics() })
+      const runtime = new GatewayRuntime(process.env.SVC_UI_UPSTREAM ?? '')
+      const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime })
       this.#metricsJson = obs.metricsJson
-      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal })
+      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime })
     } catch (err) {
       // An app may throw anything, not only an Error.
       const message = err instanceof Error ? err.message : String(err)

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Svc } from '../src/app.js'
 import { childLogger } from '../src/logging/logger.js'
-import { kRuntime } from '../src/internal/symbols.js'
-import { normalizeUpstream } from '../src/internal/runtime-state.js'
+import { kServeHealth } from '../src/internal/symbols.js'
+import { GatewayRuntime } from './runtime.js'
 import { createApiHop } from './api-hop.js'
 import { HttpProxy } from './http-proxy.js'
 import { WsProxy } from './ws-proxy.js'
@@ -30,8 +30,8 @@ export interface Gateway {
 }
 
 export interface BuildGatewayOptions {
-  /** Sidecar URL; default `SVC_UI_UPSTREAM` as seen by the app. */
-  upstream?: string
+  /** Upstream, drain and saturation state, shared with the observability routes; default from `SVC_UI_UPSTREAM`. */
+  runtime?: GatewayRuntime
   observer?: GatewayObserver
   internal?: InternalRoutes | null
 }
@@ -54,8 +54,8 @@ async function closeApp(app: Svc, ms: number, logger: Logger): Promise<void> {
 
 export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Promise<Gateway> {
   const settings = app.settings
-  const runtime = app[kRuntime]
-  if (opts.upstream !== undefined) runtime.uiUpstream = normalizeUpstream(opts.upstream)
+  const runtime = opts.runtime ?? new GatewayRuntime(process.env.SVC_UI_UPSTREAM ?? '')
+  app[kServeHealth](runtime)
   const logger = childLogger(app.logger, 'svc.gateway')
   const observer = opts.observer ?? NOOP_OBSERVER
   const api = await createApiHop(app.api)
@@ -96,7 +96,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
     logger,
     handleRequest: handlers.handleRequest,
     setUpstream(url) {
-      runtime.uiUpstream = normalizeUpstream(url)
+      runtime.uiUpstream = url
       return http.setUpstream(runtime.uiUpstream)
     },
     async drain(graceMs) {

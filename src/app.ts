@@ -8,9 +8,8 @@ import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger, requestChildLoggerFactory } from './logging/logger.js'
 import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
-import { RuntimeState } from './internal/runtime-state.js'
-import { kPages, kRuntime, kSvcApp } from './internal/symbols.js'
-import { registerHealthRoutes } from './health.js'
+import { kPages, kServeHealth, kSvcApp } from './internal/symbols.js'
+import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
 import type { InjectMap } from './ui/inject.js'
 import type { PageHandler, PageOptions } from './ui/page-meta.js'
@@ -37,7 +36,7 @@ export class Svc {
   readonly api: FastifyInstance
   /** Root of the logger tree (`svc`). */
   readonly logger: Logger
-  readonly [kRuntime]: RuntimeState
+  #health: HealthSource = UNSERVED
   readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
 
   constructor(options: SvcOptions = {}) {
@@ -45,7 +44,6 @@ export class Svc {
     this.settings = resolveProcessSettings(settingsInput)
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
-    this[kRuntime] = new RuntimeState()
     this.api = Fastify({
       ...(fastifyOptions as FastifyServerOptions),
       loggerInstance: childLogger(root, 'svc.api') as FastifyBaseLogger,
@@ -72,7 +70,12 @@ export class Svc {
       await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: '/docs' })
     })
     this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
-    registerHealthRoutes(this.api, this[kRuntime], this.settings.root_path)
+    registerHealthRoutes(this.api, () => this.#health, this.settings.root_path)
+  }
+
+  /** The gateway serving this app hands readyz its source of drain and upstream state. */
+  [kServeHealth](source: HealthSource): void {
+    this.#health = source
   }
 
   /**
