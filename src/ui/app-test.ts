@@ -1,4 +1,4 @@
-import type { Svc } from '../app.js'
+import type { PageApp } from './page-app.js'
 import { getClient } from '../client/api-client.js'
 import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './elements.js'
 import { isWidgetType } from './elements.js'
@@ -82,7 +82,7 @@ export class UiTestHandle {
   #started = false
   #render: Extract<ServerMessage, { type: 'render' }> | null = null
 
-  constructor(app: Svc, options: UiTestOptions = {}) {
+  constructor(app: PageApp, options: UiTestOptions = {}) {
     this.#options = options
     const directory = new PageDirectory(app.pages)
     this.#session = new PageSession({
@@ -238,6 +238,6 @@ export class UiTestHandle {
   downloadButton(key: string): WidgetView<'downloadButton'> { return this.widget('downloadButton', key) }
 }
 
-export function createUiTestHandle(app: Svc, options: UiTestOptions = {}): UiTestHandle {
+export function createUiTestHandle(app: PageApp, options: UiTestOptions = {}): UiTestHandle {
   return new UiTestHandle(app, options)
 }

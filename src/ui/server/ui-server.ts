@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocketServer } from 'ws'
-import type { Svc } from '../../app.js'
+import type { PageApp } from '../page-app.js'
 import { getClient } from '../../client/api-client.js'
 import { overridesFromEnv } from '../inject.js'
 import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
@@ -15,7 +15,7 @@ import { servePageSocket } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 
 export interface UiServerOptions {
-  app: Svc
+  app: PageApp
   /** Public root path ('' or '/tools'); every route below is served under it. */
   basePath: string
   host: string
@@ -41,7 +41,7 @@ type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
  */
 export class UiServer {
   #state: State = 'idle'
-  #app: Svc
+  #app: PageApp
   #directory: PageDirectory
   readonly #opts: UiServerOptions
   readonly #http: Server
@@ -101,7 +101,7 @@ export class UiServer {
   }
 
   /** Swap in a reloaded app module and rerun every connected session (state kept). */
-  replaceApp(app: Svc): number {
+  replaceApp(app: PageApp): number {
     this.#app = app
     this.#directory = new PageDirectory(app.pages)
     return this.#sessions.rerunAll()
