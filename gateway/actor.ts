@@ -20,6 +20,10 @@ const ORPHAN_GRACE_MS = 2_000
 
 export interface GatewayActorOptions {
   target: string
+  /** The sidecar URL the worker starts with (`SVC_UI_UPSTREAM`). */
+  uiUpstream: string
+  /** The stable worker slot, the `worker` label of the metrics (`SVC_WORKER_ID`). */
+  workerId: string
   logger: Logger
   channel: Channel<SupervisorToGateway, GatewayToSupervisor>
   exit: (code: number) => void
@@ -50,8 +54,8 @@ export class GatewayActor {
     try {
       const { app } = await loadTarget(this.#opts.target)
       this.#settings = { ...app.settings }
-      const runtime = new GatewayRuntime(process.env.SVC_UI_UPSTREAM ?? '')
-      const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime })
+      const runtime = new GatewayRuntime(this.#opts.uiUpstream)
+      const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
       this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime })
     } catch (err) {

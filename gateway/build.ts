@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { Svc } from '../src/app.js'
 import { childLogger } from '../src/logging/logger.js'
 import { kServeHealth } from '../src/internal/symbols.js'
-import { GatewayRuntime } from './runtime.js'
+import type { GatewayRuntime } from './runtime.js'
 import { createApiHop } from './api-hop.js'
 import { HttpProxy } from './http-proxy.js'
 import { WsProxy } from './ws-proxy.js'
@@ -30,8 +30,8 @@ export interface Gateway {
 }
 
 export interface BuildGatewayOptions {
-  /** Upstream, drain and saturation state, shared with the observability routes; default from `SVC_UI_UPSTREAM`. */
-  runtime?: GatewayRuntime
+  /** Upstream, drain and saturation state, shared with the observability routes. */
+  runtime: GatewayRuntime
   observer?: GatewayObserver
   internal?: InternalRoutes | null
 }
@@ -52,9 +52,9 @@ async function closeApp(app: Svc, ms: number, logger: Logger): Promise<void> {
   }
 }
 
-export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Promise<Gateway> {
+export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise<Gateway> {
   const settings = app.settings
-  const runtime = opts.runtime ?? new GatewayRuntime(process.env.SVC_UI_UPSTREAM ?? '')
+  const runtime = opts.runtime
   app[kServeHealth](runtime)
   const logger = childLogger(app.logger, 'svc.gateway')
   const observer = opts.observer ?? NOOP_OBSERVER

@@ -276,7 +276,7 @@ class PromGatewayMetrics implements GatewayMetrics {
     if (settings.enable_node_metrics) {
       prom.collectDefaultMetrics({
         register: this.#registry,
-        labels: { worker: options.workerId ?? process.env.SVC_WORKER_ID ?? String(process.pid) },
+        labels: { worker: options.workerId ?? String(process.pid) },
       })
     }
   }

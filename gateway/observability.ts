@@ -21,11 +21,11 @@ export interface WorkerObservability {
  */
 export async function createObservability(
   app: Svc,
-  opts: { collectMetrics: (() => Promise<string>) | null; runtime: GatewayRuntime },
+  opts: { collectMetrics: (() => Promise<string>) | null; runtime: GatewayRuntime; workerId?: string },
 ): Promise<WorkerObservability> {
   const settings = app.settings
   const logger = childLogger(app.logger, 'svc.gateway')
-  const metrics = await createGatewayMetrics(settings, logger, { workerId: process.env.SVC_WORKER_ID ?? '0' })
+  const metrics = await createGatewayMetrics(settings, logger, { workerId: opts.workerId ?? '0' })
   const debugRing = settings.debug ? new DebugRing() : null
   const { rejected } = normalizeForwardAllowlist(settings.gateway_forward_client_headers)
   if (rejected.length > 0) {

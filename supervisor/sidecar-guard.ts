@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
+import { killTree, type Tree } from './kill-tree.js'
+import { parseChildEnv } from '../ipc/child-env.js'
 
 /**
  * Runs a `ui_command` sidecar for the supervisor. The command gets its own process group and
@@ -21,7 +22,7 @@ if (!file) {
 }
 const child = spawn(file, args, { stdio: 'inherit', env: process.env, detached: true })
 if (child.pid !== undefined) process.send?.({ svc: 1, type: 'child_started', pid: child.pid })
-const tree: Tree = { pid: child.pid ?? null, cookie: process.env[TREE_ENV] ?? null }
+const tree: Tree = { pid: child.pid ?? null, cookie: parseChildEnv().treeId ?? null }
 
 // One ending: a stop (SIGTERM to every member, SIGKILL after the grace) or, when the command
 // exited on its own, SIGKILL of what it left behind. The later caller joins the earlier one.

@@ -6,7 +6,8 @@ import { get } from 'node:http'
 import type { Logger } from 'pino'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
 import { SidecarToSupervisor } from '../ipc/messages.js'
-import { signalGroup, killTree, TREE_ENV, type Tree } from './kill-tree.js'
+import { signalGroup, killTree, type Tree } from './kill-tree.js'
+import { childEnv } from '../ipc/child-env.js'
 
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
@@ -76,7 +77,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
 
   start(): void {
     const { spec } = this
-    const env = this.#cookie ? { ...spec.env, [TREE_ENV]: this.#cookie } : spec.env
+    const env = { ...spec.env, ...childEnv({ treeId: this.#cookie ?? undefined }) }
     const child =
       spec.kind === 'bundled'
         ? fork(spec.script, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })

@@ -10,6 +10,7 @@ import { WorkerHandle, type ListenTarget } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
 import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from './kill-tree.js'
+import { childEnv } from '../ipc/child-env.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -183,7 +184,7 @@ export class Supervisor {
 
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
   #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
-    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), SVC_WORKER_ID: String(slot) }
+    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot) }) }
     const w = new WorkerHandle(env, this.#o.logger, this.#cookie('worker'), this.#settings.gateway_start_timeout_s * 1000)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))

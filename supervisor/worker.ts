@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url'
 import type { Logger } from 'pino'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
-import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
+import { killTree, type Tree } from './kill-tree.js'
+import { childEnv } from '../ipc/child-env.js'
 import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatch.js'
 
 /**
@@ -57,7 +58,7 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
    */
   constructor(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null, loadTimeoutMs: number) {
     super()
-    this.#child = fork(GATEWAY_MAIN, [], { env: cookie ? { ...env, [TREE_ENV]: cookie } : env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    this.#child = fork(GATEWAY_MAIN, [], { env: { ...env, ...childEnv({ treeId: cookie ?? undefined }) }, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     this.#tree = { pid: this.#child.pid ?? null, cookie }
     this.#exited = new Promise((resolve) => this.once('exit', () => resolve()))
     const loadTimer = setTimeout(() => {
