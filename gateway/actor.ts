@@ -171,7 +171,7 @@ export class GatewayActor {
     this.#state = 'draining'
     const connections = (await this.#gateway?.server.openConnections()) ?? 0
     // Also a worker that never listened: its app may hold open pools its onClose hooks release.
-    if (this.#gateway) await this.#gateway.drain(graceMs)
+    if (this.#gateway) await this.#gateway.close(graceMs)
     this.#state = 'stopped'
     this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, connections })
     this.#opts.logger.flush?.()

@@ -12,9 +12,10 @@ import type { InternalRoutes } from './internal-routes.js'
 import { createSecurityHeaders } from './security-headers.js'
 import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
 import { GatewayServer, autoMaxConnections } from './server.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /** Everything one gateway worker (or an in-process test client) serves with. */
-export interface Gateway {
+export interface Gateway extends Closable<[graceMs: number]> {
   readonly server: GatewayServer
   readonly logger: Logger
   /** The request path without a socket server (in-process test client). */
@@ -25,7 +26,8 @@ export interface Gateway {
    * Stop accepting, readyz 503, WebSockets closed with 1001, in-flight finished within the grace;
    * then the app's Fastify `onClose` hooks (DB pools) run, within what is left of the grace.
    */
-  drain(graceMs: number): Promise<void>
+  close(graceMs: number): Promise<void>
+  /** Now: WebSockets and connections dropped, the upstream pool aborted, the app closed. */
   destroy(): Promise<void>
 }
 
@@ -86,6 +88,8 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
     decorate: createSecurityHeaders(settings),
     isDraining: () => runtime.draining,
   })
+  let closing: Promise<void> | null = null
+  let destroying: Promise<void> | null = null
   const server = new GatewayServer(handlers, {
     headerTimeoutMs: settings.gateway_client_header_timeout_s * 1000,
     keepAliveTimeoutMs: settings.gateway_keepalive_timeout_s * 1000,
@@ -99,20 +103,26 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
       runtime.uiUpstream = url
       return http.setUpstream(runtime.uiUpstream)
     },
-    async drain(graceMs) {
-      const deadline = Date.now() + graceMs
-      runtime.draining = true
-      await server.drain(graceMs, () => ws.closeAll(1001, 'server going away'))
-      ws.terminateAll()
-      await http.close()
-      await closeApp(app, Math.max(deadline - Date.now(), MIN_CLOSE_MS), logger)
+    close(graceMs) {
+      closing ??= (async () => {
+        const deadline = Date.now() + graceMs
+        runtime.draining = true
+        await server.close(graceMs, () => void ws.close(1001, 'server going away'))
+        await ws.destroy()
+        await http.close()
+        await closeApp(app, Math.max(deadline - Date.now(), MIN_CLOSE_MS), logger)
+      })()
+      return closing
     },
-    async destroy() {
-      runtime.draining = true
-      ws.terminateAll()
-      server.destroy()
-      await http.destroy()
-      await app.api.close()
+    destroy() {
+      destroying ??= (async () => {
+        runtime.draining = true
+        await ws.destroy()
+        await server.destroy()
+        await http.destroy()
+        await app.api.close()
+      })()
+      return destroying
     },
   }
 }

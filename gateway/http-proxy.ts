@@ -6,6 +6,7 @@ import { downstreamResponseHeaders } from './forward-headers.js'
 import { sendJsonError } from './json-error.js'
 import type { RequestObservation } from './observe.js'
 import { SvcError, isSvcError, type SvcErrorCode } from '../src/errors.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /**
  * The HTTP hop to the sidecar: one undici keep-alive Pool per worker, request and response
@@ -63,9 +64,11 @@ interface Waiter {
   timer: NodeJS.Timeout | null
 }
 
-export class HttpProxy {
+export class HttpProxy implements Closable {
   readonly #opts: HttpProxyOptions
   #pool: Pool | null = null
+  #closing: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
   #origin = ''
   #basePath = ''
   /** Requests dispatched to the pool and not finished: at most `poolSize`. */
@@ -250,12 +253,16 @@ export class HttpProxy {
   }
 
   /** Let in-flight requests finish, then close the pool. */
-  async close(): Promise<void> {
-    await this.#pool?.close()
+  close(): Promise<void> {
+    // After destroy() the pool refuses close(); the destroy is what there is to wait for.
+    this.#closing ??= this.#destroying ?? this.#pool?.close() ?? Promise.resolve()
+    return this.#closing
   }
 
-  async destroy(): Promise<void> {
-    await this.#pool?.destroy()
+  /** Abort what is in flight and close the pool now. */
+  destroy(): Promise<void> {
+    this.#destroying ??= this.#pool?.destroy() ?? Promise.resolve()
+    return this.#destroying
   }
 }
 
