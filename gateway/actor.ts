@@ -33,6 +33,7 @@ export class GatewayActor {
   readonly #opts: GatewayActorOptions
   #state: WorkerState = 'idle'
   #gateway: Gateway | null = null
+  #closing: Promise<void> | null = null
   #settings: Record<string, unknown> = {}
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
@@ -49,7 +50,7 @@ export class GatewayActor {
   async start(): Promise<void> {
     const { channel } = this.#opts
     channel.onMessage((msg, handle) => this.#onMessage(msg, handle))
-    channel.onDisconnect(() => void this.stop(ORPHAN_GRACE_MS))
+    channel.onDisconnect(() => void this.close(ORPHAN_GRACE_MS))
     this.#state = 'loading'
     try {
       const { app } = await loadTarget(this.#opts.target)
@@ -85,7 +86,7 @@ export class GatewayActor {
         void this.#switchUpstream(msg.url)
         return
       case 'drain':
-        void this.stop(msg.grace_ms)
+        void this.close(msg.grace_ms)
         return
       case 'metrics_collect':
         void this.#answerCollect(msg.id)
@@ -165,9 +166,14 @@ export class GatewayActor {
     })
   }
 
-  /** Drain within `graceMs`, tell the supervisor, exit 0. Idempotent. */
-  async stop(graceMs: number): Promise<void> {
-    if (this.#state === 'draining' || this.#state === 'stopped') return
+  /** Drain within `graceMs`, tell the supervisor, exit 0. Same promise on repeat. */
+  close(graceMs: number): Promise<void> {
+    this.#closing ??= this.#close(graceMs)
+    return this.#closing
+  }
+
+  async #close(graceMs: number): Promise<void> {
+    if (this.#state === 'stopped') return
     this.#state = 'draining'
     const connections = (await this.#gateway?.server.openConnections()) ?? 0
     // Also a worker that never listened: its app may hold open pools its onClose hooks release.

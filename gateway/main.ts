@@ -14,6 +14,6 @@ const channel = processChannel(process, { incoming: SupervisorToGateway, outgoin
 const env = parseChildEnv()
 const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, channel, exit: (code) => void endOwnTree().finally(() => process.exit(code)) })
 // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.
-process.on('SIGTERM', () => void actor.stop(settings.shutdown_grace_s * 1000))
-process.on('SIGINT', () => void actor.stop(settings.shutdown_grace_s * 1000))
+process.on('SIGTERM', () => void actor.close(settings.shutdown_grace_s * 1000))
+process.on('SIGINT', () => void actor.close(settings.shutdown_grace_s * 1000))
 await actor.start()

@@ -8,6 +8,7 @@ import { SvcError, svcErrorFromData } from '../src/errors.js'
 import { SidecarToSupervisor } from '../ipc/messages.js'
 import { signalGroup, killTree, type Tree } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
@@ -39,7 +40,7 @@ const HEALTH_REQUEST_TIMEOUT_MS = 1_000
 
 export const GUARD_PATH = fileURLToPath(new URL('./sidecar-guard.js', import.meta.url))
 
-export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
+export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Closable<[logger?: Logger]> {
   readonly spec: SidecarSpec
   #child: ChildProcess | null = null
   #exit: SidecarExit | null = null
@@ -49,6 +50,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   /** The ui_command's own pid (group leader), as the guard reported it. */
   #commandPid: number | null = null
   #stopping: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
 
   /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
   readonly #cookie: string | null
@@ -128,9 +130,21 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   }
 
   /** SIGTERM to the group, SIGKILL of the tree after the grace. Same promise on repeat. */
-  stop(logger?: Logger): Promise<void> {
+  close(logger?: Logger): Promise<void> {
     this.#stopping ??= this.#stop(logger)
     return this.#stopping
+  }
+
+  /** SIGKILL the sidecar's tree now; resolves once it exited. Same promise on repeat. */
+  destroy(): Promise<void> {
+    this.#destroying ??= (async () => {
+      const child = this.#child
+      if (!child || child.pid === undefined || this.#exit) return
+      const exited = once(this, 'exit')
+      void killTree({ pid: child.pid, cookie: this.#cookie })
+      await exited
+    })()
+    return this.#destroying
   }
 
   async #stop(logger?: Logger): Promise<void> {

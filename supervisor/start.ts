@@ -158,13 +158,13 @@ export async function serve(req: ServeRequest): Promise<number> {
     interrupts++
     if (interrupts === 1) {
       process.stderr.write('svc: stopping (Ctrl-C again to force)\n')
-      void supervisor.shutdown()
+      void supervisor.close()
     } else {
-      void supervisor.forceStop()
+      void supervisor.destroy()
     }
   })
-  process.on('SIGTERM', () => void supervisor.shutdown())
-  process.on('SIGHUP', () => void supervisor.shutdown())
+  process.on('SIGTERM', () => void supervisor.close())
+  process.on('SIGHUP', () => void supervisor.close())
 
   await supervisor.start()
   if (supervisor.state !== 'running') return new Promise<number>(() => {})

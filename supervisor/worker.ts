@@ -8,6 +8,7 @@ import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { killTree, type Tree } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
 import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatch.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /**
  * One gateway worker as the supervisor sees it: forked (own process group, own tree cookie, IPC
@@ -36,12 +37,13 @@ export interface WorkerEvents {
 /** What a worker accepts on: the bound public port itself, or connections dealt by the supervisor. */
 export type ListenTarget = object | ConnectionDispatcher
 
-export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker {
+export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker, Closable<[graceMs: number, reason: 'reload' | 'shutdown']> {
   readonly startedAt = new Date()
   readonly #child: ChildProcess
   readonly #channel: Channel<GatewayToSupervisor, SupervisorToGateway>
   #phase: WorkerPhase = 'starting'
   #stopping: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
 
   /** What to listen on once loaded; null when not asked yet (or already sent). */
   #listenTarget: ListenTarget | null = null
@@ -163,7 +165,7 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
   }
 
   /** Drain over IPC within `graceMs`; SIGKILL after the grace plus a margin. Idempotent. */
-  stop(graceMs: number, reason: 'reload' | 'shutdown'): Promise<void> {
+  close(graceMs: number, reason: 'reload' | 'shutdown'): Promise<void> {
     this.#stopping ??= (async () => {
       if (this.#phase === 'exited') return this.#exited
       this.#phase = 'draining'
@@ -175,9 +177,12 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
     return this.#stopping
   }
 
-  /** SIGKILL the worker's tree now; resolves once `exit` was emitted. */
-  kill(): Promise<void> {
-    void killTree(this.#tree)
-    return this.#exited
+  /** SIGKILL the worker's tree now; resolves once `exit` was emitted. Same promise on repeat. */
+  destroy(): Promise<void> {
+    if (!this.#destroying) {
+      void killTree(this.#tree)
+      this.#destroying = this.#exited
+    }
+    return this.#destroying
   }
 }
