@@ -7,6 +7,7 @@ import type { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.j
 import { buildGateway, type Gateway } from './build.js'
 import { createObservability } from './observability.js'
 import { GatewayRuntime } from './runtime.js'
+import { ORPHAN_GRACE_MS } from '../src/internal/deadlines.js'
 
 /**
  * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
@@ -14,9 +15,6 @@ import { GatewayRuntime } from './runtime.js'
  * `kill -9` of the supervisor leaves no process and no bound port behind).
  */
 export type WorkerState = 'idle' | 'loading' | 'loaded' | 'ready' | 'draining' | 'stopped'
-
-/** When the supervisor is gone there is nobody to wait for: finish quickly. */
-const ORPHAN_GRACE_MS = 2_000
 
 export interface GatewayActorOptions {
   target: string

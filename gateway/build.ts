@@ -13,6 +13,7 @@ import { createSecurityHeaders } from './security-headers.js'
 import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
 import { GatewayServer, autoMaxConnections } from './server.js'
 import type { Closable } from '../src/internal/closable.js'
+import { MIN_APP_CLOSE_MS } from '../src/internal/deadlines.js'
 
 /** Everything one gateway worker (or an in-process test client) serves with. */
 export interface Gateway extends Closable<[graceMs: number]> {
@@ -37,9 +38,6 @@ export interface BuildGatewayOptions {
   observer?: GatewayObserver
   internal?: InternalRoutes | null
 }
-
-/** `onClose` hooks get at least this long, even when the drain used up the grace (the supervisor's kill margin is 2 s). */
-const MIN_CLOSE_MS = 1_000
 
 async function closeApp(app: Svc, ms: number, logger: Logger): Promise<void> {
   let timer: NodeJS.Timeout | undefined
@@ -110,7 +108,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
         await server.close(graceMs, () => void ws.close(1001, 'server going away'))
         await ws.destroy()
         await http.close()
-        await closeApp(app, Math.max(deadline - Date.now(), MIN_CLOSE_MS), logger)
+        await closeApp(app, Math.max(deadline - Date.now(), MIN_APP_CLOSE_MS), logger)
       })()
       return closing
     },

@@ -9,6 +9,7 @@ import { SidecarToSupervisor } from '../ipc/messages.js'
 import { signalGroup, killTree, type Tree } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
+import { GUARD_EXTRA_MS, SIDECAR_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
@@ -33,8 +34,6 @@ export interface SidecarExit {
   signal: string | null
 }
 
-/** SIGKILL of the tree this long after SIGTERM (DESIGN §4). */
-export const SIDECAR_STOP_GRACE_MS = 5_000
 const HEALTH_POLL_MS = 50
 const HEALTH_REQUEST_TIMEOUT_MS = 1_000
 
@@ -157,7 +156,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
     const timer = setTimeout(() => {
       logger?.warn(`ui sidecar (pid ${child.pid}) did not stop within ${SIDECAR_STOP_GRACE_MS / 1000} s; killing its process tree`)
       void killTree({ pid: child.pid, cookie: this.#cookie })
-    }, SIDECAR_STOP_GRACE_MS + (this.spec.kind === 'command' ? 1_000 : 0))
+    }, SIDECAR_STOP_GRACE_MS + (this.spec.kind === 'command' ? GUARD_EXTRA_MS : 0))
     await exited
     clearTimeout(timer)
   }

@@ -9,6 +9,7 @@ import { killTree, type Tree } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
 import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatch.js'
 import type { Closable } from '../src/internal/closable.js'
+import { WORKER_KILL_MARGIN_MS } from '../src/internal/deadlines.js'
 
 /**
  * One gateway worker as the supervisor sees it: forked (own process group, own tree cookie, IPC
@@ -18,8 +19,6 @@ import type { Closable } from '../src/internal/closable.js'
  * behind is killed before `exit` is emitted.
  */
 export const GATEWAY_MAIN = fileURLToPath(new URL('../gateway/main.js', import.meta.url))
-/** Time a worker gets past the drain grace before SIGKILL. */
-const KILL_MARGIN_MS = 2_000
 
 export type WorkerPhase = 'starting' | 'loaded' | 'ready' | 'draining' | 'exited'
 
@@ -170,7 +169,7 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
       if (this.#phase === 'exited') return this.#exited
       this.#phase = 'draining'
       if (!this.#channel.send({ svc: 1, type: 'drain', grace_ms: graceMs, reason })) void killTree(this.#tree)
-      const timer = setTimeout(() => void killTree(this.#tree), graceMs + KILL_MARGIN_MS)
+      const timer = setTimeout(() => void killTree(this.#tree), graceMs + WORKER_KILL_MARGIN_MS)
       await this.#exited
       clearTimeout(timer)
     })()
