@@ -6,6 +6,8 @@ import type { Channel } from '../ipc/channel.js'
 import type { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { buildGateway, type Gateway } from './build.js'
 import { createObservability } from './observability.js'
+import { GatewayRuntime } from './runtime.js'
+import { ORPHAN_GRACE_MS } from '../src/internal/deadlines.js'
 
 /**
  * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
@@ -14,11 +16,12 @@ import { createObservability } from './observability.js'
  */
 export type WorkerState = 'idle' | 'loading' | 'loaded' | 'ready' | 'draining' | 'stopped'
 
-/** When the supervisor is gone there is nobody to wait for: finish quickly. */
-const ORPHAN_GRACE_MS = 2_000
-
 export interface GatewayActorOptions {
   target: string
+  /** The sidecar URL the worker starts with (`SVC_UI_UPSTREAM`). */
+  uiUpstream: string
+  /** The stable worker slot, the `worker` label of the metrics (`SVC_WORKER_ID`). */
+  workerId: string
   logger: Logger
   channel: Channel<SupervisorToGateway, GatewayToSupervisor>
   exit: (code: number) => void
@@ -28,6 +31,7 @@ export class GatewayActor {
   readonly #opts: GatewayActorOptions
   #state: WorkerState = 'idle'
   #gateway: Gateway | null = null
+  #closing: Promise<void> | null = null
   #settings: Record<string, unknown> = {}
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
@@ -44,14 +48,15 @@ export class GatewayActor {
   async start(): Promise<void> {
     const { channel } = this.#opts
     channel.onMessage((msg, handle) => this.#onMessage(msg, handle))
-    channel.onDisconnect(() => void this.stop(ORPHAN_GRACE_MS))
+    channel.onDisconnect(() => void this.close(ORPHAN_GRACE_MS))
     this.#state = 'loading'
     try {
       const { app } = await loadTarget(this.#opts.target)
       this.#settings = { ...app.settings }
-      const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics() })
+      const runtime = new GatewayRuntime(this.#opts.uiUpstream)
+      const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
-      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal })
+      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime })
     } catch (err) {
       // An app may throw anything, not only an Error.
       const message = err instanceof Error ? err.message : String(err)
@@ -79,7 +84,7 @@ export class GatewayActor {
         void this.#switchUpstream(msg.url)
         return
       case 'drain':
-        void this.stop(msg.grace_ms)
+        void this.close(msg.grace_ms)
         return
       case 'metrics_collect':
         void this.#answerCollect(msg.id)
@@ -159,13 +164,18 @@ export class GatewayActor {
     })
   }
 
-  /** Drain within `graceMs`, tell the supervisor, exit 0. Idempotent. */
-  async stop(graceMs: number): Promise<void> {
-    if (this.#state === 'draining' || this.#state === 'stopped') return
+  /** Drain within `graceMs`, tell the supervisor, exit 0. Same promise on repeat. */
+  close(graceMs: number): Promise<void> {
+    this.#closing ??= this.#close(graceMs)
+    return this.#closing
+  }
+
+  async #close(graceMs: number): Promise<void> {
+    if (this.#state === 'stopped') return
     this.#state = 'draining'
     const connections = (await this.#gateway?.server.openConnections()) ?? 0
     // Also a worker that never listened: its app may hold open pools its onClose hooks release.
-    if (this.#gateway) await this.#gateway.drain(graceMs)
+    if (this.#gateway) await this.#gateway.close(graceMs)
     this.#state = 'stopped'
     this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, connections })
     this.#opts.logger.flush?.()

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Svc } from '../src/app.js'
 import { childLogger } from '../src/logging/logger.js'
-import { kRuntime } from '../src/internal/symbols.js'
-import { normalizeUpstream } from '../src/internal/runtime-state.js'
+import { kServeHealth } from '../src/internal/symbols.js'
+import type { GatewayRuntime } from './runtime.js'
 import { createApiHop } from './api-hop.js'
 import { HttpProxy } from './http-proxy.js'
 import { WsProxy } from './ws-proxy.js'
@@ -12,9 +12,11 @@ import type { InternalRoutes } from './internal-routes.js'
 import { createSecurityHeaders } from './security-headers.js'
 import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
 import { GatewayServer, autoMaxConnections } from './server.js'
+import type { Closable } from '../src/internal/closable.js'
+import { MIN_APP_CLOSE_MS } from '../src/internal/deadlines.js'
 
 /** Everything one gateway worker (or an in-process test client) serves with. */
-export interface Gateway {
+export interface Gateway extends Closable<[graceMs: number]> {
   readonly server: GatewayServer
   readonly logger: Logger
   /** The request path without a socket server (in-process test client). */
@@ -25,19 +27,17 @@ export interface Gateway {
    * Stop accepting, readyz 503, WebSockets closed with 1001, in-flight finished within the grace;
    * then the app's Fastify `onClose` hooks (DB pools) run, within what is left of the grace.
    */
-  drain(graceMs: number): Promise<void>
+  close(graceMs: number): Promise<void>
+  /** Now: WebSockets and connections dropped, the upstream pool aborted, the app closed. */
   destroy(): Promise<void>
 }
 
 export interface BuildGatewayOptions {
-  /** Sidecar URL; default `SVC_UI_UPSTREAM` as seen by the app. */
-  upstream?: string
+  /** Upstream, drain and saturation state, shared with the observability routes. */
+  runtime: GatewayRuntime
   observer?: GatewayObserver
   internal?: InternalRoutes | null
 }
-
-/** `onClose` hooks get at least this long, even when the drain used up the grace (the supervisor's kill margin is 2 s). */
-const MIN_CLOSE_MS = 1_000
 
 async function closeApp(app: Svc, ms: number, logger: Logger): Promise<void> {
   let timer: NodeJS.Timeout | undefined
@@ -52,10 +52,10 @@ async function closeApp(app: Svc, ms: number, logger: Logger): Promise<void> {
   }
 }
 
-export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Promise<Gateway> {
+export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise<Gateway> {
   const settings = app.settings
-  const runtime = app[kRuntime]
-  if (opts.upstream !== undefined) runtime.uiUpstream = normalizeUpstream(opts.upstream)
+  const runtime = opts.runtime
+  app[kServeHealth](runtime)
   const logger = childLogger(app.logger, 'svc.gateway')
   const observer = opts.observer ?? NOOP_OBSERVER
   const api = await createApiHop(app.api)
@@ -86,6 +86,8 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
     decorate: createSecurityHeaders(settings),
     isDraining: () => runtime.draining,
   })
+  let closing: Promise<void> | null = null
+  let destroying: Promise<void> | null = null
   const server = new GatewayServer(handlers, {
     headerTimeoutMs: settings.gateway_client_header_timeout_s * 1000,
     keepAliveTimeoutMs: settings.gateway_keepalive_timeout_s * 1000,
@@ -96,23 +98,29 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions = {}): Pr
     logger,
     handleRequest: handlers.handleRequest,
     setUpstream(url) {
-      runtime.uiUpstream = normalizeUpstream(url)
+      runtime.uiUpstream = url
       return http.setUpstream(runtime.uiUpstream)
     },
-    async drain(graceMs) {
-      const deadline = Date.now() + graceMs
-      runtime.draining = true
-      await server.drain(graceMs, () => ws.closeAll(1001, 'server going away'))
-      ws.terminateAll()
-      await http.close()
-      await closeApp(app, Math.max(deadline - Date.now(), MIN_CLOSE_MS), logger)
+    close(graceMs) {
+      closing ??= (async () => {
+        const deadline = Date.now() + graceMs
+        runtime.draining = true
+        await server.close(graceMs, () => void ws.close(1001, 'server going away'))
+        await ws.destroy()
+        await http.close()
+        await closeApp(app, Math.max(deadline - Date.now(), MIN_APP_CLOSE_MS), logger)
+      })()
+      return closing
     },
-    async destroy() {
-      runtime.draining = true
-      ws.terminateAll()
-      server.destroy()
-      await http.destroy()
-      await app.api.close()
+    destroy() {
+      destroying ??= (async () => {
+        runtime.draining = true
+        await ws.destroy()
+        await server.destroy()
+        await http.destroy()
+        await app.api.close()
+      })()
+      return destroying
     },
   }
 }

@@ -5,7 +5,8 @@ import type { Logger } from 'pino'
 import { downstreamResponseHeaders } from './forward-headers.js'
 import { sendJsonError } from './json-error.js'
 import type { RequestObservation } from './observe.js'
-import type { SvcErrorCode } from '../src/errors.js'
+import { SvcError, isSvcError, type SvcErrorCode } from '../src/errors.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /**
  * The HTTP hop to the sidecar: one undici keep-alive Pool per worker, request and response
@@ -41,10 +42,11 @@ export interface ProxyRequest {
   expectsContinue: boolean
 }
 
-class BodyTooLargeError extends Error {
-  constructor(limit: number) {
-    super(`request body exceeds the proxy limit of ${limit} bytes (gateway_max_proxy_request_body_bytes); send large uploads to the API instead`)
-  }
+function bodyTooLarge(limit: number): SvcError {
+  return new SvcError(
+    'SVC_ERR_PROXY_BODY_TOO_LARGE',
+    `request body exceeds the proxy limit of ${limit} bytes (gateway_max_proxy_request_body_bytes); send large uploads to the API instead`,
+  )
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
@@ -62,9 +64,11 @@ interface Waiter {
   timer: NodeJS.Timeout | null
 }
 
-export class HttpProxy {
+export class HttpProxy implements Closable {
   readonly #opts: HttpProxyOptions
   #pool: Pool | null = null
+  #closing: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
   #origin = ''
   #basePath = ''
   /** Requests dispatched to the pool and not finished: at most `poolSize`. */
@@ -119,7 +123,7 @@ export class HttpProxy {
     if (limit > 0 && length > limit) {
       // With `Expect: 100-continue` no 100 was sent: the client learns before it uploads.
       p.observation.end(413)
-      refuseBody(req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', new BodyTooLargeError(limit).message, p.requestId)
+      refuseBody(req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', bodyTooLarge(limit).message, p.requestId)
       return
     }
     const relay = new ResponseRelay(req, res, p, this.#opts.logger, () => this.#release())
@@ -249,12 +253,16 @@ export class HttpProxy {
   }
 
   /** Let in-flight requests finish, then close the pool. */
-  async close(): Promise<void> {
-    await this.#pool?.close()
+  close(): Promise<void> {
+    // After destroy() the pool refuses close(); the destroy is what there is to wait for.
+    this.#closing ??= this.#destroying ?? this.#pool?.close() ?? Promise.resolve()
+    return this.#closing
   }
 
-  async destroy(): Promise<void> {
-    await this.#pool?.destroy()
+  /** Abort what is in flight and close the pool now. */
+  destroy(): Promise<void> {
+    this.#destroying ??= this.#pool?.destroy() ?? Promise.resolve()
+    return this.#destroying
   }
 }
 
@@ -263,7 +271,7 @@ async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator
   // Not destroyed on the throw below: the client must still get the 413 on this connection.
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     seen += chunk.length
-    if (seen > limit) throw new BodyTooLargeError(limit)
+    if (seen > limit) throw bodyTooLarge(limit)
     yield chunk
   }
 }
@@ -401,7 +409,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
     this.#done(error)
     if (this.refused) return
     const res = this.#res
-    if (error instanceof BodyTooLargeError) {
+    if (isSvcError(error) && error.code === 'SVC_ERR_PROXY_BODY_TOO_LARGE') {
       this.#p.observation.end(413, error)
       refuseBody(this.req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', error.message, this.#p.requestId)
       return

@@ -28,7 +28,7 @@ export interface InternalRoutesOptions {
   debugRing: DebugRing | null
   /** The scrape body: this worker's text, or the sum over all workers from the supervisor. */
   collectMetrics: () => Promise<string>
-  /** The sidecar URL as this worker knows it (default `SVC_UI_UPSTREAM`). */
+  /** The sidecar URL as this worker knows it (gateway/runtime.ts); '' when not given. */
   uiUpstream?: () => string
 }
 
@@ -43,7 +43,7 @@ export function debugPathConflicts(apiMountPath: string): boolean {
  */
 export function createInternalRoutes(opts: InternalRoutesOptions): InternalRoutes | null {
   const { settings, logger, metrics, debugRing, collectMetrics } = opts
-  const uiUpstream = opts.uiUpstream ?? (() => process.env.SVC_UI_UPSTREAM ?? '')
+  const uiUpstream = opts.uiUpstream ?? (() => '')
   let debugOn = settings.debug && debugRing !== null
   if (debugOn && debugPathConflicts(settings.api_mount_path)) {
     logger.warn(

@@ -3,6 +3,7 @@ import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { processChannel } from '../ipc/channel.js'
 import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { GatewayActor } from './actor.js'
+import { parseChildEnv } from '../ipc/child-env.js'
 import { endOwnTree } from '../supervisor/kill-tree.js'
 
 process.title = 'svc gateway'
@@ -10,8 +11,9 @@ process.title = 'svc gateway'
 const settings = resolveProcessSettings()
 const logger = childLogger(createRootLogger(settings), 'svc.gateway', { worker_pid: process.pid })
 const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')
-const actor = new GatewayActor({ target: settings.target, logger, channel, exit: (code) => void endOwnTree().finally(() => process.exit(code)) })
+const env = parseChildEnv()
+const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, channel, exit: (code) => void endOwnTree().finally(() => process.exit(code)) })
 // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.
-process.on('SIGTERM', () => void actor.stop(settings.shutdown_grace_s * 1000))
-process.on('SIGINT', () => void actor.stop(settings.shutdown_grace_s * 1000))
+process.on('SIGTERM', () => void actor.close(settings.shutdown_grace_s * 1000))
+process.on('SIGINT', () => void actor.close(settings.shutdown_grace_s * 1000))
 await actor.start()

@@ -221,7 +221,7 @@ class DurationHistogram {
   }
 
   observe(dispatch: string, seconds: number): void {
-    if (!Number.isFinite(seconds)) throw new RangeError(`duration is not a finite number: ${seconds}`)
+    if (!Number.isFinite(seconds)) throw new SvcError('SVC_ERR_GATEWAY_INTERNAL', `duration is not a finite number: ${seconds}`)
     this.zero(dispatch)
     const series = this.#series.get(dispatch)!
     const bounds = this.#bounds
@@ -276,7 +276,7 @@ class PromGatewayMetrics implements GatewayMetrics {
     if (settings.enable_node_metrics) {
       prom.collectDefaultMetrics({
         register: this.#registry,
-        labels: { worker: options.workerId ?? process.env.SVC_WORKER_ID ?? String(process.pid) },
+        labels: { worker: options.workerId ?? String(process.pid) },
       })
     }
   }

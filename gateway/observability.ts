@@ -1,6 +1,6 @@
 import type { Svc } from '../src/app.js'
 import { childLogger } from '../src/logging/logger.js'
-import { kRuntime } from '../src/internal/symbols.js'
+import type { GatewayRuntime } from './runtime.js'
 import { createGatewayObserver } from './observer.js'
 import { createGatewayMetrics } from './metrics.js'
 import { createInternalRoutes, type InternalRoutes } from './internal-routes.js'
@@ -21,11 +21,11 @@ export interface WorkerObservability {
  */
 export async function createObservability(
   app: Svc,
-  opts: { collectMetrics: (() => Promise<string>) | null },
+  opts: { collectMetrics: (() => Promise<string>) | null; runtime: GatewayRuntime; workerId?: string },
 ): Promise<WorkerObservability> {
   const settings = app.settings
   const logger = childLogger(app.logger, 'svc.gateway')
-  const metrics = await createGatewayMetrics(settings, logger, { workerId: process.env.SVC_WORKER_ID ?? '0' })
+  const metrics = await createGatewayMetrics(settings, logger, { workerId: opts.workerId ?? '0' })
   const debugRing = settings.debug ? new DebugRing() : null
   const { rejected } = normalizeForwardAllowlist(settings.gateway_forward_client_headers)
   if (rejected.length > 0) {
@@ -41,7 +41,7 @@ export async function createObservability(
     metrics,
     debugRing,
     collectMetrics: opts.collectMetrics ?? (() => metrics?.metricsText() ?? Promise.resolve('')),
-    uiUpstream: () => app[kRuntime].uiUpstream,
+    uiUpstream: () => opts.runtime.uiUpstream,
   })
   return { observer, internal, metricsJson: metrics ? () => metrics.getMetricsJSON() : null }
 }

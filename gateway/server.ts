@@ -7,10 +7,11 @@ import type { SvcErrorCode } from '../src/errors.js'
 import { errorBody, rejectUpgrade, sendJsonError } from './json-error.js'
 import { resolveRequestId } from './request-id.js'
 import { lingeringClose, lingeringDestroySoon } from './lingering-close.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /**
  * The worker's HTTP server and its lifecycle: listen on the handle the supervisor passed (or a
- * port, in-process), then `drain()`: stop accepting, serve what arrives on open connections with
+ * port, in-process), then `close(graceMs)`: stop accepting, serve what arrives on open connections with
  * `Connection: close`, let idle keep-alive connections expire, and after the grace destroy the
  * rest. State: idle → listening → draining → closed.
  */
@@ -70,10 +71,11 @@ export function autoMaxConnections(limitsFile = '/proc/self/limits'): number {
 /** Node's own link from a socket to the response it is writing (what its default clientError handler checks). */
 type HttpSocket = Socket & { _httpMessage?: ServerResponse | null }
 
-export class GatewayServer {
+export class GatewayServer implements Closable<[graceMs: number, beforeWait?: () => void]> {
   readonly server: Server
   #state: ServerState = 'idle'
   #draining: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
   /** Connections the supervisor handed over: net.Server's own count does not include them. */
   readonly #handedOver = new Set<Socket>()
   #lastHandedOverClosed: (() => void) | null = null
@@ -189,7 +191,7 @@ export class GatewayServer {
    * Stop accepting and finish in-flight work within `graceMs`, then destroy what is left.
    * `beforeWait` runs after accepting stopped (close WebSockets there). Same promise on repeat.
    */
-  drain(graceMs: number, beforeWait?: () => void): Promise<void> {
+  close(graceMs: number, beforeWait?: () => void): Promise<void> {
     this.#draining ??= this.#drain(graceMs, beforeWait)
     return this.#draining
   }
@@ -212,10 +214,13 @@ export class GatewayServer {
     this.#state = 'closed'
   }
 
-  /** Now: drop every connection. */
-  destroy(): void {
+  /** Now: drop every connection; a close() in progress resolves as the connections go. */
+  destroy(): Promise<void> {
+    if (this.#destroying) return this.#destroying
     this.server.closeAllConnections()
     if (this.#state !== 'closed') this.server.close()
     this.#state = 'closed'
+    this.#destroying = Promise.resolve()
+    return this.#destroying
   }
 }

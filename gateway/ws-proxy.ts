@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import { ERRORS, type SvcErrorCode } from '../src/errors.js'
 import { rejectUpgrade } from './json-error.js'
 import type { RequestObservation } from './observe.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /**
  * The WebSocket hop. Order of a handshake: the gateway's own checks (below) and `ws`'s
@@ -63,11 +64,13 @@ interface Pending {
   done: boolean
 }
 
-export class WsProxy {
+export class WsProxy implements Closable<[code?: number, reason?: string]> {
   readonly #opts: WsProxyOptions
   readonly #wss: WebSocketServer
   readonly #pending = new WeakMap<IncomingMessage, Pending>()
   readonly #live = new Set<{ client: WebSocket; upstream: WebSocket }>()
+  #closing: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
 
   constructor(opts: WsProxyOptions) {
     this.#opts = opts
@@ -237,19 +240,27 @@ export class WsProxy {
   }
 
   /** Close every tunnel with `code` (1001 on drain) and wait until they are gone. */
-  closeAll(code: number, reason: string): void {
+  /** Send a close frame (1001 by default) to both ends of every live pair; resolves once sent. */
+  close(code = 1001, reason = 'server going away'): Promise<void> {
+    if (this.#closing) return this.#closing
     for (const { client, upstream } of this.#live) {
       client.close(code, reason)
       upstream.close(code, reason)
     }
+    this.#closing = Promise.resolve()
+    return this.#closing
   }
 
-  terminateAll(): void {
+  /** Drop every live pair now, without a close handshake. */
+  destroy(): Promise<void> {
+    if (this.#destroying) return this.#destroying
     for (const { client, upstream } of this.#live) {
       client.terminate()
       upstream.terminate()
     }
     this.#live.clear()
+    this.#destroying = Promise.resolve()
+    return this.#destroying
   }
 }
 

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import type { Server, Socket } from 'node:net'
 import type { z } from 'zod'
 import type { Logger } from 'pino'
+import { SvcError } from '../src/errors.js'
 
 /**
  * A typed, validated message channel over node IPC. Both directions go through zod: a bad
@@ -30,7 +31,7 @@ export function processChannel<In, Out>(
     send(message, handle, options) {
       const checked = schemas.outgoing.safeParse(message)
       if (!checked.success) {
-        throw new Error(`bug: invalid IPC message to ${peer}: ${checked.error.message}`)
+        throw new SvcError('SVC_ERR_IPC_BAD_MESSAGE', `bug: invalid IPC message to ${peer}: ${checked.error.message}`)
       }
       if (!ep.connected || typeof ep.send !== 'function') return false
       try {

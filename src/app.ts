@@ -8,9 +8,8 @@ import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger, requestChildLoggerFactory } from './logging/logger.js'
 import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
-import { RuntimeState } from './internal/runtime-state.js'
-import { kPages, kRuntime, kSvcApp } from './internal/symbols.js'
-import { registerHealthRoutes } from './health.js'
+import { kPages, kServeHealth, kSvcApp } from './internal/symbols.js'
+import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
 import type { InjectMap } from './ui/inject.js'
 import type { PageHandler, PageOptions } from './ui/page-meta.js'
@@ -18,6 +17,7 @@ import { applyCors } from './auth/cors.js'
 import { attachOidcLogin, type AttachOidcLoginOptions } from './auth/attach-oidc-login.js'
 import type { OidcLogin } from './auth/oidc-bff-routes.js'
 import type { OIDCProvider } from './auth/oidc-client.js'
+import { SvcError } from './errors.js'
 
 export interface SvcOptions extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
@@ -36,7 +36,7 @@ export class Svc {
   readonly api: FastifyInstance
   /** Root of the logger tree (`svc`). */
   readonly logger: Logger
-  readonly [kRuntime]: RuntimeState
+  #health: HealthSource = UNSERVED
   readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
 
   constructor(options: SvcOptions = {}) {
@@ -44,7 +44,6 @@ export class Svc {
     this.settings = resolveProcessSettings(settingsInput)
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
-    this[kRuntime] = new RuntimeState()
     this.api = Fastify({
       ...(fastifyOptions as FastifyServerOptions),
       loggerInstance: childLogger(root, 'svc.api') as FastifyBaseLogger,
@@ -71,7 +70,12 @@ export class Svc {
       await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: '/docs' })
     })
     this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
-    registerHealthRoutes(this.api, this[kRuntime], this.settings.root_path)
+    registerHealthRoutes(this.api, () => this.#health, this.settings.root_path)
+  }
+
+  /** The gateway serving this app hands readyz its source of drain and upstream state. */
+  [kServeHealth](source: HealthSource): void {
+    this.#health = source
   }
 
   /**
@@ -83,7 +87,7 @@ export class Svc {
   page(path: string, a: PageOptions<InjectMap> | PageHandlerLike, b?: PageHandlerLike): this {
     const [options, handler] = typeof a === 'function' ? [{}, a] : [a, b]
     if (typeof handler !== 'function') {
-      throw new TypeError(`app.page(${JSON.stringify(path)}): the last argument must be the page function (st, client, deps) => ...`)
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `app.page(${JSON.stringify(path)}): the last argument must be the page function (st, client, deps) => ...`)
     }
     this[kPages].add(path, options as PageOptionsLike, handler as PageHandlerLike)
     return this

@@ -1,6 +1,5 @@
 import { request } from 'undici'
 import type { FastifyInstance } from 'fastify'
-import type { RuntimeState } from './internal/runtime-state.js'
 
 /** readyz gives the sidecar this long to answer (DESIGN §5). */
 export const READY_PROBE_TIMEOUT_MS = 500
@@ -32,11 +31,24 @@ export async function probeUpstream(upstream: string, rootPath: string): Promise
   return { ok: false, detail: `upstream_http_failed ${failures.join(';')}` }
 }
 
-/** `GET /healthz` and `GET /readyz` on the API, both hidden from OpenAPI. */
-export function registerHealthRoutes(api: FastifyInstance, runtime: RuntimeState, rootPath: string): void {
+/** What readyz reads; the gateway serving the app provides it (`gateway/runtime.ts`). */
+export interface HealthSource {
+  readonly draining: boolean
+  /** The sidecar URL, '' when none is configured. */
+  readonly uiUpstream: string
+  /** Why the upstream pool counts as saturated, or null. */
+  upstreamSaturation(): string | null
+}
+
+/** An app no gateway serves (e.g. `app.api.inject()`): not draining, no sidecar to probe. */
+export const UNSERVED: HealthSource = { draining: false, uiUpstream: '', upstreamSaturation: () => null }
+
+/** `GET /healthz` and `GET /readyz` on the API, both hidden from OpenAPI; `source()` is read per request. */
+export function registerHealthRoutes(api: FastifyInstance, source: () => HealthSource, rootPath: string): void {
   const hidden = { schema: { hide: true } }
   api.get('/healthz', hidden, async () => ({ status: 'ok' }))
   api.get('/readyz', hidden, async (_req, reply): Promise<ReadyBody> => {
+    const runtime = source()
     if (runtime.draining) {
       reply.code(503)
       return { status: 'not_ready', detail: 'draining' }

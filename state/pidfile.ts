@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { resolve as resolvePath } from 'node:path'
 import { z } from 'zod'
 import { SvcError } from '../src/errors.js'
-import { FIELDS } from '../src/settings/schema.js'
-import { configFileLayer } from '../src/settings/resolve.js'
 import { writeFileAtomic } from './atomic-write.js'
 import { removeFileIfPresent, removeFileIfPresentSync } from './remove-file.js'
 
@@ -63,22 +60,3 @@ export function readPidfileSync(path: string): PidfileRead {
 /** Remove the pidfile; one that is already gone is fine. */
 export const removePidfile = removeFileIfPresent
 export const removePidfileSync = removeFileIfPresentSync
-
-/**
- * The pidfile path commands that do not start svc (`shutdown`, `doctor`) use, with the same
- * precedence as the supervisor: flag > `SVC_PIDFILE` > `svc.config.json` `pidfile` > `./.svc.pid`.
- * A broken config file is skipped here: stopping a server must not depend on it.
- */
-export function resolvePidfilePath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
-  let chosen = flag ?? env.SVC_PIDFILE
-  if (chosen === undefined || chosen === '') {
-    let fromConfig: unknown
-    try {
-      fromConfig = configFileLayer(cwd).values.pidfile
-    } catch {
-      fromConfig = undefined
-    }
-    chosen = typeof fromConfig === 'string' && fromConfig !== '' ? fromConfig : FIELDS.pidfile.default
-  }
-  return resolvePath(cwd, chosen)
-}

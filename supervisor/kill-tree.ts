@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import treeKill from 'tree-kill'
+import { TREE_ENV, parseChildEnv } from '../ipc/child-env.js'
 
 /**
  * The one way svc ends a process tree (supervisor, sidecar guard, workers, `svc shutdown`).
@@ -20,7 +21,7 @@ import treeKill from 'tree-kill'
  * `<instance>.<member>` (`sidecar-2`, `worker-5`), so one member can be ended alone and a whole
  * run's leftovers found by the instance prefix.
  */
-export const TREE_ENV = 'SVC_TREE_ID'
+export { TREE_ENV }
 
 export interface Tree {
   /** Root process: it, its group (children are started as group leaders) and its descendants. */
@@ -179,6 +180,6 @@ function isAlive(pid: number): boolean {
  * found by the cookie it was given. Nothing when it runs without one (in-process tests).
  */
 export async function endOwnTree(): Promise<void> {
-  const cookie = process.env[TREE_ENV]
+  const cookie = parseChildEnv().treeId
   if (cookie) await killTree({ cookie })
 }

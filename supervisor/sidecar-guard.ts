@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
+import { killTree, type Tree } from './kill-tree.js'
+import { parseChildEnv } from '../ipc/child-env.js'
+import { GUARD_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 
 /**
  * Runs a `ui_command` sidecar for the supervisor. The command gets its own process group and
@@ -9,7 +11,6 @@ import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
  * (IPC disconnect, e.g. SIGKILL) the guard takes the whole tree down. Reports how the command
  * ended over IPC, then exits with its code (128 + signal number when killed by a signal).
  */
-const STOP_GRACE_MS = 5_000
 const osSignals = constants.signals as Record<string, number>
 
 process.title = 'svc sidecar-guard'
@@ -21,13 +22,13 @@ if (!file) {
 }
 const child = spawn(file, args, { stdio: 'inherit', env: process.env, detached: true })
 if (child.pid !== undefined) process.send?.({ svc: 1, type: 'child_started', pid: child.pid })
-const tree: Tree = { pid: child.pid ?? null, cookie: process.env[TREE_ENV] ?? null }
+const tree: Tree = { pid: child.pid ?? null, cookie: parseChildEnv().treeId ?? null }
 
 // One ending: a stop (SIGTERM to every member, SIGKILL after the grace) or, when the command
 // exited on its own, SIGKILL of what it left behind. The later caller joins the earlier one.
 let ending: Promise<number> | null = null
 const end = (graceMs: number): Promise<number> => (ending ??= killTree(tree, graceMs))
-const stop = (): void => void end(STOP_GRACE_MS)
+const stop = (): void => void end(GUARD_STOP_GRACE_MS)
 
 child.on('error', (err) => {
   process.stderr.write(`svc: cannot start ui_command ${JSON.stringify(argv)}: ${err.message}\n`)

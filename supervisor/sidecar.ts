@@ -6,7 +6,10 @@ import { get } from 'node:http'
 import type { Logger } from 'pino'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
 import { SidecarToSupervisor } from '../ipc/messages.js'
-import { signalGroup, killTree, TREE_ENV, type Tree } from './kill-tree.js'
+import { signalGroup, killTree, type Tree } from './kill-tree.js'
+import { childEnv } from '../ipc/child-env.js'
+import type { Closable } from '../src/internal/closable.js'
+import { GUARD_EXTRA_MS, SIDECAR_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
@@ -31,14 +34,12 @@ export interface SidecarExit {
   signal: string | null
 }
 
-/** SIGKILL of the tree this long after SIGTERM (DESIGN §4). */
-export const SIDECAR_STOP_GRACE_MS = 5_000
 const HEALTH_POLL_MS = 50
 const HEALTH_REQUEST_TIMEOUT_MS = 1_000
 
 export const GUARD_PATH = fileURLToPath(new URL('./sidecar-guard.js', import.meta.url))
 
-export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
+export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Closable<[logger?: Logger]> {
   readonly spec: SidecarSpec
   #child: ChildProcess | null = null
   #exit: SidecarExit | null = null
@@ -48,6 +49,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   /** The ui_command's own pid (group leader), as the guard reported it. */
   #commandPid: number | null = null
   #stopping: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
 
   /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
   readonly #cookie: string | null
@@ -76,7 +78,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
 
   start(): void {
     const { spec } = this
-    const env = this.#cookie ? { ...spec.env, [TREE_ENV]: this.#cookie } : spec.env
+    const env = { ...spec.env, ...childEnv({ treeId: this.#cookie ?? undefined }) }
     const child =
       spec.kind === 'bundled'
         ? fork(spec.script, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
@@ -127,9 +129,21 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   }
 
   /** SIGTERM to the group, SIGKILL of the tree after the grace. Same promise on repeat. */
-  stop(logger?: Logger): Promise<void> {
+  close(logger?: Logger): Promise<void> {
     this.#stopping ??= this.#stop(logger)
     return this.#stopping
+  }
+
+  /** SIGKILL the sidecar's tree now; resolves once it exited. Same promise on repeat. */
+  destroy(): Promise<void> {
+    this.#destroying ??= (async () => {
+      const child = this.#child
+      if (!child || child.pid === undefined || this.#exit) return
+      const exited = once(this, 'exit')
+      void killTree({ pid: child.pid, cookie: this.#cookie })
+      await exited
+    })()
+    return this.#destroying
   }
 
   async #stop(logger?: Logger): Promise<void> {
@@ -142,7 +156,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     const timer = setTimeout(() => {
       logger?.warn(`ui sidecar (pid ${child.pid}) did not stop within ${SIDECAR_STOP_GRACE_MS / 1000} s; killing its process tree`)
       void killTree({ pid: child.pid, cookie: this.#cookie })
-    }, SIDECAR_STOP_GRACE_MS + (this.spec.kind === 'command' ? 1_000 : 0))
+    }, SIDECAR_STOP_GRACE_MS + (this.spec.kind === 'command' ? GUARD_EXTRA_MS : 0))
     await exited
     clearTimeout(timer)
   }

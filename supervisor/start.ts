@@ -16,6 +16,7 @@ import { Supervisor, type ReloadScope, type Topology } from './supervisor.js'
 import type { SidecarSpec } from './sidecar.js'
 import { settingsToEnv } from './settings-env.js'
 import { debugLine, listeningLine, workbenchBanner } from './banner.js'
+import { childEnv } from '../ipc/child-env.js'
 
 /** What `svc run|dev|workbench` asks of the supervisor. */
 export interface ServeRequest {
@@ -69,14 +70,13 @@ export async function serve(req: ServeRequest): Promise<number> {
   let settingsFinal = false
   const cacheDir = compileCacheDir()
   // Our own children (gateway workers, bundled sidecar) get the cache from their first module on.
-  const cacheEnv: NodeJS.ProcessEnv = cacheDir ? { NODE_COMPILE_CACHE: cacheDir } : {}
+  const cacheEnv = childEnv({ compileCache: cacheDir })
   // Until the first worker has reported the app's settings, children must resolve them exactly
   // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`,
   // unless a flag, env or config fixed the port already (then they see the real one, never 0).
   const baseEnv = (s: ResolvedSettings, bound: BoundPort): NodeJS.ProcessEnv => ({
     ...process.env,
-    SVC_APP: target,
-    SVC_INTERNAL_API_BASE: internalApiBase(s.gateway_host, bound.port, s.api_mount_path),
+    ...childEnv({ app: target, internalApiBase: internalApiBase(s.gateway_host, bound.port, s.api_mount_path) }),
     ...(settingsFinal || portFixed ? { SVC_GATEWAY_PORT: String(bound.port) } : {}),
   })
   const sidecarSpec = async (s: ResolvedSettings, bound: BoundPort): Promise<SidecarSpec> => {
@@ -84,17 +84,13 @@ export async function serve(req: ServeRequest): Promise<number> {
     const upstream = `http://127.0.0.1:${port}`
     const env: NodeJS.ProcessEnv = {
       ...baseEnv(s, bound),
-      SVC_UI_UPSTREAM: upstream,
-      SVC_UI_PORT: String(port),
-      SVC_UI_HOST: '127.0.0.1',
-      SVC_ROOT_PATH: s.root_path,
+      ...childEnv({ uiUpstream: upstream, uiPort: port, uiHost: '127.0.0.1', rootPath: s.root_path }),
     }
     if (s.ui_command) {
       const fill = (v: string): string => v.replaceAll('{port}', String(port)).replaceAll('{host}', '127.0.0.1').replaceAll('{base_path}', s.root_path)
       return { kind: 'command', script: '', argv: s.ui_command.map(fill), env, port, healthUrl: upstream + fill(s.ui_health_path ?? '/') }
     }
-    if (req.reload) env.SVC_DEV_RELOAD = '1'
-    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...cacheEnv }, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
+    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...childEnv({ devReload: Boolean(req.reload) }), ...cacheEnv }, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
   }
 
   // A run killed together with its sidecar guard may have left its ui_command tree behind.
@@ -114,7 +110,7 @@ export async function serve(req: ServeRequest): Promise<number> {
     logger,
     bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
     sidecarSpec,
-    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, SVC_UI_UPSTREAM: uiUpstream }),
+    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, ...childEnv({ uiUpstream }) }),
     onSettings: (s, bound) => {
       settingsFinal = true
       pidfile = s.no_pidfile ? null : resolvePath(s.pidfile)
@@ -162,13 +158,13 @@ export async function serve(req: ServeRequest): Promise<number> {
     interrupts++
     if (interrupts === 1) {
       process.stderr.write('svc: stopping (Ctrl-C again to force)\n')
-      void supervisor.shutdown()
+      void supervisor.close()
     } else {
-      void supervisor.forceStop()
+      void supervisor.destroy()
     }
   })
-  process.on('SIGTERM', () => void supervisor.shutdown())
-  process.on('SIGHUP', () => void supervisor.shutdown())
+  process.on('SIGTERM', () => void supervisor.close())
+  process.on('SIGHUP', () => void supervisor.close())
 
   await supervisor.start()
   if (supervisor.state !== 'running') return new Promise<number>(() => {})

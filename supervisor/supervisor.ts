@@ -10,6 +10,8 @@ import { WorkerHandle, type ListenTarget } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
 import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from './kill-tree.js'
+import { childEnv } from '../ipc/child-env.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -58,7 +60,7 @@ export interface Topology {
 /** Settings whose change means the sidecar must be started differently. */
 const SIDECAR_LAUNCH_KEYS = ['ui_command', 'ui_health_path', 'root_path'] as const
 
-export class Supervisor {
+export class Supervisor implements Closable {
   readonly #o: SupervisorOptions
   #settings: ResolvedSettings
   #bound: BoundPort | null = null
@@ -71,6 +73,7 @@ export class Supervisor {
   #reloading: Promise<void> | null = null
   #reloadPending: ReloadScope | null = null
   #stopping: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
   readonly #metrics: MetricsCollector
   /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`supervisor/kill-tree.ts`). */
   readonly treeId = newTreeId()
@@ -124,13 +127,13 @@ export class Supervisor {
       if (relaunch) {
         const old = sidecar
         sidecar = await this.#startSidecar()
-        await old.stop(this.#o.logger)
+        await old.close(this.#o.logger)
         first.send({ svc: 1, type: 'upstream', url: sidecar.url })
       }
       // The first worker saw the provisional address in its env (SVC_GATEWAY_PORT,
       // SVC_INTERNAL_API_BASE): after a rebind it is replaced by one that sees the final one.
       if (rebind) {
-        await first.kill()
+        await first.destroy()
         this.#workers = [this.#spawnWorker(sidecar.url, 0)]
       }
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
@@ -183,7 +186,7 @@ export class Supervisor {
 
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
   #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
-    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), SVC_WORKER_ID: String(slot) }
+    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot) }) }
     const w = new WorkerHandle(env, this.#o.logger, this.#cookie('worker'), this.#settings.gateway_start_timeout_s * 1000)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
@@ -286,7 +289,7 @@ export class Supervisor {
       // stop it: stopping it at once cut those requests (502s under load).
       const switched = Promise.all(this.#workers.map((w) => w.switchUpstream(fresh.url)))
       await Promise.race([switched, delay(settings.shutdown_grace_s * 1000, undefined, { ref: false })])
-      await old.stop(logger)
+      await old.close(logger)
     }
     const sidecar = this.#sidecar!
     const next = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
@@ -295,45 +298,48 @@ export class Supervisor {
       await Promise.all(next.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
       logger.error({ code: 'SVC_ERR_PROCESS_WORKER_START' }, `reload failed, the running workers keep serving: ${(err as Error).message}`)
-      await Promise.all(next.map((w) => w.kill()))
+      await Promise.all(next.map((w) => w.destroy()))
       return
     }
     if (this.#state !== 'running') {
-      await Promise.all(next.map((w) => w.kill()))
+      await Promise.all(next.map((w) => w.destroy()))
       return
     }
     const old = this.#workers
     this.#workers = next
     this.#topology()
     logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
-    await Promise.all(old.map((w) => w.stop(settings.shutdown_grace_s * 1000, 'reload')))
+    await Promise.all(old.map((w) => w.close(settings.shutdown_grace_s * 1000, 'reload')))
   }
 
   /** Graceful: drain every worker within the grace, then stop the sidecar. Same promise on repeat. */
-  shutdown(): Promise<void> {
+  close(): Promise<void> {
     this.#stopping ??= this.#stopAll(this.#settings.shutdown_grace_s * 1000).then(() => this.#finish(0))
     return this.#stopping
   }
 
-  /** Second Ctrl-C: kill every tree now. */
-  async forceStop(): Promise<void> {
-    this.#state = 'stopping'
-    await this.#teardown()
-    this.#finish(1, 'forced stop')
+  /** Second Ctrl-C: kill every worker tree now (the sidecar gets its short stop). Same promise on repeat. */
+  destroy(): Promise<void> {
+    this.#destroying ??= (async () => {
+      this.#state = 'stopping'
+      await this.#teardown()
+      this.#finish(1, 'forced stop')
+    })()
+    return this.#destroying
   }
 
   async #stopAll(graceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
     this.#dispatcher?.close()
-    await Promise.all(this.#workers.map((w) => w.stop(graceMs, 'shutdown')))
-    await this.#sidecar?.stop(this.#o.logger)
+    await Promise.all(this.#workers.map((w) => w.close(graceMs, 'shutdown')))
+    await this.#sidecar?.close(this.#o.logger)
   }
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
     this.#dispatcher?.close()
-    await Promise.all([...this.#workers.map((w) => w.kill()), this.#sidecar?.stop(this.#o.logger)])
+    await Promise.all([...this.#workers.map((w) => w.destroy()), this.#sidecar?.close(this.#o.logger)])
   }
 
   #cookie(role: 'sidecar' | 'worker'): string {

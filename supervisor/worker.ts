@@ -5,8 +5,11 @@ import { fileURLToPath } from 'node:url'
 import type { Logger } from 'pino'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
-import { killTree, TREE_ENV, type Tree } from './kill-tree.js'
+import { killTree, type Tree } from './kill-tree.js'
+import { childEnv } from '../ipc/child-env.js'
 import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatch.js'
+import type { Closable } from '../src/internal/closable.js'
+import { WORKER_KILL_MARGIN_MS } from '../src/internal/deadlines.js'
 
 /**
  * One gateway worker as the supervisor sees it: forked (own process group, own tree cookie, IPC
@@ -16,8 +19,6 @@ import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatc
  * behind is killed before `exit` is emitted.
  */
 export const GATEWAY_MAIN = fileURLToPath(new URL('../gateway/main.js', import.meta.url))
-/** Time a worker gets past the drain grace before SIGKILL. */
-const KILL_MARGIN_MS = 2_000
 
 export type WorkerPhase = 'starting' | 'loaded' | 'ready' | 'draining' | 'exited'
 
@@ -35,12 +36,13 @@ export interface WorkerEvents {
 /** What a worker accepts on: the bound public port itself, or connections dealt by the supervisor. */
 export type ListenTarget = object | ConnectionDispatcher
 
-export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker {
+export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker, Closable<[graceMs: number, reason: 'reload' | 'shutdown']> {
   readonly startedAt = new Date()
   readonly #child: ChildProcess
   readonly #channel: Channel<GatewayToSupervisor, SupervisorToGateway>
   #phase: WorkerPhase = 'starting'
   #stopping: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
 
   /** What to listen on once loaded; null when not asked yet (or already sent). */
   #listenTarget: ListenTarget | null = null
@@ -57,7 +59,7 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
    */
   constructor(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null, loadTimeoutMs: number) {
     super()
-    this.#child = fork(GATEWAY_MAIN, [], { env: cookie ? { ...env, [TREE_ENV]: cookie } : env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    this.#child = fork(GATEWAY_MAIN, [], { env: { ...env, ...childEnv({ treeId: cookie ?? undefined }) }, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     this.#tree = { pid: this.#child.pid ?? null, cookie }
     this.#exited = new Promise((resolve) => this.once('exit', () => resolve()))
     const loadTimer = setTimeout(() => {
@@ -162,21 +164,24 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
   }
 
   /** Drain over IPC within `graceMs`; SIGKILL after the grace plus a margin. Idempotent. */
-  stop(graceMs: number, reason: 'reload' | 'shutdown'): Promise<void> {
+  close(graceMs: number, reason: 'reload' | 'shutdown'): Promise<void> {
     this.#stopping ??= (async () => {
       if (this.#phase === 'exited') return this.#exited
       this.#phase = 'draining'
       if (!this.#channel.send({ svc: 1, type: 'drain', grace_ms: graceMs, reason })) void killTree(this.#tree)
-      const timer = setTimeout(() => void killTree(this.#tree), graceMs + KILL_MARGIN_MS)
+      const timer = setTimeout(() => void killTree(this.#tree), graceMs + WORKER_KILL_MARGIN_MS)
       await this.#exited
       clearTimeout(timer)
     })()
     return this.#stopping
   }
 
-  /** SIGKILL the worker's tree now; resolves once `exit` was emitted. */
-  kill(): Promise<void> {
-    void killTree(this.#tree)
-    return this.#exited
+  /** SIGKILL the worker's tree now; resolves once `exit` was emitted. Same promise on repeat. */
+  destroy(): Promise<void> {
+    if (!this.#destroying) {
+      void killTree(this.#tree)
+      this.#destroying = this.#exited
+    }
+    return this.#destroying
   }
 }

@@ -46,14 +46,19 @@ export interface JWTBearerConfig {
  * Thrown by `bearer.verify()`; `kind` picks the 401 text. `operational` marks failures that are
  * no verdict on the token (JWKS unreachable or malformed), which the guard logs as warnings.
  */
-export class TokenRejected extends Error {
+export class TokenRejected extends SvcError {
   constructor(
     readonly kind: 'expired' | 'invalid',
     readonly operational = false,
     options?: ErrorOptions,
   ) {
-    super(kind === 'expired' ? AUTH_DETAIL.expired : AUTH_DETAIL.invalid, options)
+    super('SVC_ERR_AUTH_UNAUTHORIZED', kind === 'expired' ? AUTH_DETAIL.expired : AUTH_DETAIL.invalid, options)
     this.name = 'TokenRejected'
+  }
+
+  // SvcError's brand check would match every SvcError; this class means the prototype chain.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this, value)
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { isSvcError, type SvcErrorCode } from '../errors.js'
+import { SvcError, isSvcError, type SvcErrorCode } from '../errors.js'
 import { sendAuthError } from './auth-reply.js'
 import { issueAccessToken } from './issue-token.js'
 import { JWTBearer } from './jwt-bearer.js'
@@ -78,7 +78,8 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
         request.log.warn({ reason: err.message }, 'oidc callback: identity provider call failed')
         return fail(request, reply, 'SVC_ERR_AUTH_IDP', 'Identity provider call failed')
       }
-      if (isSvcError(err)) throw err
+      // SVC_ERR_AUTH_UNAUTHORIZED is idTokenClaims' own verdict on the token: answered below.
+      if (isSvcError(err) && err.code !== 'SVC_ERR_AUTH_UNAUTHORIZED') throw err
       request.log.warn({ reason: (err as Error).message }, 'oidc callback: id_token rejected')
       return fail(request, reply, 'SVC_ERR_AUTH_IDP', 'Invalid id_token')
     }
@@ -131,7 +132,7 @@ async function idTokenClaims(c: ResolvedOIDCBFFConfig, idToken: string, nonce: s
   // Custom provider, explicitly allowed at registration: decode only, but still bind the nonce.
   const jose = await loadJose()
   const claims = jose.decodeJwt(idToken)
-  if (claims.nonce !== undefined && claims.nonce !== nonce) throw new Error('nonce mismatch')
+  if (claims.nonce !== undefined && claims.nonce !== nonce) throw new SvcError('SVC_ERR_AUTH_UNAUTHORIZED', 'nonce mismatch')
   return claims
 }
 

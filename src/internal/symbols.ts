@@ -1,4 +1,4 @@
 /** Cross-module internals of the app object; kept out of every public entry point. */
 export const kSvcApp = Symbol.for('svc.app')
-export const kRuntime = Symbol('svc.runtime')
+export const kServeHealth = Symbol('svc.serveHealth')
 export const kPages = Symbol('svc.pages')

@@ -3,6 +3,7 @@ import { inject, type InjectOptions, type Response as InjectResponse } from 'lig
 import type { Svc } from '../app.js'
 import { normalizeMountPath } from '../settings/schema.js'
 import { buildGateway, type Gateway } from '../../gateway/build.js'
+import { GatewayRuntime } from '../../gateway/runtime.js'
 import { createObservability } from '../../gateway/observability.js'
 import { createUiTestHandle, type UiTestHandle, type UiTestOptions } from '../ui/app-test.js'
 
@@ -41,9 +42,11 @@ export class SvcTestClient {
     this.#gateway =
       shared ??
       (() =>
-        (built ??= createObservability(app, { collectMetrics: null }).then((o) =>
-          buildGateway(app, { observer: o.observer, internal: o.internal }),
-        )))
+        (built ??= (async () => {
+          const runtime = new GatewayRuntime(process.env.SVC_UI_UPSTREAM ?? '')
+          const o = await createObservability(app, { collectMetrics: null, runtime })
+          return buildGateway(app, { observer: o.observer, internal: o.internal, runtime })
+        })()))
   }
 
   /**

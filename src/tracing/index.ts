@@ -1,3 +1,5 @@
+import { SvcError } from '../errors.js'
+
 /**
  * svc's trace hook: one process-wide function that turns svc's spans into your tracer's spans.
  * svc bundles no tracing library; see examples/otel for an OpenTelemetry adapter. With no hook
@@ -101,7 +103,7 @@ export function traceSpan(name: string, attributes: TraceAttributesInput = {}, c
       },
     }
   }
-  throw new TypeError(`trace hook returned ${typeof result} for span "${name}": return { end(error?) }, a Disposable, or nothing`)
+  throw new SvcError('SVC_ERR_TRACE_BAD_HOOK', `trace hook returned ${typeof result} for span "${name}": return { end(error?) }, a Disposable, or nothing`)
 }
 
 /** Run `fn` inside span `name`; the span ends when `fn` settles, with its error if it throws. */

@@ -1,4 +1,4 @@
-import type { Svc } from '../app.js'
+import type { PageApp } from './page-app.js'
 import { getClient } from '../client/api-client.js'
 import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './elements.js'
 import { isWidgetType } from './elements.js'
@@ -8,6 +8,7 @@ import type { ClientMessage, PageInfo, ServerMessage } from './protocol.js'
 import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
+import { SvcError } from '../errors.js'
 
 /**
  * An in-process driver for pages, like Streamlit's AppTest: no server, no browser. Run the page,
@@ -81,7 +82,7 @@ export class UiTestHandle {
   #started = false
   #render: Extract<ServerMessage, { type: 'render' }> | null = null
 
-  constructor(app: Svc, options: UiTestOptions = {}) {
+  constructor(app: PageApp, options: UiTestOptions = {}) {
     this.#options = options
     const directory = new PageDirectory(app.pages)
     this.#session = new PageSession({
@@ -192,7 +193,7 @@ export class UiTestHandle {
     const found = all.find((w) => w.key === keyOrLabel) ?? all.find((w) => w.label === keyOrLabel)
     if (!found) {
       const have = all.map((w) => w.key ?? w.label)
-      throw new Error(`no ${type} with key or label "${keyOrLabel}" in the last run (found: ${have.join(', ') || 'none'})`)
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `no ${type} with key or label "${keyOrLabel}" in the last run (found: ${have.join(', ') || 'none'})`)
     }
     return found
   }
@@ -237,6 +238,6 @@ export class UiTestHandle {
   downloadButton(key: string): WidgetView<'downloadButton'> { return this.widget('downloadButton', key) }
 }
 
-export function createUiTestHandle(app: Svc, options: UiTestOptions = {}): UiTestHandle {
+export function createUiTestHandle(app: PageApp, options: UiTestOptions = {}): UiTestHandle {
   return new UiTestHandle(app, options)
 }

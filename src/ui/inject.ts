@@ -29,19 +29,19 @@ export type InjectedDeps<I extends InjectMap> = { [K in keyof I]: InjectedValue<
 
 /** Resolve `fn(st)` on every run (awaited when it returns a promise). */
 export function Depends<T>(fn: (st: St) => T | Promise<T>): DependsMarker<T> {
-  if (typeof fn !== 'function') throw new TypeError('Depends(fn): fn must be a function returning the dependency, e.g. Depends(() => openDb())')
+  if (typeof fn !== 'function') throw new SvcError('SVC_ERR_UI_BAD_CALL', 'Depends(fn): fn must be a function returning the dependency, e.g. Depends(() => openDb())')
   return Object.freeze({ [kInject]: 'depends' as const, fn })
 }
 
 /** A header of the page's WebSocket handshake (case-insensitive), or undefined. */
 export function Header(name: string): HeaderMarker {
-  if (typeof name !== 'string' || name === '') throw new TypeError('Header(name): name must be a header name, e.g. Header("accept-language")')
+  if (typeof name !== 'string' || name === '') throw new SvcError('SVC_ERR_UI_BAD_CALL', 'Header(name): name must be a header name, e.g. Header("accept-language")')
   return Object.freeze({ [kInject]: 'header' as const, name })
 }
 
 /** A cookie sent with the page's WebSocket handshake, or undefined. */
 export function Cookie(name: string): CookieMarker {
-  if (typeof name !== 'string' || name === '') throw new TypeError('Cookie(name): name must be a cookie name, e.g. Cookie("sid")')
+  if (typeof name !== 'string' || name === '') throw new SvcError('SVC_ERR_UI_BAD_CALL', 'Cookie(name): name must be a cookie name, e.g. Cookie("sid")')
   return Object.freeze({ [kInject]: 'cookie' as const, name })
 }
 

@@ -1,4 +1,4 @@
-import type { Svc } from '../app.js'
+import type { PageApp } from './page-app.js'
 import { describeMarker, markerKind, type DependsMarker } from './inject.js'
 import { PageDirectory } from './runtime/page-directory.js'
 
@@ -27,7 +27,7 @@ export interface PageManifest {
   pages: ManifestPage[]
 }
 
-export function buildPageManifest(app: Svc): PageManifest {
+export function buildPageManifest(app: PageApp): PageManifest {
   const directory = new PageDirectory(app.pages)
   return {
     manifest_version: 1,

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ApiClient } from '../client/api-client.js'
 import type { InjectMap, InjectedDeps } from './inject.js'
 import type { St } from './st-types.js'
+import { SvcError } from '../errors.js'
 
 /**
  * Page metadata: static options of `app.page(path, options, handler)` and the `PageMeta` a
@@ -49,7 +50,7 @@ export function parseReturnedMeta(value: unknown): PageMeta | null {
   if (value === undefined || value === null || typeof value !== 'object') return null
   const parsed = PageMetaSchema.safeParse(value)
   if (!parsed.success) {
-    throw new TypeError(`the page function returned an invalid PageMeta: ${z.prettifyError(parsed.error)}`)
+    throw new SvcError('SVC_ERR_UI_BAD_CALL', `the page function returned an invalid PageMeta: ${z.prettifyError(parsed.error)}`)
   }
   return parsed.data
 }

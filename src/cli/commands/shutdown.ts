@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
 import { EXIT } from '../exit-codes.js'
-import { DEFAULT_SHUTDOWN_WAIT_S } from '../../../state/shutdown-wait.js'
+import { DEFAULT_SHUTDOWN_WAIT_S } from '../shutdown/wait.js'
 
 export class ShutdownCommand extends Command {
   static override paths = [['shutdown']]
@@ -27,8 +27,8 @@ export class ShutdownCommand extends Command {
       this.context.stderr.write(`svc shutdown: --wait must be a number of seconds >= 0 (e.g. 10 or 2.5), got ${JSON.stringify(this.wait)}\n`)
       return EXIT.USAGE
     }
-    const { resolvePidfilePath } = await import('../../../state/pidfile.js')
-    const { shutdownFromPidfile } = await import('../../../state/stop-supervisor.js')
+    const { resolvePidfilePath } = await import('../shutdown/pidfile-path.js')
+    const { shutdownFromPidfile } = await import('../shutdown/stop-supervisor.js')
     const pidfile = resolvePidfilePath(this.pidfile)
     const outcome = await shutdownFromPidfile({ pidfile, waitS, force: this.force })
     this.context.stdout.write(outcome.message + '\n')

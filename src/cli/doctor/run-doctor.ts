@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path'
 import { configFileLayer, envLayer, flagsLayer, resolveSettings } from '../../settings/resolve.js'
 import type { ResolvedSettings } from '../../settings/schema.js'
-import { resolvePidfilePath } from '../../../state/pidfile.js'
+import { resolvePidfilePath } from '../shutdown/pidfile-path.js'
 import { CHECKS } from './check-order.js'
 import { importTarget, loadTargetForDoctor, type TargetLoader } from './import-target.js'
 import { summarize, type DoctorReport } from './report.js'

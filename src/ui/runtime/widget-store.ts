@@ -1,4 +1,5 @@
 import { sameValue } from '../st/values.js'
+import { SvcError } from '../../errors.js'
 
 /**
  * Widget values of one session, kept between runs. The browser sends raw values (an option
@@ -55,7 +56,7 @@ export class WidgetStore {
   /** Queue a page-side value (the test handle's `setValue`); throws when the widget cannot hold it. */
   queueValue(id: string, value: unknown): void {
     const meta = this.metas.get(id)
-    if (!meta) throw new TypeError(`no widget with id ${id} was rendered in the last run`)
+    if (!meta) throw new SvcError('SVC_ERR_UI_WIDGET_STATE', `no widget with id ${id} was rendered in the last run`)
     if (meta.trigger) {
       if (value === true) this.#pendingTriggers.add(id)
       return

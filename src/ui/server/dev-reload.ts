@@ -3,8 +3,14 @@ import { pathToFileURL } from 'node:url'
 import { watch, type FSWatcher } from 'chokidar'
 import type { Logger } from 'pino'
 import { tsImport } from 'tsx/esm/api'
-import { isSvc, type Svc } from '../../app.js'
+import { kSvcApp } from '../../internal/symbols.js'
+import type { PageApp } from '../page-app.js'
 import { canonicalPath, reloadIgnore, RELOAD_FILE_EVENTS, type OwnPaths } from '../../internal/reload-ignore.js'
+
+/** The brand `new Svc()` sets (see `isSvc`), checked here without importing the Svc class. */
+function isSvcApp(value: unknown): value is PageApp {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kSvcApp] === true
+}
 
 /** Changes closer together than this are one reload. */
 export const RELOAD_DEBOUNCE_MS = 150
@@ -20,7 +26,7 @@ export function watchAppModule(options: {
   logger: Logger
   /** svc's own files and folders (pidfile, state file, compile cache): never a reason to reload. */
   own: OwnPaths
-  onReload: (app: Svc) => void
+  onReload: (app: PageApp) => void
 }): { close(): Promise<void> } {
   const { file, exportName, logger } = options
   let timer: NodeJS.Timeout | null = null
@@ -34,7 +40,7 @@ export function watchAppModule(options: {
     try {
       const mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url })) as Record<string, unknown>
       const app = mod[exportName]
-      if (!isSvc(app)) {
+      if (!isSvcApp(app)) {
         logger.error(`ui reload: ${basename(file)} no longer exports an Svc app as "${exportName}"; keeping the previous version`)
         return
       }

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino'
-import { SvcError, isSvcError } from '../../errors.js'
+import { isSvcError } from '../../errors.js'
 import type { SidecarToSupervisor } from '../../../ipc/messages.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { normalizeMountPath } from '../../settings/schema.js'
 import { loadTarget } from '../../target/load-target.js'
 import { ownPaths } from '../../internal/reload-ignore.js'
 import { watchAppModule } from './dev-reload.js'
+import { parseChildEnv } from '../../../ipc/child-env.js'
 import { clientDir } from './static-files.js'
 import { UiServer } from './ui-server.js'
 
@@ -19,17 +20,8 @@ export interface SidecarEnv {
 }
 
 export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
-  const port = Number(env.SVC_UI_PORT ?? '0')
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new SvcError('SVC_ERR_UI_SIDECAR_START', `SVC_UI_PORT=${JSON.stringify(env.SVC_UI_PORT)} is not a port number (0-65535)`)
-  }
-  return {
-    target: env.SVC_APP ?? 'app:app',
-    port,
-    host: env.SVC_UI_HOST || '127.0.0.1',
-    basePath: normalizeMountPath(env.SVC_ROOT_PATH ?? ''),
-    devReload: /^(1|true|yes|on)$/i.test(env.SVC_DEV_RELOAD ?? ''),
-  }
+  const e = parseChildEnv(env)
+  return { target: e.app, port: e.uiPort, host: e.uiHost, basePath: normalizeMountPath(e.rootPath), devReload: e.devReload }
 }
 
 export interface RunningSidecar {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve as resolvePath, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { SvcError } from '../../errors.js'
 
 /** The browser bundle: `dist/client/` of the svc package (built by `scripts/build-client.mjs`). */
 
@@ -27,7 +28,7 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
       }
     }
     const up = dirname(dir)
-    if (up === dir) throw new Error(`cannot find the svc package root above ${from}`)
+    if (up === dir) throw new SvcError('SVC_ERR_UI_SIDECAR_START', `cannot find the svc package root above ${from}`)
     dir = up
   }
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocketServer } from 'ws'
-import type { Svc } from '../../app.js'
+import type { PageApp } from '../page-app.js'
 import { getClient } from '../../client/api-client.js'
 import { overridesFromEnv } from '../inject.js'
 import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
@@ -12,9 +12,10 @@ import { SessionManager } from './session-manager.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
 import { servePageSocket } from './ws-endpoint.js'
+import { SvcError } from '../../errors.js'
 
 export interface UiServerOptions {
-  app: Svc
+  app: PageApp
   /** Public root path ('' or '/tools'); every route below is served under it. */
   basePath: string
   host: string
@@ -40,7 +41,7 @@ type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
  */
 export class UiServer {
   #state: State = 'idle'
-  #app: Svc
+  #app: PageApp
   #directory: PageDirectory
   readonly #opts: UiServerOptions
   readonly #http: Server
@@ -86,7 +87,7 @@ export class UiServer {
 
   /** Listen; resolves with the bound port. */
   async start(): Promise<number> {
-    if (this.#state !== 'idle') throw new Error(`bug: UiServer.start() in state ${this.#state}`)
+    if (this.#state !== 'idle') throw new SvcError('SVC_ERR_UI_SIDECAR_START', `bug: UiServer.start() in state ${this.#state}`)
     this.#state = 'starting'
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject)
@@ -100,7 +101,7 @@ export class UiServer {
   }
 
   /** Swap in a reloaded app module and rerun every connected session (state kept). */
-  replaceApp(app: Svc): number {
+  replaceApp(app: PageApp): number {
     this.#app = app
     this.#directory = new PageDirectory(app.pages)
     return this.#sessions.rerunAll()

@@ -1,6 +1,7 @@
 import type { Cell, ChartProps, ColumnKind, ColumnSpec, SortSpec } from '../elements.js'
 import type { ChartOptions, TableData } from '../st-types.js'
 import { toJsonSafe } from './values.js'
+import { SvcError } from '../../errors.js'
 
 /** Tabular input normalised once per element: named columns and JSON-safe row cells. */
 export interface Tabular {
@@ -53,7 +54,7 @@ export function normalizeTable(data: TableData, names?: string[]): Tabular {
     const length = Math.max(0, ...columnNames.map((c) => cols[c]?.length ?? 0))
     raw = Array.from({ length }, (_v, i) => columnNames.map((c) => cols[c]?.[i]))
   } else {
-    throw new TypeError('table data must be an array of records, an array of arrays, or an object of column arrays')
+    throw new SvcError('SVC_ERR_UI_BAD_CALL', 'table data must be an array of records, an array of arrays, or an object of column arrays')
   }
   const columns = columnNames.map((name, i) => ({ name, kind: kindOf(raw.map((r) => r[i])) }))
   return { columns, rows: raw.map((r) => r.map(toCell)) }
@@ -96,7 +97,7 @@ export function chartProps(data: TableData, options: ChartOptions = {}): ChartPr
   const table = normalizeTable(data, options.columns)
   const xIndex = options.x === undefined ? -1 : table.columns.findIndex((c) => c.name === options.x)
   if (options.x !== undefined && xIndex < 0) {
-    throw new TypeError(`chart x column "${options.x}" is not in the data (columns: ${table.columns.map((c) => c.name).join(', ') || 'none'})`)
+    throw new SvcError('SVC_ERR_UI_BAD_CALL', `chart x column "${options.x}" is not in the data (columns: ${table.columns.map((c) => c.name).join(', ') || 'none'})`)
   }
   const wanted = options.y === undefined ? null : Array.isArray(options.y) ? options.y : [options.y]
   const yIdx = table.columns
@@ -104,7 +105,7 @@ export function chartProps(data: TableData, options: ChartOptions = {}): ChartPr
     .filter(({ c, i }) => i !== xIndex && (wanted ? wanted.includes(c.name) : c.kind === 'number'))
   if (wanted) {
     const missing = wanted.filter((w) => !table.columns.some((c) => c.name === w))
-    if (missing.length) throw new TypeError(`chart y column(s) ${missing.map((m) => `"${m}"`).join(', ')} not in the data`)
+    if (missing.length) throw new SvcError('SVC_ERR_UI_BAD_CALL', `chart y column(s) ${missing.map((m) => `"${m}"`).join(', ')} not in the data`)
   }
   const colors = options.color === undefined ? [] : Array.isArray(options.color) ? options.color : [options.color]
   const xKind = xIndex < 0 ? 'number' : table.columns[xIndex]!.kind === 'number' ? 'number' : table.columns[xIndex]!.kind === 'date' ? 'time' : 'category'

@@ -34,7 +34,7 @@ function register<V>(em: Emitter, spec: Omit<WidgetSpec<V>, 'formId'>, serialize
 }
 
 const bad = (what: string): never => {
-  throw new TypeError(`invalid widget value: ${what}`)
+  throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid widget value: ${what}`)
 }
 
 export function button(em: Emitter, label: string, o: ButtonOptions = {}, submit = false): boolean {

@@ -112,8 +112,8 @@ describe('metrics text', () => {
   it('refuses a non-finite duration without changing the histogram', async () => {
     const m = await metricsOrFail()
     m.observeDuration('ui', 0.01)
-    expect(() => m.observeDuration('ui', Number.NaN)).toThrow(RangeError)
-    expect(() => m.observeDuration('ui', Number.POSITIVE_INFINITY)).toThrow(RangeError)
+    expect(() => m.observeDuration('ui', Number.NaN)).toThrow(expect.objectContaining({ code: 'SVC_ERR_GATEWAY_INTERNAL', message: expect.stringMatching(/duration is not a finite number/) }))
+    expect(() => m.observeDuration('ui', Number.POSITIVE_INFINITY)).toThrow(/duration is not a finite number/)
     const ui = parseMetrics(await m.metricsText()).histogram('svc_gateway_request_duration_seconds', { dispatch: 'ui' })
     expect(ui.count).toBe('1')
     expect(Number(ui.sum)).toBeCloseTo(0.01)

@@ -52,7 +52,7 @@ describe('GatewayServer with handed-over connections', () => {
     while (!release) await new Promise((r) => setImmediate(r))
     expect(await gw.openConnections()).toBe(1)
     let drained = false
-    const drain = gw.drain(10_000).then(() => (drained = true))
+    const drain = gw.close(10_000).then(() => (drained = true))
     // Not listening itself, the server closes at once: only the handed-over connection holds the drain.
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r))
     expect(gw.state).toBe('draining')
@@ -79,14 +79,14 @@ describe('GatewayServer with handed-over connections', () => {
     while ((await gw.openConnections()) === 0) await new Promise((r) => setImmediate(r))
     const closed = once(socket, 'close')
     const started = Date.now()
-    await gw.drain(200)
+    await gw.close(200)
     expect(Date.now() - started).toBeLessThan(5_000)
     await closed
   })
 
   it('refuses new ones once draining, leaving them untouched', async () => {
     const { gw, refused, url } = await handedOverServer((_req, res) => res.end('ok'))
-    await gw.drain(1_000)
+    await gw.close(1_000)
     const socket = net.connect(Number(new URL(url).port), '127.0.0.1')
     cleanups.push(() => socket.destroy())
     await once(socket, 'connect')

@@ -9,7 +9,6 @@ import {
   readPidfileSync,
   removePidfile,
   removePidfileSync,
-  resolvePidfilePath,
   writePidfile,
 } from '../../../state/pidfile.js'
 
@@ -93,20 +92,5 @@ describe('removePidfile', () => {
     removePidfileSync(path)
     removePidfileSync(path)
     expect(await readPidfile(path)).toEqual({ kind: 'missing' })
-  })
-})
-
-describe('resolvePidfilePath', () => {
-  it('prefers the flag, then SVC_PIDFILE, then svc.config.json, then ./.svc.pid', async () => {
-    expect(resolvePidfilePath(undefined, {}, dir)).toBe(join(dir, '.svc.pid'))
-    await writeFile(join(dir, 'svc.config.json'), JSON.stringify({ pidfile: 'run/from-config.pid' }))
-    expect(resolvePidfilePath(undefined, {}, dir)).toBe(join(dir, 'run/from-config.pid'))
-    expect(resolvePidfilePath(undefined, { SVC_PIDFILE: 'env.pid' }, dir)).toBe(join(dir, 'env.pid'))
-    expect(resolvePidfilePath('/abs/flag.pid', { SVC_PIDFILE: 'env.pid' }, dir)).toBe('/abs/flag.pid')
-  })
-
-  it('ignores a broken svc.config.json', async () => {
-    await writeFile(join(dir, 'svc.config.json'), '{ not json')
-    expect(resolvePidfilePath(undefined, {}, dir)).toBe(join(dir, '.svc.pid'))
   })
 })

@@ -1,11 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import { EXIT } from '../src/cli/exit-codes.js'
-import { readPidfile, removePidfile } from './pidfile.js'
-import { readStateFile, removeStateFile, stateFilePath, type SvcState } from './state-file.js'
-import { describeProcess, isRunning, isSvcProcess } from './process-check.js'
-import { DEFAULT_SHUTDOWN_WAIT_S } from './shutdown-wait.js'
-import { describeLeftovers, endLeftoverTree } from './leftovers.js'
-import { killTree } from '../supervisor/kill-tree.js'
+import { EXIT } from '../exit-codes.js'
+import { readPidfile, removePidfile } from '../../../state/pidfile.js'
+import { readStateFile, removeStateFile, stateFilePath, type SvcState } from '../../../state/state-file.js'
+import { describeProcess, isRunning, isSvcProcess } from '../../../state/process-check.js'
+import { DEFAULT_SHUTDOWN_WAIT_S } from './wait.js'
+import { describeLeftovers, endLeftoverTree } from '../../../state/leftovers.js'
+import { killTree } from '../../../supervisor/kill-tree.js'
 
 /**
  * What `svc shutdown` does with a pidfile: stop the supervisor it names, or clean up when the

@@ -1,0 +1,17 @@
+/**
+ * The fixed stop deadlines of svc's processes, in one place so they can be read against each
+ * other. The ones a user tunes are settings: `shutdown_grace_s` (drain), `gateway_start_timeout_s`
+ * (worker start), `ui_startup_timeout_s` (sidecar start).
+ */
+
+/** A worker gets this long past the drain grace before the supervisor SIGKILLs its tree. */
+export const WORKER_KILL_MARGIN_MS = 2_000
+/** The app's `onClose` hooks get at least this long, even when the drain used up the grace (< WORKER_KILL_MARGIN_MS). */
+export const MIN_APP_CLOSE_MS = 1_000
+/** A worker whose supervisor vanished drains this long: nobody waits for it. */
+export const ORPHAN_GRACE_MS = 2_000
+/** SIGKILL of the sidecar's tree this long after SIGTERM (DESIGN §4). */
+export const SIDECAR_STOP_GRACE_MS = 5_000
+/** The sidecar guard gives a ui_command as long; the supervisor waits a second more for the guard. */
+export const GUARD_STOP_GRACE_MS = SIDECAR_STOP_GRACE_MS
+export const GUARD_EXTRA_MS = 1_000

@@ -1,0 +1,12 @@
+import type { Logger } from 'pino'
+import type { PageRecord } from './page-registry.js'
+
+/**
+ * What the page side (page server, manifest, test handle, dev reload) needs of an app. `Svc`
+ * satisfies it; src/ui depends on this, never on the `Svc` class and its API half.
+ */
+export interface PageApp {
+  readonly pages: readonly PageRecord[]
+  readonly settings: { readonly title: string; readonly debug: boolean }
+  readonly logger: Logger
+}

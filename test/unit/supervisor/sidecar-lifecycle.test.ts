@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { Sidecar, type SidecarSpec } from '../../../supervisor/sidecar.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-sidecar-lifecycle-'))
+/** A "sidecar" that ignores SIGTERM: only destroy() (SIGKILL of its tree) ends it quickly. */
+const stubborn = join(dir, 'stubborn.mjs')
+writeFileSync(stubborn, "process.on('SIGTERM', () => {})\nsetInterval(() => {}, 1000)\nprocess.send?.('up')\n")
+const polite = join(dir, 'polite.mjs')
+writeFileSync(polite, "setInterval(() => {}, 1000)\nprocess.send?.('up')\n")
+
+const spec = (script: string): SidecarSpec => ({ kind: 'bundled', script, argv: [], env: process.env, healthUrl: 'http://127.0.0.1:9/', port: 9 })
+const started: Sidecar[] = []
+function start(script: string): Sidecar {
+  const s = new Sidecar(spec(script))
+  started.push(s)
+  s.start()
+  return s
+}
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.destroy()))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('Sidecar keeps the lifecycle contract', () => {
+  it('never started: close() and destroy() resolve, each the same promise on repeat', async () => {
+    const s = new Sidecar(spec(polite))
+    const closed = s.close()
+    expect(s.close()).toBe(closed)
+    await closed
+    const destroyed = s.destroy()
+    expect(s.destroy()).toBe(destroyed)
+    await destroyed
+  })
+
+  it('close() twice is the same promise and stops the process; destroy() after it is safe', async () => {
+    const s = start(polite)
+    const pid = s.pid!
+    const closed = s.close()
+    expect(s.close()).toBe(closed)
+    await closed
+    expect(s.exited).not.toBeNull()
+    expect(() => process.kill(pid, 0)).toThrow()
+    await s.destroy()
+  })
+
+  it('destroy() ends a sidecar that ignores SIGTERM at once; close() after it resolves', async () => {
+    const s = start(stubborn)
+    const destroyed = s.destroy()
+    expect(s.destroy()).toBe(destroyed)
+    const t0 = Date.now()
+    await destroyed
+    expect(Date.now() - t0).toBeLessThan(3_000)
+    expect(s.exited?.signal).toBe('SIGKILL')
+    await s.close()
+  })
+})
