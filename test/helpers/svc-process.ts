@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
-import { descendants, isRunning } from '../../state/process-check.js'
+import { descendants, isRunning, readCmdline } from '../../state/process-check.js'
 
 /**
  * Start a real `svc` process tree for a test, wait until it says where it listens, and take
@@ -48,6 +48,11 @@ export interface StartOptions {
 }
 
 export { descendants }
+
+/** Pids of the gateway workers under `supervisorPid` (processes titled `svc gateway`). */
+export function gatewayWorkerPids(supervisorPid: number): number[] {
+  return descendants(supervisorPid).filter((p) => readCmdline(p)?.[0] === 'svc gateway')
+}
 
 /** Alive and not a zombie (the sandbox's init may not reap, so zombies count as gone). */
 export const isAlive = isRunning
@@ -106,7 +111,10 @@ export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
       for (;;) {
         for (; seen < lines.length; seen++) if (pattern.test(lines[seen]!)) return lines[seen]!
         const left = deadline - Date.now()
-        if (left <= 0) throw new Error(`no ${stream} line matching ${pattern} within ${timeoutMs} ms; stderr:\n${stderr.join('\n')}`)
+        if (left <= 0) {
+          const tail = stream === 'stdout' ? `; last stdout lines:\n${stdout.slice(-15).join('\n')}` : ''
+          throw new Error(`no ${stream} line matching ${pattern} within ${timeoutMs} ms; stderr:\n${stderr.join('\n')}${tail}`)
+        }
         await Promise.race([new Promise<void>((r) => waiters.push(r)), delay(Math.min(left, 200)), exited])
       }
     },

@@ -2,23 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { Agent, request } from 'undici'
-import { startSvc, stopAllTrees, descendants, REPO, type SvcTree } from '../helpers/svc-process.js'
+import { startSvc, stopAllTrees, descendants, gatewayWorkerPids, REPO, type SvcTree } from '../helpers/svc-process.js'
 
 /** `svc dev --reload`: zero-downtime worker replacement, debounced storms, broken saves. */
 const appSource = (version: number) => `import { Svc } from 'svc'
 export const app = new Svc({ title: 'Reload' })
 app.api.get('/version', async () => ({ version: ${version}, pid: process.pid }))
 `
-
-function gatewayWorkers(svc: SvcTree): number[] {
-  return descendants(svc.pid).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('svc gateway')
-    } catch {
-      return false
-    }
-  })
-}
 
 describe('svc dev --reload', () => {
   let dir: string
@@ -78,8 +68,8 @@ describe('svc dev --reload', () => {
     expect(ok).toBeGreaterThan(100)
     // The last replaced worker drains its keep-alive connections, then exits.
     const deadline = Date.now() + 15_000
-    while (gatewayWorkers(svc).length !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    expect(gatewayWorkers(svc)).toHaveLength(1)
+    while (gatewayWorkerPids(svc.pid).length !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(gatewayWorkerPids(svc.pid)).toHaveLength(1)
   }, 120_000)
 
   it('coalesces a storm of 20 saves in 2 s and ends with exactly the configured workers', async () => {
@@ -92,8 +82,8 @@ describe('svc dev --reload', () => {
     }
     await waitForVersion(svc, 20)
     const deadline = Date.now() + 15_000
-    while (gatewayWorkers(svc).length !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    expect(gatewayWorkers(svc)).toHaveLength(2)
+    while (gatewayWorkerPids(svc.pid).length !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(gatewayWorkerPids(svc.pid)).toHaveLength(2)
     const reloads = svc.stdout.filter((l) => l.includes('reloaded (gateway)')).length
     expect(reloads).toBeLessThan(20)
   }, 60_000)

@@ -3,23 +3,13 @@ import http from 'node:http'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { Client } from 'undici'
-import { descendants, REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
+import { gatewayWorkerPids, REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 
 /**
  * `--workers N` spreads connections evenly: the supervisor accepts and deals each new connection
  * to the next ready worker. Every count is requests per worker pid (the app's `/api/pid`), and
  * "even" means within ±20% of total / workers.
  */
-function gatewayWorkers(svc: SvcTree): number[] {
-  return descendants(svc.pid).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('svc gateway')
-    } catch {
-      return false
-    }
-  })
-}
-
 /** One request on a connection of its own (no agent: a fresh TCP connection, closed after). */
 function pidOnNewConnection(url: string, path = '/api/pid'): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -85,7 +75,7 @@ describe('gateway workers share the load (--workers 2)', () => {
   let workers: number[]
   beforeAll(async () => {
     svc = await startSvc({ args: ['--workers', '2'] })
-    workers = gatewayWorkers(svc)
+    workers = gatewayWorkerPids(svc.pid)
   })
   afterAll(stopAllTrees)
 
@@ -200,12 +190,12 @@ app.api.get('/pid', async () => ({ pid: process.pid, version: ${version} }))
     }
     // Keep the stream going while the last old workers drain and exit.
     const deadline = Date.now() + 15_000
-    while (gatewayWorkers(svc).length !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    while (gatewayWorkerPids(svc.pid).length !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
     running = false
     await Promise.all(streams)
     expect(failures).toEqual([])
     expect(ok).toBeGreaterThan(100)
-    const workers = gatewayWorkers(svc)
+    const workers = gatewayWorkerPids(svc.pid)
     expect(workers).toHaveLength(2)
     const pids: number[] = []
     for (let i = 0; i < 100; i++) pids.push(await pidOnNewConnection(svc.url))

@@ -2,17 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vit
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
-import { REPO, descendants, startSvc, stopAllTrees } from '../helpers/svc-process.js'
+import { REPO, descendants, gatewayWorkerPids, startSvc, stopAllTrees } from '../helpers/svc-process.js'
 import { isSvcProcess, readCmdline, SUPERVISOR_TITLE } from '../../state/process-check.js'
 import { waitUntil } from '../helpers/cli-processes.js'
 import { runSvcCli } from '../helpers/cli-run.js'
 
 /** Worker lifecycle: the app's onClose hooks, start deadline, crash/reload races, titles, env. */
 const LIFECYCLE_APP = `${REPO}test/fixtures/app-lifecycle.ts:app`
-
-function gatewayWorkers(supervisor: number): number[] {
-  return descendants(supervisor).filter((p) => readCmdline(p)?.[0] === 'svc gateway')
-}
 
 interface EnvProbe {
   pid: number
@@ -138,7 +134,7 @@ ${killVictim ? `app.api.addHook('onReady', async () => {
     await svc.waitForLine('stdout', /restarting in 800 ms/, 30_000)
     await svc.waitForLine('stdout', /replaced by a reload while waiting to restart; not restarting it/, 30_000)
     const after = await servedBy((v) => v.version === 2)
-    expect(gatewayWorkers(svc.pid)).toEqual([after.pid])
+    expect(gatewayWorkerPids(svc.pid)).toEqual([after.pid])
   }, 120_000)
 
   it('titles its processes, and svc shutdown recognises the supervisor by its title', async () => {
