@@ -13,13 +13,17 @@ export const LINGER_MAX_MS = 10_000
 
 function discard(): void {}
 
+/** Detach the HTTP parser from `socket`: whatever arrives from now on is read and discarded, never taken for a request. */
+export function discardInput(socket: Socket): void {
+  socket.removeAllListeners('data')
+  socket.on('data', discard)
+}
+
 /** End `socket` after `lastBytes` (if any) and linger; nothing read from now on is parsed. */
 export function lingeringClose(socket: Socket, lastBytes?: string): void {
   if (socket.destroyed) return
-  // Detach the HTTP parser: whatever follows is discarded, never taken for a request.
-  socket.removeAllListeners('data')
+  discardInput(socket)
   socket.removeAllListeners('end')
-  socket.on('data', discard)
   socket.on('error', () => socket.destroy())
   socket.setTimeout(LINGER_IDLE_MS, () => socket.destroy())
   const timer = setTimeout(() => socket.destroy(), LINGER_MAX_MS)

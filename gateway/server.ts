@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import type { SvcErrorCode } from '../src/errors.js'
 import { errorBody, rejectUpgrade, sendJsonError } from './json-error.js'
 import { resolveRequestId } from './request-id.js'
-import { lingeringClose, lingeringDestroySoon } from './lingering-close.js'
+import { discardInput, lingeringClose, lingeringDestroySoon } from './lingering-close.js'
 import type { Closable } from '../src/internal/closable.js'
 
 /**
@@ -115,8 +115,7 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
       // Bytes after a request that closes the connection (HTTP/1.0 without keep-alive): the
       // request before them is still being answered, and Node closes the connection after it.
       if (err.code === 'HPE_CLOSED_CONNECTION' && inFlight && socket.writable) {
-        socket.removeAllListeners('data')
-        socket.on('data', () => {})
+        discardInput(socket)
         return
       }
       // An answer already on the wire cannot be followed by another one.
