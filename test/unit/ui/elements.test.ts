@@ -28,7 +28,7 @@ describe('text elements', () => {
     expect(at.subheader[0]!.value).toBe('S')
     expect(at.caption[0]!.value).toBe('<p>small <em>c</em></p>')
     expect(at.markdown[0]!.value).toBe('<p><strong>bold</strong> &lt;script&gt;x&lt;/script&gt;</p>')
-    expect(at.markdown[1]!.value).toBe('<b>ok</b>')
+    expect(at.markdown[1]!.value).toBe('<p><b>ok</b></p>')
     expect(at.text[0]!.value).toBe('  pre  ')
     expect(at.code[0]!.props).toEqual({ code: 'let a = 1', language: 'ts', lineNumbers: false })
     expect(at.json[0]!.props.value).toEqual({ d: '1970-01-01T00:00:00.000Z', n: '1', nested: [1, { x: null }] })

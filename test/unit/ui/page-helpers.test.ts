@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Svc } from '../../../src/app.js'
 import {
   Cookie, Depends, Header, InMemorySessionStore, buildPageManifest, createUiTestHandle, ensureUrlSession, hydrateUrlSession,
-  parseQueryParams, persistUrlSession, renderMarkdown, urlSessionEnabled,
+  parseQueryParams, persistUrlSession, urlSessionEnabled,
 } from '../../../src/ui/index.js'
 
 const quiet = () => new Svc({ title: 'Portal', log_level: 'fatal' })
@@ -140,12 +140,3 @@ describe('pages manifest', () => {
   })
 })
 
-describe('markdown', () => {
-  it('escapes raw HTML and unsafe links by default', () => {
-    expect(renderMarkdown('<img src=x onerror=alert(1)>')).toBe('<p>&lt;img src=x onerror=alert(1)&gt;</p>')
-    expect(renderMarkdown('[x](javascript:alert(1))')).toContain('href="#"')
-    expect(renderMarkdown('[x](https://a.b/c_d_e)')).toContain('href="https://a.b/c_d_e"')
-    expect(renderMarkdown('- a\n- b\n\n1. c')).toBe('<ul><li>a</li><li>b</li></ul>\n<ol><li>c</li></ol>')
-    expect(renderMarkdown('# T\n\n`<b>` **s** _e_ ~~d~~')).toBe('<h1>T</h1>\n<p><code>&lt;b&gt;</code> <strong>s</strong> <em>e</em> <del>d</del></p>')
-  })
-})
