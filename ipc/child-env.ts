@@ -34,6 +34,7 @@ export const ChildEnvSchema = z.object({
   SVC_UI_HOST: text,
   SVC_ROOT_PATH: text,
   SVC_DEV_RELOAD: flag,
+  SVC_DEV_MODE: flag,
   SVC_WORKER_ID: text,
   [TREE_ENV]: text,
   NODE_COMPILE_CACHE: text,
@@ -51,6 +52,8 @@ export interface ChildEnv {
   uiHost: string
   rootPath: string
   devReload: boolean
+  /** Started by `svc dev`: mode-dependent defaults (show_error_details) take their dev value. */
+  devMode: boolean
   workerId: string | undefined
   /** The cookie every process of this run carries (supervisor/kill-tree.ts). */
   treeId: string | undefined
@@ -73,6 +76,7 @@ export function parseChildEnv(env: NodeJS.ProcessEnv = process.env): ChildEnv {
     uiHost: e.SVC_UI_HOST ?? '127.0.0.1',
     rootPath: e.SVC_ROOT_PATH ?? '',
     devReload: e.SVC_DEV_RELOAD,
+    devMode: e.SVC_DEV_MODE,
     workerId: e.SVC_WORKER_ID,
     treeId: e[TREE_ENV],
     compileCache: e.NODE_COMPILE_CACHE,
@@ -92,6 +96,7 @@ export function childEnv(fields: Partial<ChildEnv>): Record<string, string> {
   put('SVC_UI_HOST', fields.uiHost)
   put('SVC_ROOT_PATH', fields.rootPath)
   if (fields.devReload) out.SVC_DEV_RELOAD = '1'
+  if (fields.devMode) out.SVC_DEV_MODE = '1'
   put('SVC_WORKER_ID', fields.workerId)
   put(TREE_ENV, fields.treeId)
   put('NODE_COMPILE_CACHE', fields.compileCache)

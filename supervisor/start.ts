@@ -90,7 +90,7 @@ export async function serve(req: ServeRequest): Promise<number> {
       const fill = (v: string): string => v.replaceAll('{port}', String(port)).replaceAll('{host}', '127.0.0.1').replaceAll('{base_path}', s.root_path)
       return { kind: 'command', script: '', argv: s.ui_command.map(fill), env, port, healthUrl: upstream + fill(s.ui_health_path ?? '/') }
     }
-    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...childEnv({ devReload: Boolean(req.reload) }), ...cacheEnv }, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
+    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...childEnv({ devReload: Boolean(req.reload), devMode: req.mode === 'dev' }), ...cacheEnv }, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
   }
 
   // A run killed together with its sidecar guard may have left its ui_command tree behind.

@@ -157,6 +157,8 @@ export const FIELDS = {
   ui_health_path: { schema: z.string().startsWith('/').nullable(), default: null as string | null, parse: asString },
   ui_startup_timeout_s: { schema: seconds, default: 60, parse: asNumber },
   ui_session_ttl_s: { schema: seconds, default: 120, parse: asNumber },
+  /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
+  show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
 } as const
 
 export type SettingKey = keyof typeof FIELDS

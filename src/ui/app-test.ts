@@ -92,6 +92,8 @@ export class UiTestHandle {
       media: new MediaStore(),
       logger: app.logger,
       overrides: { ...overridesFromEnv(), ...options.pageOverrides },
+      // A test wants to see what failed, unless the app turned details off explicitly.
+      showErrorDetails: app.settings.show_error_details ?? true,
     })
     const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
     this.#session.attach((m) => {

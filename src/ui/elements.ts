@@ -48,7 +48,11 @@ export type DividerProps = Record<string, never>
 // ---- status ----------------------------------------------------------------------------------
 
 export interface AlertProps { html: string; icon: string | null }
-export interface ExceptionProps { name: string; message: string; stack: string | null }
+/**
+ * With error details hidden (`show_error_details` off) name, message and stack are not sent at all:
+ * `hidden` is true and the client shows a generic message with `requestId`, which the server log carries.
+ */
+export interface ExceptionProps { name: string; message: string; stack: string | null; hidden: boolean; requestId: string | null }
 
 // ---- data ------------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@
  * page passes `unsafeAllowHtml`; every link and image URL must pass markdown-it's own
  * `validateLink` and our scheme allow-list (`isSafeUrl`), otherwise it stays plain text.
  */
-import MarkdownIt from 'markdown-it'
+import markdownIt, { type MarkdownIt } from 'markdown-it'
 
 export interface MarkdownOptions {
   /** Pass raw HTML through unescaped. Only for trusted text. */
@@ -34,7 +34,7 @@ export function isSafeUrl(url: string): boolean {
 }
 
 function createRenderer(html: boolean): MarkdownIt {
-  const md = new MarkdownIt({ html, linkify: true, typographer: false })
+  const md = markdownIt({ html, linkify: true, typographer: false })
   // Only scheme-qualified URLs (`https://…`), never bare names like `app.ts`, which is a real TLD.
   md.linkify.set({ fuzzyLink: false })
   const validate = md.validateLink.bind(md)
@@ -42,7 +42,7 @@ function createRenderer(html: boolean): MarkdownIt {
   const linkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options))
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!
-    if (/^(?:https?:)?\/\//i.test(token.attrGet('href') ?? '')) {
+    if (/^(?:https?:)?\/\//i.test(String(token.attrGet('href') ?? ''))) {
       // A new tab must not get a handle on this page (reverse tabnabbing) nor our URL as referrer.
       token.attrSet('target', '_blank')
       token.attrSet('rel', 'noopener noreferrer')

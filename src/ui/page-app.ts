@@ -7,6 +7,6 @@ import type { PageRecord } from './page-registry.js'
  */
 export interface PageApp {
   readonly pages: readonly PageRecord[]
-  readonly settings: { readonly title: string; readonly debug: boolean }
+  readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null }
   readonly logger: Logger
 }

@@ -82,7 +82,7 @@ export function showcaseMain(): UiNode[] {
     el('m.12', 'info', { html: 'Data refreshes every 5 minutes.', icon: null }),
     el('m.13', 'warning', { html: 'Disk usage is above 80%.', icon: null }),
     el('m.14', 'error', { html: 'The upstream API returned 502.', icon: null }),
-    el('m.15', 'exception', { name: 'TypeError', message: "Cannot read properties of undefined (reading 'id')", stack: 'TypeError: boom\n    at page (app.ts:12:5)' }),
+    el('m.15', 'exception', { name: 'TypeError', message: "Cannot read properties of undefined (reading 'id')", stack: 'TypeError: boom\n    at page (app.ts:12:5)', hidden: false, requestId: 'req-1' }),
     el('m.16', 'progress', { value: 0.62, text: 'Importing rows… 62%' }),
     el('m.17', 'spinner', { text: 'Loading forecasts…' }),
     el('m.18', 'header', { text: 'Inputs', anchor: null, divider: false, help: null }),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { ApiClient } from '../../client/api-client.js'
 import { runWithRequestId } from '../../logging/context.js'
-import type { SortSpec, UiElement } from '../elements.js'
+import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
 import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
@@ -26,6 +26,8 @@ export interface PageSessionOptions {
   media: MediaStore
   logger: Logger
   overrides: Readonly<Record<string, unknown>>
+  /** Page exceptions show message and stack to the visitor; off: a generic message and the request ID. */
+  showErrorDetails: boolean
   /** A slow run sends what it has so far this often (ms). */
   partialFlushMs?: number
 }
@@ -182,6 +184,15 @@ export class PageSession implements RunHost {
     return this.#dfViews.get(id)
   }
 
+  exceptionProps(error: unknown): ExceptionProps {
+    const e = error instanceof Error ? error : new Error(String(error))
+    const requestId = this.context.requestId ?? null
+    // The request ID comes from the logging context (the page socket's), the same one the visitor sees.
+    this.#opts.logger.error({ err: e, session: this.id, page: this.#path }, 'ui page exception')
+    if (this.#opts.showErrorDetails) return { name: e.name, message: e.message, stack: e.stack ?? null, hidden: false, requestId }
+    return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
+  }
+
   #emit(message: ServerMessage): void {
     this.#send?.(message)
   }
@@ -247,7 +258,6 @@ export class PageSession implements RunHost {
       } else {
         outcome = 'error'
         this.#lastError = err
-        this.#opts.logger.warn({ err, session: this.id, page: this.#path }, 'ui page run failed')
         st.exception(err)
       }
     } finally {

@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { SortSpec, UiElement } from '../elements.js'
+import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { Tabular } from '../st/data.js'
@@ -19,6 +19,8 @@ export interface RunHost {
   hasPage(path: string): boolean
   toast(body: string, icon: string | null): void
   dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined
+  /** Logs a page exception (thrown or passed to `st.exception`) and returns what the visitor may see of it. */
+  exceptionProps(error: unknown): ExceptionProps
 }
 
 export interface WidgetSpec<V> {

@@ -17,11 +17,12 @@ export interface SidecarEnv {
   host: string
   basePath: string
   devReload: boolean
+  devMode: boolean
 }
 
 export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
   const e = parseChildEnv(env)
-  return { target: e.app, port: e.uiPort, host: e.uiHost, basePath: normalizeMountPath(e.rootPath), devReload: e.devReload }
+  return { target: e.app, port: e.uiPort, host: e.uiHost, basePath: normalizeMountPath(e.rootPath), devReload: e.devReload, devMode: e.devMode }
 }
 
 export interface RunningSidecar {
@@ -34,6 +35,7 @@ export interface RunningSidecar {
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   const { app, file, exportName } = await loadTarget(env.target)
   const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
+  const showErrorDetails = app.settings.show_error_details ?? env.devMode
   const server = new UiServer({
     app,
     basePath: env.basePath,
@@ -42,12 +44,13 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     logger,
     sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
     clientDir: clientDir(),
+    showErrorDetails,
   })
   const port = await server.start()
   const watcher = env.devReload
     ? watchAppModule({ file, exportName, logger, own: ownPaths(app.settings), onReload: (next) => logger.info({ reran: server.replaceApp(next) }, 'ui reload: sessions rerun') })
     : null
-  logger.info({ port, host: env.host, root_path: env.basePath, pages: app.pages.length, dev_reload: env.devReload }, `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`)
+  logger.info({ port, host: env.host, root_path: env.basePath, pages: app.pages.length, dev_reload: env.devReload, show_error_details: showErrorDetails }, `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`)
   return {
     port,
     logger,

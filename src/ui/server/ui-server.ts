@@ -11,7 +11,7 @@ import { PageSession } from '../runtime/page-session.js'
 import { SessionManager } from './session-manager.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
-import { servePageSocket } from './ws-endpoint.js'
+import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 
 export interface UiServerOptions {
@@ -23,6 +23,8 @@ export interface UiServerOptions {
   logger: Logger
   sessionTtlMs: number
   clientDir: string
+  /** Page exceptions show their message and stack to the visitor (else a generic message and the request ID). */
+  showErrorDetails: boolean
   /** Largest client message (file uploads travel as base64 inside one). */
   maxMessageBytes?: number
 }
@@ -70,6 +72,7 @@ export class UiServer {
           media: this.#media,
           logger: options.logger,
           overrides: this.#overrides,
+          showErrorDetails: options.showErrorDetails,
         }),
     })
     this.#http = createServer((req, res) => void this.#onRequest(req, res))
@@ -186,11 +189,20 @@ export class UiServer {
     }
     if (path === '/' || path === base || path.startsWith(base + '/')) {
       const html = renderShell({ basePath: base, title: this.#app.settings.title })
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      // Same shell either way (the client shows the not-found view), but crawlers and monitors see the 404.
+      res.writeHead(this.#isPage(path, req.url ?? '') ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
       res.end(req.method === 'HEAD' ? undefined : html)
       return
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
+  }
+
+  /** Whether the page session would find a page for this browser path (`/` always shows one or the empty-app view). */
+  #isPage(path: string, url: string): boolean {
+    const pagePath = stripBase(path, this.#opts.basePath)
+    if (pagePath === '/' || this.#directory.forPath(pagePath) !== undefined) return true
+    const deepLink = new URLSearchParams(url.slice(path.length + 1)).get('page')
+    return deepLink !== null && this.#directory.byDeepLink(deepLink) !== undefined
   }
 
   #onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {

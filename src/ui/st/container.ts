@@ -105,8 +105,9 @@ export class Container implements StContainer, w.Emitter {
   warning(md: string, o: AlertOptions = {}): void { this.#alert('warning', md, o) }
   error(md: string, o: AlertOptions = {}): void { this.#alert('error', md, o) }
   exception(error: unknown): void {
-    const e = error instanceof Error ? error : new Error(String(error))
-    this.emit('exception', { name: e.name, message: e.message, stack: e.stack ?? null })
+    // A stale run must not log an exception it will never show.
+    this.ctx.check()
+    this.emit('exception', this.ctx.host.exceptionProps(error))
   }
 
   // ---- data ----

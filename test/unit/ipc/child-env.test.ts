@@ -12,6 +12,7 @@ describe('the child environment contract', () => {
       uiHost: '127.0.0.1',
       rootPath: '/tools',
       devReload: true,
+      devMode: true,
       workerId: '2',
       treeId: 'abc.worker-3',
       compileCache: '/tmp/cc',
@@ -25,6 +26,7 @@ describe('the child environment contract', () => {
       SVC_UI_HOST: '127.0.0.1',
       SVC_ROOT_PATH: '/tools',
       SVC_DEV_RELOAD: '1',
+      SVC_DEV_MODE: '1',
       SVC_WORKER_ID: '2',
       [TREE_ENV]: 'abc.worker-3',
       NODE_COMPILE_CACHE: '/tmp/cc',
@@ -34,7 +36,7 @@ describe('the child environment contract', () => {
 
   it('writes only the fields given', () => {
     expect(childEnv({ uiUpstream: 'http://127.0.0.1:1' })).toEqual({ SVC_UI_UPSTREAM: 'http://127.0.0.1:1' })
-    expect(childEnv({ treeId: undefined, devReload: false })).toEqual({})
+    expect(childEnv({ treeId: undefined, devReload: false, devMode: false })).toEqual({})
   })
 
   it('an empty environment (a child started by hand) gets the defaults', () => {
@@ -46,6 +48,7 @@ describe('the child environment contract', () => {
       uiHost: '127.0.0.1',
       rootPath: '',
       devReload: false,
+      devMode: false,
       workerId: undefined,
       treeId: undefined,
       compileCache: undefined,

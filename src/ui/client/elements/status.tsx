@@ -30,8 +30,13 @@ export function Exception({ props }: ElementProps<ExceptionProps>) {
       </span>
       <div class="svc-alert-body">
         <div class="svc-exception-title">
-          <strong>{props.name}</strong>: {props.message}
+          {props.hidden ? <strong>{props.message}</strong> : <><strong>{props.name}</strong>: {props.message}</>}
         </div>
+        {props.requestId ? (
+          <div class="svc-exception-request" data-testid="exception-request-id">
+            Request ID: <code>{props.requestId}</code>
+          </div>
+        ) : null}
         {props.stack ? (
           <>
             <button type="button" class="svc-link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
