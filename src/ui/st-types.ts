@@ -167,6 +167,7 @@ export interface StContainer {
   info(markdown: string, options?: AlertOptions): void
   warning(markdown: string, options?: AlertOptions): void
   error(markdown: string, options?: AlertOptions): void
+  /** Logs `error` at level error (stack, page, request ID); the visitor sees name, message and stack only when `show_error_details` is on. */
   exception(error: unknown): void
 
   metric(label: string, value: string | number | null, options?: MetricOptions): void

@@ -187,7 +187,7 @@ export class PageSession implements RunHost {
   exceptionProps(error: unknown): ExceptionProps {
     const e = error instanceof Error ? error : new Error(String(error))
     const requestId = this.context.requestId ?? null
-    // The request ID comes from the logging context (the page socket's), the same one the visitor sees.
+    // Runs execute under the socket's request ID (requestRerun), so the line carries the ID shown here.
     this.#opts.logger.error({ err: e, session: this.id, page: this.#path }, 'ui page exception')
     if (this.#opts.showErrorDetails) return { name: e.name, message: e.message, stack: e.stack ?? null, hidden: false, requestId }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
