@@ -8,7 +8,7 @@ import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger, requestChildLoggerFactory } from './logging/logger.js'
 import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
-import { kPages, kServeHealth, kSvcApp } from './internal/symbols.js'
+import { kPages, kServeHealth, kSharedState, kSvcApp } from './internal/symbols.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
 import type { InjectMap } from './ui/inject.js'
@@ -17,7 +17,10 @@ import { applyCors } from './auth/cors.js'
 import { attachOidcLogin, type AttachOidcLoginOptions } from './auth/attach-oidc-login.js'
 import type { OidcLogin } from './auth/oidc-bff-routes.js'
 import type { OIDCProvider } from './auth/oidc-client.js'
+import type { OidcBffStore } from './auth/oidc-store.js'
 import { SvcError } from './errors.js'
+import { SharedState, redisReadiness } from './shared-state/shared-state.js'
+import type { SessionStore } from './ui/url-session.js'
 
 export interface SvcOptions extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
@@ -37,6 +40,7 @@ export class Svc {
   /** Root of the logger tree (`svc`). */
   readonly logger: Logger
   #health: HealthSource = UNSERVED
+  readonly #shared: SharedState
   readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
 
   constructor(options: SvcOptions = {}) {
@@ -70,7 +74,27 @@ export class Svc {
       await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: '/docs' })
     })
     this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
-    registerHealthRoutes(this.api, () => this.#health, this.settings.root_path)
+    this.#shared = new SharedState(this.settings, childLogger(root, 'svc.redis'))
+    registerHealthRoutes(this.api, () => this.#health, this.settings.root_path, () => redisReadiness(this.#shared))
+    this.api.addHook('onClose', async () => this.#shared.close())
+  }
+
+  /**
+   * Where URL sessions (`ensureUrlSession(st, app.sessionStore)`) are kept: on Redis when
+   * `redis_url` is set, so every replica sees them; else in this process's memory.
+   */
+  get sessionStore(): SessionStore {
+    return this.#shared.sessionStore
+  }
+
+  /** The OIDC login store `attachOidcLogin` uses unless given one (Redis when `redis_url` is set). */
+  get oidcStore(): OidcBffStore {
+    return this.#shared.oidcStore
+  }
+
+  /** The shared-state backend (OIDC login state, URL and page sessions). */
+  get [kSharedState](): SharedState {
+    return this.#shared
   }
 
   /** The gateway serving this app hands readyz its source of drain and upstream state. */

@@ -43,8 +43,14 @@ export interface HealthSource {
 /** An app no gateway serves (e.g. `app.api.inject()`): not draining, no sidecar to probe. */
 export const UNSERVED: HealthSource = { draining: false, uiUpstream: '', upstreamSaturation: () => null }
 
-/** `GET /healthz` and `GET /readyz` on the API, both hidden from OpenAPI; `source()` is read per request. */
-export function registerHealthRoutes(api: FastifyInstance, source: () => HealthSource, rootPath: string): void {
+/** A dependency readyz checks after the UI: null when fine, else the `detail` of the 503. */
+export type ReadinessCheck = () => Promise<string | null>
+
+/**
+ * `GET /healthz` and `GET /readyz` on the API, both hidden from OpenAPI; `source()` is read per
+ * request. `dependencies` (e.g. Redis when `redis_url` is set) must all pass for ready.
+ */
+export function registerHealthRoutes(api: FastifyInstance, source: () => HealthSource, rootPath: string, dependencies: ReadinessCheck = async () => null): void {
   const hidden = { schema: { hide: true } }
   api.get('/healthz', hidden, async () => ({ status: 'ok' }))
   api.get('/readyz', hidden, async (_req, reply): Promise<ReadyBody> => {
@@ -52,6 +58,11 @@ export function registerHealthRoutes(api: FastifyInstance, source: () => HealthS
     if (runtime.draining) {
       reply.code(503)
       return { status: 'not_ready', detail: 'draining' }
+    }
+    const unready = await dependencies()
+    if (unready !== null) {
+      reply.code(503)
+      return { status: 'not_ready', detail: unready }
     }
     if (!runtime.uiUpstream) return { status: 'ready', ui: 'not_configured' }
     const saturated = runtime.upstreamSaturation()

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { SvcError } from '../errors.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 import type { OIDCBFFConfig } from './oidc-bff-config.js'
+import type { OidcBffStore } from './oidc-store.js'
 import { registerOidcBffRoutes, type OidcLogin } from './oidc-bff-routes.js'
 import type { OIDCProvider } from './oidc-client.js'
 
@@ -10,7 +11,9 @@ export type AttachOidcLoginOptions = Partial<Omit<OIDCBFFConfig, 'provider'>>
 
 interface AppLike {
   readonly api: FastifyInstance
-  readonly settings: Pick<ResolvedSettings, 'public_base_url' | 'oidc_bff_secret' | 'api_mount_path' | 'root_path' | 'workers'>
+  readonly settings: Pick<ResolvedSettings, 'public_base_url' | 'oidc_bff_secret' | 'api_mount_path' | 'root_path' | 'workers' | 'redis_url'>
+  /** The app's shared store (Redis when `redis_url` is set); the default for `options.store`. */
+  readonly oidcStore?: OidcBffStore
 }
 
 const attached = new WeakSet<object>()
@@ -29,10 +32,10 @@ export function attachOidcLogin(app: AppLike, provider: OIDCProvider, options: A
       'attachOidcLogin(): no first-party secret; set SVC_OIDC_BFF_SECRET to ≥ 32 random bytes or pass { firstPartySecret }',
     )
   }
-  if (app.settings.workers > 1 && !options.store) {
+  if (app.settings.workers > 1 && !options.store && !app.settings.redis_url) {
     process.emitWarning(
       `attachOidcLogin(): ${app.settings.workers} gateway workers each keep their own in-memory login store, so a ` +
-        'callback or exchange served by another worker fails; pass { store } with a shared store (docs/auth.md)',
+        'callback or exchange served by another worker fails; set redis_url (SVC_REDIS_URL) or pass { store } (docs/auth.md)',
       'UserWarning',
     )
   }
@@ -41,6 +44,7 @@ export function attachOidcLogin(app: AppLike, provider: OIDCProvider, options: A
     apiMountPath: app.settings.api_mount_path,
     rootPath: app.settings.root_path,
     ...options,
+    store: options.store ?? app.oidcStore,
     firstPartySecret,
     provider,
   })

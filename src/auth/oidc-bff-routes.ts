@@ -38,7 +38,7 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
   const bearer = JWTBearer({ issuer: c.tokenIssuer, audience: c.tokenAudience, secret: c.firstPartySecret, leewaySeconds: 0 })
   const routeSchema = { schema: { tags: ['auth'] } }
 
-  api.get(c.loginPath, routeSchema, async (request, reply) => {
+  api.get(c.loginPath, routeSchema, storeGuarded(async (request, reply) => {
     const base = publicBase(request, c)
     const returnTo = safeReturnPath((request.query as Record<string, unknown>).return_to) ?? c.uiRedirectPath
     const binding = readCookie(request, BIND_COOKIE) ?? randomToken(18)
@@ -53,9 +53,9 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
     const cookiePath = new URL(base).pathname.replace(/\/$/, '') + c.apiMountPath + '/'
     reply.header('Set-Cookie', `${BIND_COOKIE}=${binding}; Path=${cookiePath}; Max-Age=${c.stateTtlSeconds}; HttpOnly; SameSite=Lax${secure}`)
     return reply.code(302).header('Cache-Control', 'no-store').header('Location', location).send()
-  })
+  }))
 
-  api.get(c.callbackPath, routeSchema, async (request, reply) => {
+  api.get(c.callbackPath, routeSchema, storeGuarded(async (request, reply) => {
     const q = CallbackQuery.safeParse(request.query)
     const { code, state, error } = q.success ? q.data : {}
     if (!state || (!code && !error)) return fail(request, reply, 'SVC_ERR_AUTH_BAD_STATE', 'Missing code or state')
@@ -106,9 +106,9 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
       .header('Referrer-Policy', 'no-referrer')
       .header('Location', target.toString())
       .send()
-  })
+  }))
 
-  api.post(c.exchangePath, routeSchema, async (request, reply) => {
+  api.post(c.exchangePath, routeSchema, storeGuarded(async (request, reply) => {
     const body = ExchangeBody.safeParse(request.body)
     if (!body.success) return fail(request, reply, 'SVC_ERR_AUTH_BAD_STATE', 'Body must be JSON {"auth_code": "<code>"}')
     const raw = await c.store.take(`code:${body.data.auth_code}`)
@@ -116,7 +116,7 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
     if (!entry?.success) return fail(request, reply, 'SVC_ERR_AUTH_UNAUTHORIZED', 'Invalid or expired auth code')
     reply.header('Cache-Control', 'no-store')
     return { access_token: entry.data.access_token, token_type: 'Bearer', expires_in: entry.data.expires_in }
-  })
+  }))
 
   return { bearer, config: c }
 }
@@ -141,6 +141,21 @@ function parseJson(text: string): unknown {
     return JSON.parse(text)
   } catch {
     return undefined
+  }
+}
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>
+
+/** A store outage (Redis down) answers 503 in svc's error shape instead of a bare 500. */
+function storeGuarded(handler: Handler): Handler {
+  return async (request, reply) => {
+    try {
+      return await handler(request, reply)
+    } catch (err) {
+      if (!isSvcError(err) || err.code !== 'SVC_ERR_REDIS_UNAVAILABLE') throw err
+      request.log.error({ reason: err.message }, 'oidc login: the login store is unavailable')
+      return fail(request, reply, err.code, 'Login is unavailable: the shared login store does not answer; try again shortly')
+    }
   }
 }
 

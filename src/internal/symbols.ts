@@ -2,3 +2,4 @@
 export const kSvcApp = Symbol.for('svc.app')
 export const kServeHealth = Symbol('svc.serveHealth')
 export const kPages = Symbol('svc.pages')
+export const kSharedState = Symbol('svc.sharedState')

@@ -159,6 +159,18 @@ export const FIELDS = {
   ui_session_ttl_s: { schema: seconds, default: 120, parse: asNumber },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
+  /** Shared state for several replicas (OIDC login state, URL sessions, page sessions); '' = in memory. */
+  redis_url: {
+    schema: z.string().trim().refine((v) => v === '' || /^rediss?:\/\/[^\s]+$/.test(v), {
+      message: 'must be empty or a redis:// or rediss:// URL, e.g. redis://redis:6379/0',
+    }),
+    default: '',
+    parse: asString,
+    secret: true,
+  },
+  redis_key_prefix: { schema: z.string().regex(/^[A-Za-z0-9_.:{}-]{0,64}$/), default: 'svc:', parse: asString },
+  /** Connect and per-command deadline; a Redis outage answers errors within it, never hangs a request. */
+  redis_timeout_s: { schema: seconds.min(0.05), default: 1, parse: asNumber },
 } as const
 
 export type SettingKey = keyof typeof FIELDS

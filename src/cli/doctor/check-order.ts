@@ -2,6 +2,7 @@ import { gatewayBind } from './bind-check.js'
 import { internalApiBase, publicBaseUrlPrecedence } from './env-checks.js'
 import { forwardHeaders, metricsPath, upstreamTimeouts } from './gateway-checks.js'
 import { l7Websocket, maxProxyBody, proxyHeaders, publicBaseUrl, readinessRoute, rootPath, trustProxy } from './proxy-checks.js'
+import { redisReachable } from './redis-check.js'
 import { authExtra, dependencies, jwtClockSkew, metricsExtra } from './runtime-checks.js'
 import { needsSettings, type Check } from './types.js'
 import { uiUpstreamState } from './upstream-state-check.js'
@@ -26,4 +27,5 @@ export const CHECKS: readonly Check[] = [
   needsSettings(upstreamTimeouts),
   needsSettings(forwardHeaders),
   uiUpstreamState,
+  needsSettings(redisReachable),
 ]

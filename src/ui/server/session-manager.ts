@@ -1,23 +1,41 @@
 import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { PageSession } from '../runtime/page-session.js'
+import type { PageSnapshots } from './session-snapshots.js'
+
+/** How often live sessions that changed are written to the snapshot store. */
+export const SNAPSHOT_INTERVAL_MS = 1_000
+const SESSION_ID = /^[A-Za-z0-9_-]{32}$/
 
 /**
  * Live and recently disconnected page sessions. A session whose socket closed is kept for the
  * TTL (`ui_session_ttl_s`) so a reconnect (proxy blip, laptop sleep) resumes it with its state.
  * Session ids come from the server (192 random bits) and a session is attached to at most one
  * socket: a second tab presenting the same id gets a fresh session, never a shared one.
+ *
+ * With `snapshots` (Redis, when `redis_url` is set), a session that changed is written there
+ * once it is idle (checked every second) and its snapshot's TTL is kept fresh while it lives;
+ * an id this process does not know is looked up there, so a browser whose replica died resumes
+ * on this one with its session state and widget values.
  */
 export class SessionManager {
   readonly #sessions = new Map<string, { session: PageSession; expiry: NodeJS.Timeout | null }>()
   readonly #ttlMs: number
   readonly #create: (id: string) => PageSession
   readonly #logger: Logger
+  readonly #snapshots: PageSnapshots | null
+  /** Per session: the generation last written, and the encoded snapshot (to skip identical writes). */
+  readonly #saved = new Map<string, { generation: number; encoded: string | null }>()
+  #ticks = 0
+  readonly #timer: NodeJS.Timeout | null
 
-  constructor(options: { ttlMs: number; create: (id: string) => PageSession; logger: Logger }) {
+  constructor(options: { ttlMs: number; create: (id: string) => PageSession; logger: Logger; snapshots?: PageSnapshots | null }) {
     this.#ttlMs = options.ttlMs
     this.#create = options.create
     this.#logger = options.logger
+    this.#snapshots = options.snapshots ?? null
+    this.#timer = this.#snapshots ? setInterval(() => this.#snapshotTick(), SNAPSHOT_INTERVAL_MS) : null
+    this.#timer?.unref()
   }
 
   get size(): number {
@@ -28,18 +46,43 @@ export class SessionManager {
     return this.#sessions.get(id)?.session
   }
 
-  /** Resume `requestedId` if it is known and free, else start a new session. */
-  open(requestedId: string | null): { session: PageSession; restored: boolean } {
+  /**
+   * Resume `requestedId` if it is known and free, else from its snapshot on another replica's
+   * behalf, else start a new session.
+   */
+  async open(requestedId: string | null): Promise<{ session: PageSession; restored: boolean }> {
     const entry = requestedId === null ? undefined : this.#sessions.get(requestedId)
     if (entry && !entry.session.attached) {
       if (entry.expiry) clearTimeout(entry.expiry)
       entry.expiry = null
       return { session: entry.session, restored: true }
     }
+    if (!entry && requestedId !== null && this.#snapshots && SESSION_ID.test(requestedId)) {
+      const resumed = await this.#resume(requestedId)
+      if (resumed) return { session: resumed, restored: true }
+    }
     const id = randomBytes(24).toString('base64url')
     const session = this.#create(id)
     this.#sessions.set(id, { session, expiry: null })
     return { session, restored: false }
+  }
+
+  async #resume(id: string): Promise<PageSession | null> {
+    let snapshot: Awaited<ReturnType<PageSnapshots['load']>>
+    try {
+      snapshot = await this.#snapshots!.load(id)
+    } catch (err) {
+      this.#logger.warn({ err: (err as Error).message }, 'ui session snapshot unavailable; starting a fresh session')
+      return null
+    }
+    // Another socket may have resumed the same id while we waited for Redis.
+    if (!snapshot || this.#sessions.has(id)) return null
+    const session = this.#create(id)
+    for (const [k, v] of snapshot.state) session.state[k] = v
+    for (const [k, v] of snapshot.widgets) session.widgets.values.set(k, v)
+    this.#sessions.set(id, { session, expiry: null })
+    this.#logger.info({ session_count: this.#sessions.size, state_keys: snapshot.state.size }, 'ui session resumed from its snapshot')
+    return session
   }
 
   /** The socket of `session` closed: keep the session for the TTL, then drop it. */
@@ -68,7 +111,47 @@ export class SessionManager {
   }
 
   closeAll(): void {
+    if (this.#timer) clearInterval(this.#timer)
     for (const id of [...this.#sessions.keys()]) this.#drop(id)
+  }
+
+  /** On a graceful stop: write every session that changed since its last snapshot, now. */
+  async flushSnapshots(): Promise<void> {
+    const snapshots = this.#snapshots
+    if (!snapshots) return
+    const writes: Promise<void>[] = []
+    for (const { session } of this.#sessions.values()) {
+      if (this.#saved.get(session.id)?.generation === session.generation) continue
+      const encoded = snapshots.encode(session)
+      if (encoded !== null) writes.push(snapshots.save(session.id, encoded).catch(() => undefined))
+    }
+    await Promise.all(writes)
+  }
+
+  /** Write sessions that changed (once idle); refresh the TTL of the others about twice per TTL. */
+  #snapshotTick(): void {
+    const snapshots = this.#snapshots!
+    const refresh = ++this.#ticks % Math.max(1, Math.floor(this.#ttlMs / 2 / SNAPSHOT_INTERVAL_MS)) === 0
+    for (const { session } of this.#sessions.values()) {
+      const saved = this.#saved.get(session.id)
+      if (saved?.generation === session.generation) {
+        if (refresh && saved.encoded !== null) void snapshots.touch(session.id).catch(() => undefined)
+        continue
+      }
+      const generation = session.generation
+      void session.idle().then(async () => {
+        if (!this.#sessions.has(session.id) || session.generation !== generation) return
+        const encoded = snapshots.encode(session)
+        const previous = this.#saved.get(session.id)
+        this.#saved.set(session.id, { generation, encoded: encoded ?? previous?.encoded ?? null })
+        if (encoded === null || encoded === previous?.encoded) return
+        await snapshots.save(session.id, encoded).catch((err: unknown) => {
+          // Retry on the next tick; the outage itself is logged once by the connection.
+          this.#saved.delete(session.id)
+          this.#logger.debug({ err: (err as Error).message }, 'ui session snapshot not written')
+        })
+      })
+    }
   }
 
   #drop(id: string): void {
@@ -77,6 +160,8 @@ export class SessionManager {
     if (entry.expiry) clearTimeout(entry.expiry)
     entry.session.close()
     this.#sessions.delete(id)
+    this.#saved.delete(id)
+    this.#snapshots?.forget(id)
     this.#logger.debug({ session_count: this.#sessions.size }, 'ui session expired')
   }
 }

@@ -9,6 +9,8 @@ import { watchAppModule } from './dev-reload.js'
 import { parseChildEnv } from '../../../ipc/child-env.js'
 import { clientDir } from './static-files.js'
 import { UiServer } from './ui-server.js'
+import { PageSnapshots, type SnapshotBackend } from './session-snapshots.js'
+import { kSharedState } from '../../internal/symbols.js'
 
 /** What the bundled sidecar reads from its environment (set by the supervisor). */
 export interface SidecarEnv {
@@ -43,10 +45,13 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     port: env.port,
     logger,
     sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
+    snapshots: pageSnapshots(app[kSharedState].redis, app.settings.ui_session_ttl_s, logger),
     clientDir: clientDir(),
     showErrorDetails,
   })
   const port = await server.start()
+  // Connect now, not when the first browser fails over to this replica.
+  void app[kSharedState].redis?.probe()
   const watcher = env.devReload
     ? watchAppModule({ file, exportName, logger, own: ownPaths(app.settings), onReload: (next) => logger.info({ reran: server.replaceApp(next) }, 'ui reload: sessions rerun') })
     : null
@@ -59,6 +64,11 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
       await server.close()
     },
   }
+}
+
+/** With `redis_url` set, page sessions are snapshotted there so another replica can resume them. */
+function pageSnapshots(redis: SnapshotBackend | null, ttlSeconds: number, logger: Logger): PageSnapshots | null {
+  return redis ? new PageSnapshots({ backend: redis, ttlSeconds, logger }) : null
 }
 
 /** A startup failure as the IPC message the supervisor reports. */

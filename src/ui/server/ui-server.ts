@@ -9,6 +9,7 @@ import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
 import { SessionManager } from './session-manager.js'
+import type { PageSnapshots } from './session-snapshots.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
@@ -27,6 +28,8 @@ export interface UiServerOptions {
   showErrorDetails: boolean
   /** Largest client message (file uploads travel as base64 inside one). */
   maxMessageBytes?: number
+  /** Page-session snapshots for resuming on another replica (Redis); null keeps sessions here only. */
+  snapshots?: PageSnapshots | null
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -64,6 +67,7 @@ export class UiServer {
     this.#sessions = new SessionManager({
       ttlMs: options.sessionTtlMs,
       logger: options.logger,
+      snapshots: options.snapshots ?? null,
       create: (id) =>
         new PageSession({
           id,
@@ -119,6 +123,7 @@ export class UiServer {
   async #close(): Promise<void> {
     this.#state = 'closing'
     for (const ws of this.#wss.clients) ws.close(1001, 'server shutting down')
+    await this.#sessions.flushSnapshots()
     this.#sessions.closeAll()
     const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()))
     this.#http.closeIdleConnections()

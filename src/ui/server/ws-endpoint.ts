@@ -81,6 +81,17 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   }, HEARTBEAT_MS)
   heartbeat.unref()
 
+  // Opening may wait for a snapshot on another replica's behalf (Redis): messages that arrive
+  // meanwhile queue behind it, in order.
+  let opening: Promise<void> | null = null
+  let closed = false
+  const dispatch = (msg: NonNullable<ReturnType<typeof parseClientMessage>>): void => {
+    if (session === null) {
+      send({ v: 1, type: 'error', message: 'send hello first' })
+      return
+    }
+    session.handle(msg.type === 'navigate' || msg.type === 'hello' ? { ...msg, path: stripBase(msg.path, deps.basePath) } : msg)
+  }
   ws.on('message', (data, isBinary) => {
     runWithRequestId(context.requestId, () => {
       const msg = isBinary ? null : parseClientMessage(data.toString())
@@ -89,24 +100,33 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
         send({ v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
         return
       }
+      if (opening !== null) {
+        opening = opening.then(() => runWithRequestId(context.requestId, () => dispatch(msg)))
+        return
+      }
       if (msg.type === 'hello' && session === null) {
         clearTimeout(helloTimer)
-        const opened = deps.sessions.open(msg.sessionId)
-        session = opened.session
-        session.attach(send, context)
-        send({ v: 1, type: 'session', sessionId: session.id, restored: opened.restored })
-        log.info({ restored: opened.restored, session_count: deps.sessions.size }, 'ui session connected')
-        session.start(stripBase(msg.path, deps.basePath), msg.query)
+        opening = deps.sessions.open(msg.sessionId).then((opened) =>
+          runWithRequestId(context.requestId, () => {
+            if (closed) {
+              deps.sessions.release(opened.session)
+              return
+            }
+            session = opened.session
+            session.attach(send, context)
+            send({ v: 1, type: 'session', sessionId: session.id, restored: opened.restored })
+            log.info({ restored: opened.restored, session_count: deps.sessions.size }, 'ui session connected')
+            session.start(stripBase(msg.path, deps.basePath), msg.query)
+          }),
+        )
+        void opening.finally(() => (opening = null))
         return
       }
-      if (session === null) {
-        send({ v: 1, type: 'error', message: 'send hello first' })
-        return
-      }
-      session.handle(msg.type === 'navigate' || msg.type === 'hello' ? { ...msg, path: stripBase(msg.path, deps.basePath) } : msg)
+      dispatch(msg)
     })
   })
   ws.on('close', (code) => {
+    closed = true
     clearTimeout(helloTimer)
     clearInterval(heartbeat)
     runWithRequestId(context.requestId, () => {

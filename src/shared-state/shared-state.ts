@@ -1,0 +1,56 @@
+import type { Logger } from 'pino'
+import { MemoryOidcBffStore, type OidcBffStore } from '../auth/oidc-store.js'
+import type { Closable } from '../internal/closable.js'
+import type { ResolvedSettings } from '../settings/schema.js'
+import { InMemorySessionStore, type SessionStore } from '../ui/url-session.js'
+import { RedisConnection, type RedisProbe } from './redis-connection.js'
+import { RedisOidcBffStore, RedisSessionStore } from './redis-stores.js'
+
+export type SharedStateSettings = Pick<ResolvedSettings, 'redis_url' | 'redis_key_prefix' | 'redis_timeout_s'>
+
+/**
+ * The state an app shares between its replicas and processes: on Redis when `redis_url` is set,
+ * else in this process's memory (right for one machine with one worker). Nothing connects until
+ * a store is used or readyz probes.
+ */
+export class SharedState implements Closable {
+  readonly redis: RedisConnection | null
+  #oidc: OidcBffStore | null = null
+  #sessions: SessionStore | null = null
+
+  constructor(settings: SharedStateSettings, logger: Logger) {
+    this.redis = settings.redis_url
+      ? new RedisConnection({ url: settings.redis_url, keyPrefix: settings.redis_key_prefix, timeoutMs: settings.redis_timeout_s * 1000, logger })
+      : null
+  }
+
+  get oidcStore(): OidcBffStore {
+    this.#oidc ??= this.redis ? new RedisOidcBffStore(this.redis) : new MemoryOidcBffStore()
+    return this.#oidc
+  }
+
+  get sessionStore(): SessionStore {
+    this.#sessions ??= this.redis ? new RedisSessionStore(this.redis) : new InMemorySessionStore()
+    return this.#sessions
+  }
+
+  /** Null when no shared backend is configured (nothing to be unready about). */
+  async probe(): Promise<RedisProbe | null> {
+    return this.redis ? this.redis.probe() : null
+  }
+
+  close(): Promise<void> {
+    return this.redis ? this.redis.close() : Promise.resolve()
+  }
+
+  destroy(): Promise<void> {
+    return this.redis ? this.redis.destroy() : Promise.resolve()
+  }
+}
+
+/** readyz's view: not ready while the configured Redis does not answer a PING within the deadline. */
+export async function redisReadiness(shared: SharedState): Promise<string | null> {
+  const probe = await shared.probe()
+  if (probe === null || probe.ok) return null
+  return `redis_unavailable: ${probe.detail ?? 'no answer'}`
+}

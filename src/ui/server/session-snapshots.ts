@@ -1,0 +1,123 @@
+import { deserialize, serialize } from 'node:v8'
+import type { Logger } from 'pino'
+import type { PageSession } from '../runtime/page-session.js'
+
+/**
+ * Where page-session snapshots go so another replica can resume a session whose replica died:
+ * Redis when `redis_url` is set (`src/shared-state`). Values are opaque strings.
+ */
+export interface SnapshotBackend {
+  set(key: string, value: string, ttlSeconds: number): Promise<void>
+  get(key: string): Promise<string | null>
+  expire(key: string, ttlSeconds: number): Promise<void>
+  del(key: string): Promise<void>
+}
+
+/** A snapshot larger than this is not written (the previous one stays); warned once per session. */
+export const MAX_SNAPSHOT_BYTES = 256 * 1024
+
+interface SnapshotData {
+  v: 1
+  state: [string, Buffer][]
+  widgets: [string, Buffer][]
+}
+
+/**
+ * Session state and widget values, each value serialised on its own with the structured-clone
+ * serialiser (Dates, Maps, typed arrays survive; functions, sockets and class behaviour do not),
+ * so one value that cannot travel is dropped and named, never the whole snapshot.
+ */
+export class PageSnapshots {
+  readonly #backend: SnapshotBackend
+  readonly #ttlSeconds: number
+  readonly #logger: Logger
+  /** Keys already warned about, per session, so a page writing a socket into state warns once. */
+  readonly #warned = new Map<string, Set<string>>()
+
+  constructor(options: { backend: SnapshotBackend; ttlSeconds: number; logger: Logger }) {
+    this.#backend = options.backend
+    this.#ttlSeconds = Math.max(1, options.ttlSeconds)
+    this.#logger = options.logger
+  }
+
+  /** The encoded snapshot of `session`, or null when it is over the size bound. */
+  encode(session: PageSession): string | null {
+    const data: SnapshotData = {
+      v: 1,
+      state: this.#entries(session.id, 'sessionState', Object.entries(session.state)),
+      widgets: this.#entries(session.id, 'widget', session.widgets.values.entries()),
+    }
+    const encoded = serialize(data).toString('base64')
+    if (encoded.length > MAX_SNAPSHOT_BYTES) {
+      this.#warnOnce(session.id, '$size', `ui session snapshot of ${encoded.length} bytes is over ${MAX_SNAPSHOT_BYTES}; not written, so this session resumes elsewhere with older state`)
+      return null
+    }
+    return encoded
+  }
+
+  async save(sessionId: string, encoded: string): Promise<void> {
+    await this.#backend.set(key(sessionId), encoded, this.#ttlSeconds)
+  }
+
+  /** Keep the snapshot of a live session from expiring while it sits idle. */
+  async touch(sessionId: string): Promise<void> {
+    await this.#backend.expire(key(sessionId), this.#ttlSeconds)
+  }
+
+  async load(sessionId: string): Promise<{ state: Map<string, unknown>; widgets: Map<string, unknown> } | null> {
+    const raw = await this.#backend.get(key(sessionId))
+    if (raw === null) return null
+    let data: SnapshotData
+    try {
+      data = deserialize(Buffer.from(raw, 'base64')) as SnapshotData
+    } catch {
+      return null
+    }
+    if (data?.v !== 1 || !Array.isArray(data.state) || !Array.isArray(data.widgets)) return null
+    return { state: decodeEntries(data.state), widgets: decodeEntries(data.widgets) }
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.#backend.del(key(sessionId))
+  }
+
+  forget(sessionId: string): void {
+    this.#warned.delete(sessionId)
+  }
+
+  #entries(sessionId: string, kind: string, entries: Iterable<[string, unknown]>): [string, Buffer][] {
+    const out: [string, Buffer][] = []
+    for (const [k, value] of entries) {
+      try {
+        out.push([k, serialize(value)])
+      } catch (err) {
+        this.#warnOnce(sessionId, `${kind}:${k}`, `ui session ${kind} "${k}" cannot be saved for another replica (${(err as Error).message}); it is dropped from the snapshot`)
+      }
+    }
+    return out
+  }
+
+  #warnOnce(sessionId: string, what: string, message: string): void {
+    let seen = this.#warned.get(sessionId)
+    if (!seen) this.#warned.set(sessionId, (seen = new Set()))
+    if (seen.has(what)) return
+    seen.add(what)
+    this.#logger.warn({ key: what.slice(what.indexOf(':') + 1) }, message)
+  }
+}
+
+function key(sessionId: string): string {
+  return `page-session:${sessionId}`
+}
+
+function decodeEntries(entries: [string, Uint8Array][]): Map<string, unknown> {
+  const out = new Map<string, unknown>()
+  for (const [k, bytes] of entries) {
+    try {
+      out.set(k, deserialize(Buffer.from(bytes)))
+    } catch {
+      // A value this Node cannot read (written by another version): the widget starts at its default.
+    }
+  }
+  return out
+}

@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { once } from 'node:events'
+import { randomUUID } from 'node:crypto'
+import pino from 'pino'
+import { Agent, request } from 'undici'
+import { RedisConnection } from '../../src/shared-state/redis-connection.js'
+import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
+import { TestBrowser } from '../helpers/auth-browser.js'
+import { hasRedis, RedisServer } from '../helpers/redis-server.js'
+import { REPO, SVC_BIN, startSvc, stopAllTrees, waitGone, type SvcTree } from '../helpers/svc-process.js'
+import { freePort, PageClient, textOf } from '../helpers/ui-sidecar.js'
+
+/**
+ * The scale-out topology, all real and on loopback: redis-server, two svc trees (replicas A and
+ * B, each with the bundled page server) sharing it through SVC_REDIS_URL, and nginx in front
+ * with a sticky upstream and failover to the other replica.
+ */
+const NGINX = '/usr/sbin/nginx'
+const APP = `${REPO}test/fixtures/app-replicas.ts:app`
+const SECRET = 'bff-secret-0123456789abcdef-0123456789abcdef'
+
+describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis, nginx', () => {
+  let redis: RedisServer
+  let idp: TestIdp
+  let nginx: ChildProcess
+  let base: string
+  let nginxPort: number
+  const replicas: Record<'A' | 'B', SvcTree> = {} as Record<'A' | 'B', SvcTree>
+  const ports: Record<'A' | 'B', number> = { A: 0, B: 0 }
+  const dir = `${REPO}test/.tmp/topology-${randomUUID()}`
+  const clients: PageClient[] = []
+  let inspect: RedisConnection
+
+  async function startReplica(name: 'A' | 'B'): Promise<SvcTree> {
+    const tree = await startSvc({
+      target: APP,
+      noPort: true,
+      pidfile: `${dir}/${name}.pid`,
+      args: ['--port', String(ports[name]), '--proxy-headers'],
+      env: {
+        SVC_UI_COMMAND: undefined,
+        SVC_REDIS_URL: redis.url,
+        REPLICA: name,
+        SVC_PUBLIC_BASE_URL: base,
+        SVC_OIDC_BFF_SECRET: SECRET,
+        IDP_ISSUER: idp.issuer,
+        IDP_CLIENT_ID: idp.clientId,
+        IDP_CLIENT_SECRET: idp.clientSecret,
+        SVC_UI_SESSION_TTL_S: '60',
+        SVC_SHUTDOWN_GRACE_S: '5',
+      },
+    })
+    replicas[name] = tree
+    return tree
+  }
+
+  beforeAll(async () => {
+    mkdirSync(dir, { recursive: true })
+    redis = await RedisServer.start()
+    inspect = new RedisConnection({ url: redis.url, keyPrefix: 'svc:', timeoutMs: 1000, logger: pino({ level: 'silent' }) })
+    nginxPort = await freePort()
+    base = `http://127.0.0.1:${nginxPort}`
+    idp = await startTestIdp({ redirectUris: [`${base}/api/auth/callback`] })
+    ports.A = await freePort()
+    ports.B = await freePort()
+    await Promise.all([startReplica('A'), startReplica('B')])
+    writeFileSync(
+      `${dir}/nginx.conf`,
+      `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 512; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
+  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
+  upstream svc {
+    hash $cookie_svc_route consistent;
+    server 127.0.0.1:${ports.A} max_fails=1 fail_timeout=5s;
+    server 127.0.0.1:${ports.B} max_fails=1 fail_timeout=5s;
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${nginxPort};
+    location / {
+      proxy_pass http://svc;
+      proxy_http_version 1.1;
+      proxy_set_header Host $host:$server_port;
+      proxy_set_header X-Forwarded-Proto http;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_next_upstream error timeout http_502 http_503;
+      proxy_next_upstream_tries 2;
+      proxy_connect_timeout 2s;
+      proxy_read_timeout 60s;
+      proxy_buffering off;
+    }
+  }
+}
+`,
+    )
+    nginx = spawn(NGINX, ['-p', dir, '-c', `${dir}/nginx.conf`], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const deadline = Date.now() + 10_000
+    for (;;) {
+      const ok = await request(`${base}/api/whoami`).then((r) => r.body.dump().then(() => r.statusCode === 200), () => false)
+      if (ok) break
+      if (Date.now() > deadline) throw new Error('nginx did not come up')
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }, 90_000)
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()))
+    if (nginx && nginx.exitCode === null) {
+      nginx.kill('SIGTERM')
+      await once(nginx, 'exit')
+    }
+    await stopAllTrees()
+    await inspect?.destroy()
+    await idp?.close()
+    await redis?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }, 60_000)
+
+  async function pageClient(): Promise<PageClient> {
+    const c = await new PageClient(`ws://127.0.0.1:${nginxPort}/_stcore/stream`).open()
+    clients.push(c)
+    return c
+  }
+
+  async function waitForSnapshot(sessionId: string, expectText: string): Promise<void> {
+    const deadline = Date.now() + 10_000
+    for (;;) {
+      const raw = await inspect.get(`page-session:${sessionId}`)
+      if (raw !== null && Buffer.from(raw, 'base64').includes(Buffer.from(expectText))) return
+      if (Date.now() > deadline) throw new Error(`no snapshot of ${sessionId} containing ${expectText}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+
+  it('a login that starts on replica A completes on replica B', async () => {
+    const browser = new TestBrowser()
+    const a = `http://127.0.0.1:${ports.A}`
+    const b = `http://127.0.0.1:${ports.B}`
+    const loginPage = await browser.follow(`${a}/api/auth/login`)
+    expect(loginPage.status).toBe(200)
+    const atCallback = await browser.submitLogin(loginPage, 'ada', (url) => url.startsWith(`${base}/api/auth/callback`))
+    const callback = new URL(atCallback.location as string)
+    // The bind cookie was set by A; the callback lands on B with it.
+    for (const [k, v] of browser.cookies(`${a}/`)) browser.cookies(`${b}/`).set(k, v)
+    const done = await browser.fetch(`${b}${callback.pathname}${callback.search}`)
+    expect(done.status, done.body).toBe(302)
+    const code = new URL(done.location as string).searchParams.get('auth_code')
+    expect(code).toBeTruthy()
+    const exchanged = await request(`${a}/api/auth/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ auth_code: code }),
+    })
+    expect(exchanged.statusCode).toBe(200)
+    const token = ((await exchanged.body.json()) as { access_token: string }).access_token
+    const again = await request(`${b}/api/auth/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ auth_code: code }),
+    })
+    expect(again.statusCode).toBe(401)
+    await again.body.dump()
+    const me = await request(`${b}/api/me`, { headers: { authorization: `Bearer ${token}` } })
+    expect(await me.body.json()).toEqual({ replica: 'B', sub: 'ada' })
+  })
+
+  it('a page session survives SIGKILL of its replica and resumes on the other with its state', async () => {
+    const c = await pageClient()
+    c.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+    const { sessionId } = await c.next('session')
+    let render = await c.render()
+    const served = /replica: ([AB])/.exec(textOf(render))![1] as 'A' | 'B'
+    const other = served === 'A' ? 'B' : 'A'
+    const button = render.main.find((n) => n.type === 'button')!
+    c.send({ type: 'widget', id: button.id, value: true, trigger: true })
+    render = await c.render()
+    c.send({ type: 'widget', id: button.id, value: true, trigger: true })
+    render = await c.render()
+    const input = render.main.find((n) => n.type === 'textInput')!
+    c.send({ type: 'widget', id: input.id, value: 'Grace' })
+    render = await c.render()
+    expect(textOf(render)).toContain('count: 2')
+    expect(textOf(render)).toContain('name: Grace')
+    await waitForSnapshot(sessionId, 'Grace')
+
+    const victim = replicas[served]
+    const pids = victim.treePids()
+    const killedAt = performance.now()
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+    expect(await waitGone(pids, 5_000)).toEqual([])
+    if (c.ws.readyState !== c.ws.CLOSED) await Promise.race([once(c.ws, 'close'), new Promise((_, reject) => setTimeout(() => reject(new Error('the page socket did not close')), 10_000))])
+
+    const resumed = await pageClient()
+    resumed.send({ type: 'hello', sessionId, path: '/', query: '' })
+    const session = await resumed.next('session', 10_000)
+    const back = await resumed.render(10_000)
+    const resumeMs = performance.now() - killedAt
+    expect(session).toMatchObject({ sessionId, restored: true })
+    const text = textOf(back)
+    expect(text).toContain(`replica: ${other}`)
+    expect(text).toContain('count: 2')
+    expect(text).toContain('name: Grace')
+    expect(text).toContain('since: 2026-01-02T03:04:05.000Z')
+    console.info(`page session resumed on replica ${other} ${resumeMs.toFixed(0)} ms after SIGKILL of replica ${served}`)
+    // The function in session state was left out of the snapshot, with one warning naming it.
+    const warnings = [...victim.stdout, ...victim.stderr].filter((l) => l.includes('"key":"callback"') && l.includes('cannot be saved'))
+    expect(warnings).toHaveLength(1)
+    // Bring the killed replica back for the next test.
+    await startReplica(served)
+  }, 60_000)
+
+  it('svc shutdown of one replica under load loses no request (nginx retries idempotent requests on the other)', async () => {
+    const victim: 'A' | 'B' = 'A'
+    const agent = new Agent({ connections: 16 })
+    let stop = false
+    const failures: string[] = []
+    let ok = 0
+    const seen = new Set<string>()
+    // Different affinity cookies spread the load over both replicas.
+    const worker = async (i: number): Promise<void> => {
+      while (!stop) {
+        try {
+          const res = await request(`${base}/api/slow?ms=20`, { dispatcher: agent, headers: { cookie: `svc_route=client-${i}` } })
+          const body = (await res.body.json()) as { replica?: string }
+          if (res.statusCode === 200) {
+            ok++
+            if (body.replica) seen.add(body.replica)
+          } else failures.push(`${res.statusCode} ${JSON.stringify(body)}`)
+        } catch (err) {
+          failures.push(String(err))
+        }
+      }
+    }
+    const load = Array.from({ length: 8 }, (_, i) => worker(i))
+    // Traffic on both replicas before the stop, then `svc shutdown` of A while it continues.
+    while (ok < 50 || seen.size < 2) {
+      if (failures.length > 0 || ok > 2_000) break
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    expect([...seen].sort()).toEqual(['A', 'B'])
+    const shutdown = spawn(process.execPath, [SVC_BIN, 'shutdown', '--pidfile', `${dir}/${victim}.pid`], { cwd: REPO, stdio: 'ignore' })
+    const [code] = (await once(shutdown, 'exit')) as [number]
+    expect(code).toBe(0)
+    await replicas[victim].exited
+    const after = ok
+    while (ok < after + 50) await new Promise((r) => setTimeout(r, 20))
+    stop = true
+    await Promise.all(load)
+    await agent.close()
+    expect(failures).toEqual([])
+    expect(ok).toBeGreaterThan(100)
+    await startReplica(victim)
+  }, 60_000)
+})
