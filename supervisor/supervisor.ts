@@ -102,10 +102,14 @@ export class Supervisor implements Closable {
   #dispatcher: ConnectionDispatcher | null = null
   #state: SupervisorState = 'idle'
   #sidecar: Sidecar | null = null
+  /** A full reload's new sidecar until it answers: its death is the reload's failure, reported there. */
+  #freshSidecar: Sidecar | null = null
   #workers: WorkerHandle[] = []
   readonly #crashes: number[] = []
   #reloading: Promise<void> | null = null
   #reloadPending: ReloadScope | null = null
+  /** The reload that runs after the current one, for the requests made meanwhile. */
+  #reloadQueued: Promise<void> | null = null
   #stopping: Promise<void> | null = null
   #destroying: Promise<void> | null = null
   readonly #metrics: MetricsCollector
@@ -214,7 +218,7 @@ export class Supervisor implements Closable {
   #onSidecarExit(sidecar: Sidecar, e: SidecarExit): void {
     // While starting, start() itself notices (waitHealthy) and the first worker's verdict on the
     // app (a bad module is exit 2) must win over the sidecar tripping on the same bad app.
-    if (sidecar !== this.#sidecar || this.#state !== 'running') return
+    if (sidecar !== this.#sidecar || sidecar === this.#freshSidecar || this.#state !== 'running') return
     const message = `ui sidecar exited (${describeExit(e)}); stopping svc`
     this.#o.logger.error({ code: 'SVC_ERR_PROCESS_SIDECAR_EXIT', exit_code: e.code, signal: e.signal }, message)
     void this.#stopAll(1_000).then(() => this.#finish(1, message))
@@ -294,17 +298,24 @@ export class Supervisor implements Closable {
    */
   reload(scope: ReloadScope): Promise<void> {
     if (this.#state !== 'running') return Promise.resolve()
-    if (this.#reloading) {
-      this.#reloadPending = this.#reloadPending === 'full' ? 'full' : scope
-      return this.#reloading
-    }
-    this.#reloading = this.#reload(scope).finally(() => {
-      this.#reloading = null
-      const next = this.#reloadPending
+    if (!this.#reloading) return this.#runReload(scope)
+    // Every request made while one runs is covered by the one reload queued after it (full if any asked for full).
+    this.#reloadPending = this.#reloadPending === 'full' ? 'full' : scope
+    this.#reloadQueued ??= this.#reloading.then(() => {
+      const next = this.#reloadPending ?? scope
       this.#reloadPending = null
-      if (next) void this.reload(next)
+      this.#reloadQueued = null
+      return this.#state === 'running' ? this.#runReload(next) : undefined
     })
-    return this.#reloading
+    return this.#reloadQueued
+  }
+
+  #runReload(scope: ReloadScope): Promise<void> {
+    const run = this.#reload(scope).finally(() => {
+      if (this.#reloading === run) this.#reloading = null
+    })
+    this.#reloading = run
+    return run
   }
 
   async #reload(scope: ReloadScope): Promise<void> {
@@ -315,12 +326,18 @@ export class Supervisor implements Closable {
       let fresh: Sidecar
       try {
         fresh = await this.#startSidecar()
+        this.#freshSidecar = fresh
         await fresh.waitHealthy(settings.ui_startup_timeout_s * 1000)
       } catch (err) {
         const message = `ui sidecar reload failed: ${(err as Error).message}`
-        logger.error(message)
-        void this.#stopAll(1_000).then(() => this.#finish(1, message))
+        logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START' }, message)
+        // The workers still proxy to the old sidecar: it stops after them.
+        void this.#stopAll(1_000)
+          .then(() => old.close(logger))
+          .then(() => this.#finish(1, message))
         return
+      } finally {
+        this.#freshSidecar = null
       }
       // Switch first, let what is in flight to the old sidecar finish (bounded by the grace), then
       // stop it: stopping it at once cut those requests (502s under load).
