@@ -12,10 +12,10 @@ import type { Closable } from '../src/internal/closable.js'
 import { WORKER_KILL_MARGIN_MS } from '../src/internal/deadlines.js'
 
 /**
- * One gateway worker as the supervisor sees it: forked (own process group, own tree cookie, IPC
- * channel), `loaded` → sent the listening handle (or, with several workers, told to take
- * connections from the supervisor's dispatcher) → `ready`; stopped with an IPC `drain`, its tree
- * SIGKILLed if it is still there after the grace plus a margin. Whatever the app started and left
+ * One gateway worker as the supervisor sees it, over a WorkerProcess (`forkWorker`: own process
+ * group, own tree cookie, IPC channel): `loaded` → sent the listening handle (or, with several
+ * workers, told to take connections from the supervisor's dispatcher) → `ready`; stopped with an
+ * IPC `drain`, its tree SIGKILLed if it is still there after the grace plus a margin. Whatever the app started and left
  * behind is killed before `exit` is emitted.
  */
 export const GATEWAY_MAIN = fileURLToPath(new URL('../gateway/main.js', import.meta.url))

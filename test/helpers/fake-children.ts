@@ -201,4 +201,9 @@ export class FakeChildren extends EventEmitter<{ worker: [FakeWorker]; sidecar: 
     const [w] = await once(this, 'worker')
     return w as FakeWorker
   }
+
+  async nextSidecar(): Promise<FakeSidecar> {
+    const [s] = await once(this, 'sidecar')
+    return s as FakeSidecar
+  }
 }

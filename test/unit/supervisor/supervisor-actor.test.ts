@@ -199,8 +199,8 @@ describe('supervisor actor: the sidecar', () => {
   it('a sidecar that fails at start ends svc with its own error and exit 1; no second sidecar', async () => {
     const h = harness({ sidecarHealth: [false] })
     const started = h.sup.start()
-    const [sidecar] = await once(h.fakes, 'sidecar')
-    ;(sidecar as { fail(code: string, message: string): void }).fail('SVC_ERR_UI_SIDECAR_START', 'the ui sidecar cannot start: EADDRINUSE')
+    const sidecar = await h.fakes.nextSidecar()
+    sidecar.fail('SVC_ERR_UI_SIDECAR_START', 'the ui sidecar cannot start: EADDRINUSE')
     await started
     const { code, message } = await h.exited
     expect(code).toBe(1)
@@ -213,8 +213,8 @@ describe('supervisor actor: the sidecar', () => {
     const h = harness({ sidecarHealth: [true, false] })
     await h.sup.start()
     const reloaded = h.sup.reload('full')
-    const [fresh] = await once(h.fakes, 'sidecar')
-    ;(fresh as { die(code: number): void }).die(1)
+    const fresh = await h.fakes.nextSidecar()
+    fresh.die(1)
     await reloaded
     const { code, message } = await h.exited
     expect(code).toBe(1)
@@ -318,7 +318,7 @@ describe('supervisor actor: restart vs reload', () => {
     const restarted = await expectRestartAfter(h, 100, '0')
     h.fakes.scripts.push({ load: 'never' })
     const reloaded = h.sup.reload('full')
-    await once(h.fakes, 'worker')
+    await h.fakes.nextWorker()
     const fresh = h.fakes.sidecars[1]!
     expect(restarted.received).toContainEqual({ svc: 1, type: 'upstream', url: `http://127.0.0.1:${fresh.spec.port}` })
     await vi.advanceTimersByTimeAsync(30_000)
