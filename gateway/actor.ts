@@ -8,6 +8,7 @@ import { buildGateway, type Gateway } from './build.js'
 import { createObservability } from './observability.js'
 import { GatewayRuntime } from './runtime.js'
 import { ORPHAN_GRACE_MS } from '../src/internal/deadlines.js'
+import type { Closable } from '../src/internal/closable.js'
 
 /**
  * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
@@ -27,11 +28,12 @@ export interface GatewayActorOptions {
   exit: (code: number) => void
 }
 
-export class GatewayActor {
+export class GatewayActor implements Closable<[graceMs: number]> {
   readonly #opts: GatewayActorOptions
   #state: WorkerState = 'idle'
   #gateway: Gateway | null = null
   #closing: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
   #settings: Record<string, unknown> = {}
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
@@ -57,7 +59,13 @@ export class GatewayActor {
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
       this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime })
+      // Stopped while the app loaded: nothing was announced, nothing may serve.
+      if (this.#closing || this.#destroying) {
+        await this.#gateway.destroy()
+        return
+      }
     } catch (err) {
+      if (this.#closing || this.#destroying) return
       // An app may throw anything, not only an Error.
       const message = err instanceof Error ? err.message : String(err)
       channel.send({ svc: 1, type: 'fatal', code: isSvcError(err) ? err.code : 'SVC_ERR_TARGET_IMPORT_FAILED', message })
@@ -164,10 +172,19 @@ export class GatewayActor {
     })
   }
 
-  /** Drain within `graceMs`, tell the supervisor, exit 0. Same promise on repeat. */
+  /** Drain within `graceMs`, tell the supervisor, exit 0. Same promise on repeat; after destroy(), destroy()'s. */
   close(graceMs: number): Promise<void> {
-    this.#closing ??= this.#close(graceMs)
+    this.#closing ??= this.#destroying ?? this.#close(graceMs)
     return this.#closing
+  }
+
+  /**
+   * Stop now: connections and WebSockets dropped, the upstream pool aborted, the app closed, exit 1
+   * (not drained). Cuts a running close() short. Same promise on repeat.
+   */
+  destroy(): Promise<void> {
+    this.#destroying ??= this.#destroy()
+    return this.#destroying
   }
 
   async #close(graceMs: number): Promise<void> {
@@ -176,9 +193,19 @@ export class GatewayActor {
     const connections = (await this.#gateway?.server.openConnections()) ?? 0
     // Also a worker that never listened: its app may hold open pools its onClose hooks release.
     if (this.#gateway) await this.#gateway.close(graceMs)
+    // destroy() cut the drain short and ends the worker itself.
+    if (this.#destroying) return
     this.#state = 'stopped'
     this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, connections })
     this.#opts.logger.flush?.()
     this.#opts.exit(0)
+  }
+
+  async #destroy(): Promise<void> {
+    if (this.#state === 'stopped') return
+    this.#state = 'stopped'
+    await this.#gateway?.destroy()
+    this.#opts.logger.flush?.()
+    this.#opts.exit(1)
   }
 }

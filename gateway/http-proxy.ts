@@ -50,8 +50,6 @@ function bodyTooLarge(limit: number): SvcError {
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
-/** How long the rest of a refused body is read and discarded before the connection is closed. */
-const REFUSED_BODY_LINGER_MS = 2_000
 /** Declared bodies up to this size are read in full before they take an upstream connection. */
 const BUFFERED_BODY_BYTES = 64 * 1024
 /** With no queue timeout, readyz calls the pool saturated once a request has waited this long. */
@@ -279,17 +277,12 @@ async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator
 /**
  * Refuse a request (413, 503) while the client may still be sending. Closing at once would
  * reset the connection under its upload, and the client would see a write error instead of the
- * answer; so the rest of the body is read and discarded (what nginx calls a lingering close)
- * for at most `REFUSED_BODY_LINGER_MS`, then the connection is closed if the body has not ended.
+ * answer; so a refusal of a body still arriving says `Connection: close`, and Node ends such an
+ * exchange with the gateway's lingering close (gateway/lingering-close.ts), which reads and
+ * discards the rest.
  */
 function refuseBody(req: IncomingMessage, res: ServerResponse, code: SvcErrorCode, message: string, requestId: string): void {
-  if (!req.complete) {
-    const timer = setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS)
-    timer.unref()
-    req.once('end', () => clearTimeout(timer))
-    req.once('close', () => clearTimeout(timer))
-    req.resume()
-  }
+  if (!req.complete) res.shouldKeepAlive = false
   sendJsonError(res, code, message, requestId)
 }
 

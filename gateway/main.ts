@@ -15,5 +15,7 @@ const env = parseChildEnv()
 const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, channel, exit: (code) => void endOwnTree().finally(() => process.exit(code)) })
 // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.
 process.on('SIGTERM', () => void actor.close(settings.shutdown_grace_s * 1000))
-process.on('SIGINT', () => void actor.close(settings.shutdown_grace_s * 1000))
+// As for the supervisor: a second Ctrl-C stops now.
+let interrupts = 0
+process.on('SIGINT', () => void (++interrupts === 1 ? actor.close(settings.shutdown_grace_s * 1000) : actor.destroy()))
 await actor.start()

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import treeKill from 'tree-kill'
 import { TREE_ENV, parseChildEnv } from '../ipc/child-env.js'
+import { isRunning } from '../state/process-check.js'
 
 /**
  * The one way svc ends a process tree (supervisor, sidecar guard, workers, `svc shutdown`).
@@ -158,21 +159,12 @@ async function killTreeWithoutProc(pid: number | null, graceMs: number): Promise
   if (graceMs > 0) {
     signalGroup(pid, 'SIGTERM')
     const deadline = Date.now() + graceMs
-    while (Date.now() < deadline && isAlive(pid)) await delay(POLL_MS)
+    while (Date.now() < deadline && isRunning(pid)) await delay(POLL_MS)
   }
   // Walk the tree while its parents still live, then sweep the group for the rest.
   await new Promise<void>((resolve) => treeKill(pid, 'SIGKILL', () => resolve()))
   signalGroup(pid, 'SIGKILL')
   return 1
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /**

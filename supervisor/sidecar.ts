@@ -1,12 +1,14 @@
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork } from 'node:child_process'
 import { EventEmitter, once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
 import { get } from 'node:http'
 import type { Logger } from 'pino'
+import { z } from 'zod'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
 import { SidecarToSupervisor } from '../ipc/messages.js'
-import { signalGroup, killTree, type Tree } from './kill-tree.js'
+import { processChannel, type Channel } from '../ipc/channel.js'
+import { signalGroup, killTree } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
 import { GUARD_EXTRA_MS, SIDECAR_STOP_GRACE_MS } from '../src/internal/deadlines.js'
@@ -39,9 +41,55 @@ const HEALTH_REQUEST_TIMEOUT_MS = 1_000
 
 export const GUARD_PATH = fileURLToPath(new URL('./sidecar-guard.js', import.meta.url))
 
+/**
+ * The process under a Sidecar: forked by `forkSidecar`, or in the supervisor's unit tests an
+ * in-memory fake over `ipc/memory-channel.ts`.
+ */
+export interface SidecarProcess {
+  readonly pid: number | null
+  /** What the bundled server or the guard reports (nothing goes the other way). */
+  readonly channel: Channel<SidecarToSupervisor, never>
+  /** It exited (the Sidecar then ends what it left behind with `kill`). */
+  onExit(listener: (code: number | null, signal: string | null) => void): void
+  /** Ask it to stop: the guard passes SIGTERM to the command's whole tree, the bundled server gets it as a group. */
+  terminate(): void
+  /** SIGKILL the tree rooted at `pid` (default: this process) together with everything carrying its cookie. */
+  kill(pid?: number): Promise<void>
+  /** One request to the health URL: its status, or a rejection (connection refused, timeout). */
+  health(): Promise<number>
+}
+
+export type SidecarLauncher = (spec: SidecarSpec, cookie: string | null, logger: Logger) => SidecarProcess
+
+/** Fork the bundled page server, or the guard that runs the `ui_command`, as its own process group. */
+export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
+  const env = { ...spec.env, ...childEnv({ treeId: cookie ?? undefined }) }
+  const child =
+    spec.kind === 'bundled'
+      ? fork(spec.script, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+      : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  child.on('error', () => {})
+  const pid = child.pid ?? null
+  return {
+    pid,
+    channel: processChannel(child, { incoming: SidecarToSupervisor, outgoing: z.never() }, logger, `ui sidecar ${pid}`),
+    onExit: (listener) => child.once('exit', listener),
+    terminate: () => {
+      if (pid === null) return
+      if (spec.kind === 'command') process.kill(pid, 'SIGTERM')
+      else signalGroup(pid, 'SIGTERM')
+    },
+    kill: async (root = pid ?? undefined) => {
+      await killTree({ pid: root ?? null, cookie })
+    },
+    health: () => httpStatus(spec.healthUrl, HEALTH_REQUEST_TIMEOUT_MS),
+  }
+}
+
 export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Closable<[logger?: Logger]> {
   readonly spec: SidecarSpec
-  #child: ChildProcess | null = null
+  readonly #launch: SidecarLauncher
+  #proc: SidecarProcess | null = null
   #exit: SidecarExit | null = null
   #reported: SidecarExit | null = null
   /** The bundled sidecar's own account of a failed start. */
@@ -54,18 +102,15 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
   /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
   readonly #cookie: string | null
 
-  constructor(spec: SidecarSpec, cookie: string | null = null) {
+  constructor(spec: SidecarSpec, cookie: string | null = null, launch: SidecarLauncher = forkSidecar) {
     super()
     this.spec = spec
     this.#cookie = cookie
-  }
-
-  #tree(): Tree {
-    return { pid: this.#commandPid ?? this.#child?.pid ?? null, cookie: this.#cookie }
+    this.#launch = launch
   }
 
   get pid(): number | null {
-    return this.#child?.pid ?? null
+    return this.#proc?.pid ?? null
   }
 
   get url(): string {
@@ -76,29 +121,22 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
     return this.#exit
   }
 
-  start(): void {
-    const { spec } = this
-    const env = { ...spec.env, ...childEnv({ treeId: this.#cookie ?? undefined }) }
-    const child =
-      spec.kind === 'bundled'
-        ? fork(spec.script, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-        : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    this.#child = child
-    child.on('message', (raw) => {
-      const msg = SidecarToSupervisor.safeParse(raw)
-      if (!msg.success) return
-      if (msg.data.type === 'child_started') this.#commandPid = msg.data.pid
-      else if (msg.data.type === 'fatal') this.#fatal = { code: msg.data.code, message: msg.data.message }
-      else this.#reported = { code: msg.data.code, signal: msg.data.signal }
+  /** `logger`: where a malformed message from the sidecar is reported. */
+  start(logger: Logger): void {
+    const proc = this.#launch(this.spec, this.#cookie, logger)
+    this.#proc = proc
+    proc.channel.onMessage((msg) => {
+      if (msg.type === 'child_started') this.#commandPid = msg.pid
+      else if (msg.type === 'fatal') this.#fatal = { code: msg.code, message: msg.message }
+      else this.#reported = { code: msg.code, signal: msg.signal }
     })
-    child.once('exit', (code, signal) => {
+    proc.onExit((code, signal) => {
       // A guard that died without cleaning up (SIGKILL) would orphan the command's tree.
-      void killTree(this.#tree()).then(() => {
+      void proc.kill(this.#commandPid ?? undefined).then(() => {
         this.#exit = this.#reported ?? { code, signal }
         this.emit('exit', this.#exit)
       })
     })
-    child.on('error', () => {})
   }
 
   /** Poll the health URL until it answers (any status below 500), the child exits, or the deadline. */
@@ -109,7 +147,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
     while (Date.now() < deadline) {
       if (this.#exit) break
       try {
-        const status = await httpStatus(this.spec.healthUrl, HEALTH_REQUEST_TIMEOUT_MS)
+        const status = await this.#proc!.health()
         if (status < 500) return
         lastError = `answered ${status}`
       } catch (err) {
@@ -137,25 +175,23 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
   /** SIGKILL the sidecar's tree now; resolves once it exited. Same promise on repeat. */
   destroy(): Promise<void> {
     this.#destroying ??= (async () => {
-      const child = this.#child
-      if (!child || child.pid === undefined || this.#exit) return
+      const proc = this.#proc
+      if (!proc || proc.pid === null || this.#exit) return
       const exited = once(this, 'exit')
-      void killTree({ pid: child.pid, cookie: this.#cookie })
+      void proc.kill()
       await exited
     })()
     return this.#destroying
   }
 
   async #stop(logger?: Logger): Promise<void> {
-    const child = this.#child
-    if (!child || child.pid === undefined || this.#exit) return
+    const proc = this.#proc
+    if (!proc || proc.pid === null || this.#exit) return
     const exited = once(this, 'exit')
-    // The guard passes it to the command's whole tree; the bundled server ends what its pages started.
-    if (this.spec.kind === 'command') process.kill(child.pid, 'SIGTERM')
-    else signalGroup(child.pid, 'SIGTERM')
+    proc.terminate()
     const timer = setTimeout(() => {
-      logger?.warn(`ui sidecar (pid ${child.pid}) did not stop within ${SIDECAR_STOP_GRACE_MS / 1000} s; killing its process tree`)
-      void killTree({ pid: child.pid, cookie: this.#cookie })
+      logger?.warn(`ui sidecar (pid ${proc.pid}) did not stop within ${SIDECAR_STOP_GRACE_MS / 1000} s; killing its process tree`)
+      void proc.kill()
     }, SIDECAR_STOP_GRACE_MS + (this.spec.kind === 'command' ? GUARD_EXTRA_MS : 0))
     await exited
     clearTimeout(timer)

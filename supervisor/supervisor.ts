@@ -5,8 +5,8 @@ import type { ResolvedSettings } from '../src/settings/schema.js'
 import { optionsLayer, resolveSettings } from '../src/settings/resolve.js'
 import type { BoundPort } from './bind.js'
 import type { GatewayToSupervisor } from '../ipc/messages.js'
-import { describeExit, Sidecar, type SidecarExit, type SidecarSpec } from './sidecar.js'
-import { WorkerHandle, type ListenTarget } from './worker.js'
+import { describeExit, forkSidecar, Sidecar, type SidecarExit, type SidecarLauncher, type SidecarSpec } from './sidecar.js'
+import { forkWorker, WorkerHandle, type ListenTarget, type WorkerProcess } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
 import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from './kill-tree.js'
@@ -21,11 +21,39 @@ import type { Closable } from '../src/internal/closable.js'
 export type SupervisorState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped'
 export type ReloadScope = 'gateway' | 'full'
 
-/** Five crashes in a minute is a crash loop: stop instead of restarting forever. */
-export const CRASH_LIMIT = 5
-export const CRASH_WINDOW_MS = 60_000
-const BACKOFF_BASE_MS = 100
-const BACKOFF_MAX_MS = 5_000
+/**
+ * When a crashed worker is restarted: after `backoffBaseMs` × 2^(n−1), at most `backoffMaxMs`,
+ * where n counts the crashes within `windowMs`; the `crashLimit`-th is a crash loop, which stops
+ * svc instead of restarting forever.
+ */
+export interface RestartPolicy {
+  crashLimit: number
+  windowMs: number
+  backoffBaseMs: number
+  backoffMaxMs: number
+}
+
+export const RESTART_POLICY: RestartPolicy = { crashLimit: 5, windowMs: 60_000, backoffBaseMs: 100, backoffMaxMs: 5_000 }
+
+/**
+ * How the supervisor starts its children and sweeps what its run left: `forkChildren` forks real
+ * processes; the unit tests pass in-memory fakes that speak the same IPC over `ipc/memory-channel.ts`.
+ * Everything above the process (WorkerHandle, Sidecar, the supervisor) is the real code either way.
+ */
+export interface Children {
+  worker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string): WorkerProcess
+  sidecar: SidecarLauncher
+  /** End every process still carrying this run's id (`SVC_TREE_ID=<treeId>` or `<treeId>.<member>`). */
+  sweep(treeId: string): Promise<void>
+}
+
+export const forkChildren: Children = {
+  worker: forkWorker,
+  sidecar: forkSidecar,
+  sweep: async (treeId) => {
+    await killTree({ cookie: treeId, instance: true })
+  },
+}
 
 export interface SupervisorOptions {
   /**
@@ -46,6 +74,10 @@ export interface SupervisorOptions {
   onTopology: (t: Topology) => void
   /** The tree is done: exit the process with this code. */
   onExit: (code: number, message?: string) => void
+  /** Default `forkChildren`. */
+  children?: Children
+  /** Default `RESTART_POLICY`. */
+  restart?: RestartPolicy
 }
 
 export interface Topology {
@@ -62,16 +94,22 @@ const SIDECAR_LAUNCH_KEYS = ['ui_command', 'ui_health_path', 'root_path'] as con
 
 export class Supervisor implements Closable {
   readonly #o: SupervisorOptions
+  readonly #children: Children
+  readonly #restart: RestartPolicy
   #settings: ResolvedSettings
   #bound: BoundPort | null = null
   /** With several workers: the supervisor accepts and deals connections round-robin. */
   #dispatcher: ConnectionDispatcher | null = null
   #state: SupervisorState = 'idle'
   #sidecar: Sidecar | null = null
+  /** A full reload's new sidecar until it answers: its death is the reload's failure, reported there. */
+  #freshSidecar: Sidecar | null = null
   #workers: WorkerHandle[] = []
   readonly #crashes: number[] = []
   #reloading: Promise<void> | null = null
   #reloadPending: ReloadScope | null = null
+  /** The reload that runs after the current one, for the requests made meanwhile. */
+  #reloadQueued: Promise<void> | null = null
   #stopping: Promise<void> | null = null
   #destroying: Promise<void> | null = null
   readonly #metrics: MetricsCollector
@@ -81,6 +119,8 @@ export class Supervisor implements Closable {
 
   constructor(opts: SupervisorOptions) {
     this.#o = opts
+    this.#children = opts.children ?? forkChildren
+    this.#restart = opts.restart ?? RESTART_POLICY
     this.#settings = opts.settings
     this.#metrics = new MetricsCollector(opts.logger, () => this.#workers.filter((w) => w.phase === 'ready'))
   }
@@ -168,9 +208,9 @@ export class Supervisor implements Closable {
   }
 
   async #startSidecar(): Promise<Sidecar> {
-    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!), this.#cookie('sidecar'))
+    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!), this.#cookie('sidecar'), this.#children.sidecar)
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
-    sidecar.start()
+    sidecar.start(this.#o.logger)
     this.#sidecar = sidecar
     return sidecar
   }
@@ -178,7 +218,7 @@ export class Supervisor implements Closable {
   #onSidecarExit(sidecar: Sidecar, e: SidecarExit): void {
     // While starting, start() itself notices (waitHealthy) and the first worker's verdict on the
     // app (a bad module is exit 2) must win over the sidecar tripping on the same bad app.
-    if (sidecar !== this.#sidecar || this.#state !== 'running') return
+    if (sidecar !== this.#sidecar || sidecar === this.#freshSidecar || this.#state !== 'running') return
     const message = `ui sidecar exited (${describeExit(e)}); stopping svc`
     this.#o.logger.error({ code: 'SVC_ERR_PROCESS_SIDECAR_EXIT', exit_code: e.code, signal: e.signal }, message)
     void this.#stopAll(1_000).then(() => this.#finish(1, message))
@@ -187,7 +227,7 @@ export class Supervisor implements Closable {
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
   #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
     const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot) }) }
-    const w = new WorkerHandle(env, this.#o.logger, this.#cookie('worker'), this.#settings.gateway_start_timeout_s * 1000)
+    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), this.#settings.gateway_start_timeout_s * 1000)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w
@@ -219,17 +259,18 @@ export class Supervisor implements Closable {
   #onWorkerExit(w: WorkerHandle, e: { code: number | null; signal: NodeJS.Signals | null; phase: string }): void {
     const i = this.#workers.indexOf(w)
     if (i === -1 || e.phase === 'draining' || this.#state !== 'running') return
+    const policy = this.#restart
     const now = Date.now()
     this.#crashes.push(now)
-    while (this.#crashes.length > 0 && now - this.#crashes[0]! > CRASH_WINDOW_MS) this.#crashes.shift()
+    while (this.#crashes.length > 0 && now - this.#crashes[0]! > policy.windowMs) this.#crashes.shift()
     const how = e.signal ? `signal ${e.signal}` : `exit code ${e.code}`
-    if (this.#crashes.length >= CRASH_LIMIT) {
-      const message = `gateway worker crashed ${CRASH_LIMIT} times within ${CRASH_WINDOW_MS / 1000} s (last: pid ${w.pid}, ${how}); stopping svc`
+    if (this.#crashes.length >= policy.crashLimit) {
+      const message = `gateway worker crashed ${policy.crashLimit} times within ${policy.windowMs / 1000} s (last: pid ${w.pid}, ${how}); stopping svc`
       this.#o.logger.error({ code: 'SVC_ERR_PROCESS_CRASH_LOOP' }, message)
       void this.#stopAll(1_000).then(() => this.#finish(1, message))
       return
     }
-    const backoff = Math.min(BACKOFF_BASE_MS * 2 ** (this.#crashes.length - 1), BACKOFF_MAX_MS)
+    const backoff = Math.min(policy.backoffBaseMs * 2 ** (this.#crashes.length - 1), policy.backoffMaxMs)
     this.#o.logger.warn({ pid: w.pid, backoff_ms: backoff }, `gateway worker ${w.pid} exited unexpectedly (${how}); restarting in ${backoff} ms`)
     setTimeout(() => {
       if (this.#state !== 'running' || !this.#sidecar) return
@@ -257,17 +298,24 @@ export class Supervisor implements Closable {
    */
   reload(scope: ReloadScope): Promise<void> {
     if (this.#state !== 'running') return Promise.resolve()
-    if (this.#reloading) {
-      this.#reloadPending = this.#reloadPending === 'full' ? 'full' : scope
-      return this.#reloading
-    }
-    this.#reloading = this.#reload(scope).finally(() => {
-      this.#reloading = null
-      const next = this.#reloadPending
+    if (!this.#reloading) return this.#runReload(scope)
+    // Every request made while one runs is covered by the one reload queued after it (full if any asked for full).
+    this.#reloadPending = this.#reloadPending === 'full' ? 'full' : scope
+    this.#reloadQueued ??= this.#reloading.then(() => {
+      const next = this.#reloadPending ?? scope
       this.#reloadPending = null
-      if (next) void this.reload(next)
+      this.#reloadQueued = null
+      return this.#state === 'running' ? this.#runReload(next) : undefined
     })
-    return this.#reloading
+    return this.#reloadQueued
+  }
+
+  #runReload(scope: ReloadScope): Promise<void> {
+    const run = this.#reload(scope).finally(() => {
+      if (this.#reloading === run) this.#reloading = null
+    })
+    this.#reloading = run
+    return run
   }
 
   async #reload(scope: ReloadScope): Promise<void> {
@@ -278,12 +326,18 @@ export class Supervisor implements Closable {
       let fresh: Sidecar
       try {
         fresh = await this.#startSidecar()
+        this.#freshSidecar = fresh
         await fresh.waitHealthy(settings.ui_startup_timeout_s * 1000)
       } catch (err) {
         const message = `ui sidecar reload failed: ${(err as Error).message}`
-        logger.error(message)
-        void this.#stopAll(1_000).then(() => this.#finish(1, message))
+        logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START' }, message)
+        // The workers still proxy to the old sidecar: it stops after them.
+        void this.#stopAll(1_000)
+          .then(() => old.close(logger))
+          .then(() => this.#finish(1, message))
         return
+      } finally {
+        this.#freshSidecar = null
       }
       // Switch first, let what is in flight to the old sidecar finish (bounded by the grace), then
       // stop it: stopping it at once cut those requests (502s under load).
@@ -360,7 +414,7 @@ export class Supervisor implements Closable {
     if (this.#state === 'stopped') return
     this.#state = 'stopped'
     // Every child is gone by now; anything of this run still around left the trees unnoticed.
-    void killTree({ cookie: this.treeId, instance: true }).finally(() => this.#o.onExit(code, message))
+    void this.#children.sweep(this.treeId).finally(() => this.#o.onExit(code, message))
   }
 }
 

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -12,10 +12,10 @@ import type { Closable } from '../src/internal/closable.js'
 import { WORKER_KILL_MARGIN_MS } from '../src/internal/deadlines.js'
 
 /**
- * One gateway worker as the supervisor sees it: forked (own process group, own tree cookie, IPC
- * channel), `loaded` → sent the listening handle (or, with several workers, told to take
- * connections from the supervisor's dispatcher) → `ready`; stopped with an IPC `drain`, its tree
- * SIGKILLed if it is still there after the grace plus a margin. Whatever the app started and left
+ * One gateway worker as the supervisor sees it, over a WorkerProcess (`forkWorker`: own process
+ * group, own tree cookie, IPC channel): `loaded` → sent the listening handle (or, with several
+ * workers, told to take connections from the supervisor's dispatcher) → `ready`; stopped with an
+ * IPC `drain`, its tree SIGKILLed if it is still there after the grace plus a margin. Whatever the app started and left
  * behind is killed before `exit` is emitted.
  */
 export const GATEWAY_MAIN = fileURLToPath(new URL('../gateway/main.js', import.meta.url))
@@ -36,9 +36,45 @@ export interface WorkerEvents {
 /** What a worker accepts on: the bound public port itself, or connections dealt by the supervisor. */
 export type ListenTarget = object | ConnectionDispatcher
 
+/**
+ * The process under a WorkerHandle: forked by `forkWorker`, or in the supervisor's unit tests an
+ * in-memory fake over `ipc/memory-channel.ts` (the seam that lets crash loops and reload races
+ * run without processes).
+ */
+export interface WorkerProcess {
+  readonly pid: number
+  readonly channel: Channel<GatewayToSupervisor, SupervisorToGateway>
+  /** It exited and whatever it left behind is gone. */
+  onExit(listener: (code: number | null, signal: NodeJS.Signals | null) => void): void
+  /** It exited and its channel was read to the end: every message it sent has arrived. */
+  onClose(listener: () => void): void
+  /** SIGKILL its whole tree (it, its group, its descendants, its cookie). */
+  kill(): Promise<void>
+}
+
+/** Fork `gateway/main.js` as its own process group with the tree cookie `cookie` in its env. */
+export function forkWorker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null): WorkerProcess {
+  const child = fork(GATEWAY_MAIN, [], { env: { ...env, ...childEnv({ treeId: cookie ?? undefined }) }, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const tree: Tree = { pid: child.pid ?? null, cookie }
+  const kill = async (): Promise<void> => {
+    await killTree(tree)
+  }
+  child.on('error', () => {})
+  return {
+    pid: child.pid ?? -1,
+    channel: processChannel(child, { incoming: GatewayToSupervisor, outgoing: SupervisorToGateway }, logger, `gateway worker ${child.pid}`),
+    onExit: (listener) => child.once('exit', (code, signal) => void kill().then(() => listener(code, signal))),
+    // 'close': exited and its IPC channel read to the end, so every acknowledgement it sent has
+    // arrived; what it did not acknowledge, it never read. ('disconnect' is not enough: node
+    // postpones it while a sent handle waits for the dead process's receipt, i.e. for ever.)
+    onClose: (listener) => child.once('close', () => listener()),
+    kill,
+  }
+}
+
 export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker, Closable<[graceMs: number, reason: 'reload' | 'shutdown']> {
   readonly startedAt = new Date()
-  readonly #child: ChildProcess
+  readonly #proc: WorkerProcess
   readonly #channel: Channel<GatewayToSupervisor, SupervisorToGateway>
   #phase: WorkerPhase = 'starting'
   #stopping: Promise<void> | null = null
@@ -49,18 +85,14 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
   /** Set once this worker takes its connections from the supervisor. */
   #dispatcher: ConnectionDispatcher | null = null
 
-  readonly #tree: Tree
   /** Resolves once `exit` was emitted (the tree is gone by then). */
   readonly #exited: Promise<void>
 
-  /**
-   * `cookie`: this worker's `SVC_TREE_ID`, inherited by everything the app starts.
-   * `loadTimeoutMs`: a worker still not `loaded` then is killed with a `fatal` timeout.
-   */
-  constructor(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null, loadTimeoutMs: number) {
+  /** `loadTimeoutMs`: a worker still not `loaded` then is killed with a `fatal` timeout. */
+  constructor(proc: WorkerProcess, loadTimeoutMs: number) {
     super()
-    this.#child = fork(GATEWAY_MAIN, [], { env: { ...env, ...childEnv({ treeId: cookie ?? undefined }) }, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    this.#tree = { pid: this.#child.pid ?? null, cookie }
+    this.#proc = proc
+    this.#channel = proc.channel
     this.#exited = new Promise((resolve) => this.once('exit', () => resolve()))
     const loadTimer = setTimeout(() => {
       if (this.#phase !== 'starting') return
@@ -69,11 +101,10 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
         code: 'SVC_ERR_PROCESS_WORKER_START_TIMEOUT',
         message: `it did not finish loading within ${s} s (gateway_start_timeout_s): does the app module await something at import that never settles? Raise SVC_GATEWAY_START_TIMEOUT_S if loading takes longer`,
       })
-      void killTree(this.#tree)
+      void proc.kill()
     }, loadTimeoutMs)
     this.once('loaded', () => clearTimeout(loadTimer))
     this.once('exit', () => clearTimeout(loadTimer))
-    this.#channel = processChannel(this.#child, { incoming: GatewayToSupervisor, outgoing: SupervisorToGateway }, logger, `gateway worker ${this.#child.pid}`)
     this.#channel.onMessage((msg) => {
       switch (msg.type) {
         case 'loaded':
@@ -99,20 +130,16 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
           this.emit('message', msg)
       }
     })
-    // 'close': exited and its IPC channel read to the end, so every acknowledgement it sent has
-    // arrived; what it did not acknowledge, it never read. ('disconnect' is not enough: node
-    // postpones it while a sent handle waits for the dead process's receipt, i.e. for ever.)
-    this.#child.once('close', () => this.#dispatcher?.leave(this))
-    this.#child.on('error', () => {})
-    this.#child.once('exit', (code, signal) => {
+    proc.onClose(() => this.#dispatcher?.leave(this))
+    proc.onExit((code, signal) => {
       const phase = this.#phase
       this.#phase = 'exited'
-      void killTree(this.#tree).then(() => this.emit('exit', { code, signal, phase }))
+      this.emit('exit', { code, signal, phase })
     })
   }
 
   get pid(): number {
-    return this.#child.pid ?? -1
+    return this.#proc.pid
   }
 
   get phase(): WorkerPhase {
@@ -168,8 +195,8 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
     this.#stopping ??= (async () => {
       if (this.#phase === 'exited') return this.#exited
       this.#phase = 'draining'
-      if (!this.#channel.send({ svc: 1, type: 'drain', grace_ms: graceMs, reason })) void killTree(this.#tree)
-      const timer = setTimeout(() => void killTree(this.#tree), graceMs + WORKER_KILL_MARGIN_MS)
+      if (!this.#channel.send({ svc: 1, type: 'drain', grace_ms: graceMs, reason })) void this.#proc.kill()
+      const timer = setTimeout(() => void this.#proc.kill(), graceMs + WORKER_KILL_MARGIN_MS)
       await this.#exited
       clearTimeout(timer)
     })()
@@ -179,7 +206,7 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
   /** SIGKILL the worker's tree now; resolves once `exit` was emitted. Same promise on repeat. */
   destroy(): Promise<void> {
     if (!this.#destroying) {
-      void killTree(this.#tree)
+      void this.#proc.kill()
       this.#destroying = this.#exited
     }
     return this.#destroying

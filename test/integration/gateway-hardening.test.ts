@@ -311,6 +311,17 @@ describe('gateway HTTP side under hostile clients', () => {
     }
   })
 
+  it('lingering close: a 413 to a keep-alive upload still arriving says Connection: close and the gateway closes once the client stops', async () => {
+    const c = await raw()
+    c.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n')
+    for (let k = 0; k < 5; k++) c.write('a'.repeat(100_000))
+    await c.waitFor(/\r\n\r\n\{.*\}$/s)
+    expect(c.received).toMatch(/^HTTP\/1\.1 413 [^\r]*\r\n(?:[^\r]+\r\n)*connection: close\r\n/i)
+    // The rest of the body is read and discarded; the idle linger ends the connection.
+    await c.closedWithin(5_000)
+    expectJsonError(c.received, 413, 'payload_too_large')
+  })
+
   it('lingering close: an HTTP/1.0 answer is read even with a pipelined request still unread behind it', async () => {
     for (let i = 0; i < 5; i++) {
       const c = await raw()

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pino from 'pino'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { Sidecar, type SidecarSpec } from '../../../supervisor/sidecar.js'
 
@@ -16,7 +17,7 @@ const started: Sidecar[] = []
 function start(script: string): Sidecar {
   const s = new Sidecar(spec(script))
   started.push(s)
-  s.start()
+  s.start(pino({ level: 'silent' }))
   return s
 }
 afterEach(async () => {
