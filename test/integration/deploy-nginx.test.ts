@@ -113,10 +113,9 @@ describe.skipIf(!existsSync(NGINX))('deploy/nginx/svc-root.conf: two replicas at
   let base: string
 
   beforeAll(async () => {
-    ;[a, b] = await Promise.all(
-      ['A', 'B'].map((name) => startSvc({ target: APP, args: ['--proxy-headers'], env: { SVC_UI_COMMAND: '', REPLICA: name } })),
-    )
-    ;({ proc: nginx, base } = await startNginx(dir, 'svc-root.conf', [a!.port, b!.port]))
+    const replica = (name: string): Promise<SvcTree> => startSvc({ target: APP, args: ['--proxy-headers'], env: { SVC_UI_COMMAND: '', REPLICA: name } })
+    ;[a, b] = await Promise.all([replica('A'), replica('B')])
+    ;({ proc: nginx, base } = await startNginx(dir, 'svc-root.conf', [a.port, b.port]))
   })
 
   afterAll(async () => {
