@@ -9,6 +9,7 @@ import {
   resolveSettings,
   settingSources,
   type SettingSource,
+  type SettingsLayer,
 } from '../../settings/resolve.js'
 import { FIELDS, SETTING_KEYS, isSecretSetting, type ResolvedSettings, type SettingKey, type SettingsInput } from '../../settings/schema.js'
 import { REDACTED, redactQuery } from '../../logging/redact.js'
@@ -88,7 +89,7 @@ function targetExists(module: string, cwd: string): boolean {
   }
 }
 
-function row(key: SettingKey, settings: ResolvedSettings, source: SettingSource, layers: Parameters<typeof settingSources>[0]): ConfigRow {
+function row(key: SettingKey, settings: ResolvedSettings, source: SettingSource, layers: readonly SettingsLayer[]): ConfigRow {
   const value = settings[key]
   const { kind, from } = describe(source)
   const secret = isSecretSetting(key) || looksSecret(key)
@@ -99,7 +100,7 @@ function row(key: SettingKey, settings: ResolvedSettings, source: SettingSource,
 }
 
 /** The value before the debug adjustments, to tell a reader why it differs from its source. */
-function undecorated(key: SettingKey, layers: Parameters<typeof settingSources>[0]): unknown {
+function undecorated(key: SettingKey, layers: readonly SettingsLayer[]): unknown {
   const raw = layers.findLast((l) => l.values[key] !== undefined)?.values[key] ?? FIELDS[key].default
   const parsed = FIELDS[key].schema.safeParse(raw)
   return parsed.success ? parsed.data : raw
