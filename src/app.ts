@@ -8,7 +8,7 @@ import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger, requestChildLoggerFactory } from './logging/logger.js'
 import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
-import { kPages, kServeHealth, kSharedState, kSvcApp } from './internal/symbols.js'
+import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
 import type { InjectMap } from './ui/inject.js'
@@ -35,6 +35,7 @@ export class Svc {
   readonly [kSvcApp] = true
   /** Settings resolved once: defaults < options < svc.config.json < SVC_* env. */
   readonly settings: ResolvedSettings
+  readonly [kSettingsInput]: SettingsInput
   /** The inner Fastify instance; declare routes relative to the mount (`/users` → `/api/users`). */
   readonly api: FastifyInstance
   /** Root of the logger tree (`svc`). */
@@ -46,6 +47,7 @@ export class Svc {
   constructor(options: SvcOptions = {}) {
     const { fastify: fastifyOptions, ...settingsInput } = options
     this.settings = resolveProcessSettings(settingsInput)
+    this[kSettingsInput] = settingsInput
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
     this.api = Fastify({

@@ -3,3 +3,5 @@ export const kSvcApp = Symbol.for('svc.app')
 export const kServeHealth = Symbol('svc.serveHealth')
 export const kPages = Symbol('svc.pages')
 export const kSharedState = Symbol('svc.sharedState')
+/** The settings given to `new Svc({...})`, as written: `svc config` names them as the source. */
+export const kSettingsInput = Symbol('svc.settingsInput')

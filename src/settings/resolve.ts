@@ -162,6 +162,16 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
   return finalize(out as unknown as ResolvedSettings)
 }
 
+/** Where each setting's value comes from: the last layer that sets it, else its default. */
+export function settingSources(layers: readonly SettingsLayer[]): Record<SettingKey, SettingSource> {
+  const out = {} as Record<SettingKey, SettingSource>
+  for (const key of SETTING_KEYS) {
+    const layer = layers.findLast((l) => key in l.values && l.values[key] !== undefined)
+    out[key] = layer ? layer.source(key) : { kind: 'default' }
+  }
+  return out
+}
+
 /** Cross-field rules that are defaults, not errors (spec: debug turns logging up). */
 function finalize(s: ResolvedSettings): ResolvedSettings {
   const next: { -readonly [K in keyof ResolvedSettings]: ResolvedSettings[K] } = { ...s }
