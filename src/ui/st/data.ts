@@ -9,7 +9,7 @@ export interface Tabular {
   rows: Cell[][]
 }
 
-function toCell(value: unknown): Cell {
+export function toCell(value: unknown): Cell {
   if (value === undefined) return null
   if (typeof value === 'number' && !Number.isFinite(value)) return null
   return toJsonSafe(value) as Cell
@@ -33,7 +33,8 @@ function kindOf(values: unknown[]): ColumnKind {
   return kind ?? 'string'
 }
 
-export function normalizeTable(data: TableData, names?: string[]): Tabular {
+/** Column names and raw values (one array per row) of any `TableData` shape. */
+export function normalizeRaw(data: TableData, names?: string[]): { names: string[]; raw: unknown[][] } {
   let columnNames: string[]
   let raw: unknown[][]
   if (Array.isArray(data)) {
@@ -56,11 +57,21 @@ export function normalizeTable(data: TableData, names?: string[]): Tabular {
   } else {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', 'table data must be an array of records, an array of arrays, or an object of column arrays')
   }
-  const columns = columnNames.map((name, i) => ({ name, kind: kindOf(raw.map((r) => r[i])) }))
+  return { names: columnNames, raw }
+}
+
+/** Named, typed columns and JSON-safe cells from raw values. */
+export function tabularOf(names: readonly string[], raw: readonly unknown[][]): Tabular {
+  const columns = names.map((name, i) => ({ name, kind: kindOf(raw.map((r) => r[i])) }))
   return { columns, rows: raw.map((r) => r.map(toCell)) }
 }
 
-function compareCells(a: Cell, b: Cell): number {
+export function normalizeTable(data: TableData, names?: string[]): Tabular {
+  const { names: columnNames, raw } = normalizeRaw(data, names)
+  return tabularOf(columnNames, raw)
+}
+
+export function compareCells(a: Cell, b: Cell): number {
   if (a === null) return b === null ? 0 : 1
   if (b === null) return -1
   if (typeof a === 'number' && typeof b === 'number') return a - b
@@ -70,25 +81,17 @@ function compareCells(a: Cell, b: Cell): number {
   return sa.localeCompare(sb)
 }
 
-/** One page of the table, sorted (stable; nulls last in both directions). */
-export function pageOf(table: Tabular, page: number, pageSize: number, sort: SortSpec | null): { rows: Cell[][]; page: number } {
-  let rows = table.rows
-  const col = sort ? table.columns.findIndex((c) => c.name === sort.column) : -1
-  if (sort && col >= 0) {
-    const dir = sort.direction === 'desc' ? -1 : 1
-    rows = rows
-      .map((r, i) => [r, i] as const)
-      .sort(([a, ia], [b, ib]) => {
-        const x = a[col] ?? null
-        const y = b[col] ?? null
-        if (x === null || y === null) return x === y ? ia - ib : x === null ? 1 : -1
-        return compareCells(x, y) * dir || ia - ib
-      })
-      .map(([r]) => r)
-  }
-  const pages = Math.max(1, Math.ceil(rows.length / pageSize))
-  const p = Math.min(Math.max(0, Math.trunc(page)), pages - 1)
-  return { rows: rows.slice(p * pageSize, (p + 1) * pageSize), page: p }
+/** Positions of `rows` sorted by one column (stable; nulls last in both directions). */
+export function sortOrder(rows: readonly (readonly Cell[])[], col: number, direction: 'asc' | 'desc'): number[] {
+  const dir = direction === 'desc' ? -1 : 1
+  return rows
+    .map((_r, i) => i)
+    .sort((ia, ib) => {
+      const x = rows[ia]![col] ?? null
+      const y = rows[ib]![col] ?? null
+      if (x === null || y === null) return x === y ? ia - ib : x === null ? 1 : -1
+      return compareCells(x, y) * dir || ia - ib
+    })
 }
 
 const DEFAULT_CHART_HEIGHT = 300
