@@ -10,23 +10,30 @@ export interface Tabular {
 }
 
 export function toCell(value: unknown): Cell {
-  if (value === undefined) return null
-  if (typeof value === 'number' && !Number.isFinite(value)) return null
+  // Scalars first: a 100k-row table converts every cell on every run.
+  if (value === undefined || value === null) return null
+  if (typeof value === 'string' || typeof value === 'boolean') return value
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null
   return toJsonSafe(value) as Cell
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/
 
-function kindOf(values: unknown[]): ColumnKind {
+function kindOfValue(v: unknown): ColumnKind {
+  return typeof v === 'number' || typeof v === 'bigint' ? 'number'
+    : typeof v === 'boolean' ? 'boolean'
+      : v instanceof Date ? 'date'
+        : typeof v === 'string' ? (ISO_DATE.test(v) ? 'date' : 'string')
+          : 'json'
+}
+
+/** The kind of column `col`: one kind for all non-null values, else `string`. */
+function kindOf(raw: readonly (readonly unknown[])[], col: number): ColumnKind {
   let kind: ColumnKind | null = null
-  for (const v of values) {
+  for (let i = 0; i < raw.length; i++) {
+    const v = raw[i]![col]
     if (v === null || v === undefined) continue
-    const k: ColumnKind =
-      typeof v === 'number' || typeof v === 'bigint' ? 'number'
-        : typeof v === 'boolean' ? 'boolean'
-          : v instanceof Date ? 'date'
-            : typeof v === 'string' ? (ISO_DATE.test(v) ? 'date' : 'string')
-              : 'json'
+    const k = kindOfValue(v)
     if (kind === null) kind = k
     else if (kind !== k) return 'string'
   }
@@ -45,9 +52,17 @@ export function normalizeRaw(data: TableData, names?: string[]): { names: string
     } else {
       const records = data as Record<string, unknown>[]
       const seen = new Set<string>(names ?? [])
-      if (!names) for (const r of records) for (const k of Object.keys(r ?? {})) seen.add(k)
+      if (!names) for (const r of records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k)
       columnNames = [...seen]
-      raw = records.map((r) => columnNames.map((c) => (r ?? {})[c]))
+      const width = columnNames.length
+      // Plain loops: this runs over every row of every table on every rerun.
+      raw = new Array<unknown[]>(records.length)
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i] ?? {}
+        const row = new Array<unknown>(width)
+        for (let c = 0; c < width; c++) row[c] = r[columnNames[c]!]
+        raw[i] = row
+      }
     }
   } else if (typeof data === 'object' && data !== null) {
     const cols = data as Record<string, readonly unknown[]>
@@ -62,8 +77,15 @@ export function normalizeRaw(data: TableData, names?: string[]): { names: string
 
 /** Named, typed columns and JSON-safe cells from raw values. */
 export function tabularOf(names: readonly string[], raw: readonly unknown[][]): Tabular {
-  const columns = names.map((name, i) => ({ name, kind: kindOf(raw.map((r) => r[i])) }))
-  return { columns, rows: raw.map((r) => r.map(toCell)) }
+  const columns = names.map((name, i) => ({ name, kind: kindOf(raw, i) }))
+  const rows = new Array<Cell[]>(raw.length)
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!
+    const row = new Array<Cell>(r.length)
+    for (let c = 0; c < r.length; c++) row[c] = toCell(r[c])
+    rows[i] = row
+  }
+  return { columns, rows }
 }
 
 export function normalizeTable(data: TableData, names?: string[]): Tabular {

@@ -79,7 +79,7 @@ function emitPaged(
 
 function record(names: readonly string[], values: readonly unknown[]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  names.forEach((n, i) => (out[n] = values[i]))
+  for (let i = 0; i < names.length; i++) out[names[i]!] = values[i]
   return out
 }
 
@@ -209,7 +209,15 @@ function fromWire(value: Cell, dates: boolean): unknown {
  * Apply an editing state to the data: kept rows in order with their edits, then added rows
  * (missing cells take the column default). Returns the page's records and the shown table.
  */
-export function applyEdits(names: readonly string[], raw: readonly unknown[][], columns: readonly DataColumn[], state: EditingState): { records: Record<string, unknown>[]; rows: Cell[][]; ids: number[] } {
+export function applyEdits(
+  names: readonly string[],
+  raw: readonly unknown[][],
+  cells: readonly Cell[][],
+  columns: readonly DataColumn[],
+  state: EditingState,
+  /** The page's own records, returned as they are for unedited rows (no copy of a 100k-row table per run). */
+  originals?: readonly object[],
+): { records: Record<string, unknown>[]; rows: Cell[][]; ids: number[] } {
   const deleted = new Set(state.deletedRows)
   const dateCols = columns.map((c, i) => (c.type === 'date' || c.type === 'datetime') && raw.some((r) => r[i] instanceof Date))
   const records: Record<string, unknown>[] = []
@@ -219,8 +227,8 @@ export function applyEdits(names: readonly string[], raw: readonly unknown[][], 
     if (deleted.has(id)) return
     const edits = state.editedRows[String(id)]
     const out = edits ? values.map((v, c) => (Object.hasOwn(edits, names[c]!) ? fromWire(edits[names[c]!]!, dateCols[c]!) : v)) : values
-    records.push(record(names, out))
-    rows.push(out.map(toCell))
+    records.push(!edits && originals ? (originals[id] as Record<string, unknown>) : record(names, out))
+    rows.push(edits ? out.map(toCell) : cells[id]!)
     ids.push(id)
   })
   state.addedRows.forEach((cells, j) => {
@@ -246,7 +254,8 @@ export function dataEditor<R extends object>(em: Emitter, data: TableData, o: Da
     deserialize: parse, onChange: o.onChange,
   })
   em.ctx.widgetDefaults.set(r.id, EMPTY_EDITS)
-  const edited = applyEdits(names, raw, all, r.value)
+  const originals = o.columns === undefined && Array.isArray(data) && data.length > 0 && !Array.isArray(data[0]) ? (data as readonly object[]) : undefined
+  const edited = applyEdits(names, raw, tab.rows, all, r.value, originals)
   const table: PagedTable = { columns: all, rows: edited.rows, ids: edited.ids, visible, pageSize: pageSizeOf(o), sorted: new Map() }
   emitPaged(em, 'dataEditor', table, {
     ...tableOptions(o), baseRows: raw.length, numRows, value: r.value, formId: em.formId, key: o.key ?? null,
