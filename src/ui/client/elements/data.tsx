@@ -46,12 +46,19 @@ function usePagedView(node: UiNode, props: DataframeProps | DataEditorProps) {
     current.current = next
     force(0)
   }
+  // Answers come in request order: while newer requests are out, an older answer is stale.
+  const pending = useRef(0)
   useEffect(
-    () => rt.onDataframeRows(node.id, (m) => set({ rows: m.rows as Cell[][], rowIds: m.rowIds, page: m.page, sort: m.sort, totalRows: m.totalRows, loading: false })),
+    () =>
+      rt.onDataframeRows(node.id, (m) => {
+        pending.current = Math.max(0, pending.current - 1)
+        if (pending.current === 0) set({ rows: m.rows as Cell[][], rowIds: m.rowIds, page: m.page, sort: m.sort, totalRows: m.totalRows, loading: false })
+      }),
     [rt, node.id],
   )
   const view = current.current!
   const ask = (page: number, sort: SortSpec | null) => {
+    pending.current++
     set({ ...view, loading: true, page, sort })
     rt.requestDataframePage(node.id, page, sort)
   }
@@ -114,8 +121,8 @@ function CellContent({ value, column }: { value: Cell | undefined; column: DataC
 }
 
 function cellClass(c: DataColumn, k: number | null, extra = ''): string {
-  const num = typeof c.type === 'string' && (c.type === 'number' || c.type === 'progress') ? ' is-num' : ''
-  return `svc-cell is-${c.type}${num}${k !== null ? ' is-sticky' : ''}${extra}`
+  const num = c.type === 'number' || c.type === 'progress' ? ' is-num' : ''
+  return `svc-cell is-${c.type}${num}${k !== null ? ' is-sticky' : ''}${c.pinned ? ' is-pinned' : ''}${extra}`
 }
 
 interface Editing {
@@ -251,7 +258,7 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                   <th
                     key={c.name}
                     scope="col"
-                    class={cellClass(c, k, c.pinned ? ' is-pinned' : '')}
+                    class={cellClass(c, k)}
                     style={{ ...widthStyle(c), ...(k !== null ? sticky(k) : {}) }}
                     aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
                     title={c.help ?? undefined}
