@@ -71,13 +71,20 @@ function widthStyle(c: DataColumn): JSX.CSSProperties | undefined {
   return { width: `${px}px`, minWidth: `${px}px`, maxWidth: `${px}px` }
 }
 
-/** Sticky columns (leading ones and `pinned`) get their `left` from the header cells' measured offsets. */
+/**
+ * Sticky columns (leading ones, then `pinned`; always the first columns) get their `left` from the
+ * widths of the sticky header cells before them (widths do not change with horizontal scrolling).
+ */
 function usePinnedOffsets(deps: unknown[]) {
   const table = useRef<HTMLTableElement>(null)
   useLayoutEffect(() => {
     const t = table.current
     if (!t) return
-    t.querySelectorAll<HTMLElement>('thead th.is-sticky').forEach((th, k) => t.style.setProperty(`--svc-pin-${k}`, `${th.offsetLeft}px`))
+    let left = 0
+    t.querySelectorAll<HTMLElement>('thead th.is-sticky').forEach((th, k) => {
+      t.style.setProperty(`--svc-pin-${k}`, `${left}px`)
+      left += th.getBoundingClientRect().width
+    })
   }, deps)
   return table
 }
