@@ -120,8 +120,10 @@ export function dataframe(em: Emitter, data: TableData, o: DataframeOptions = {}
     onChange: onSelect ? (rows) => onSelect(result(rows)) : undefined,
   })
   em.ctx.widgetDefaults.set(r.id, { rows: [] })
-  emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: mode, selection: r.value }, r.id)
-  return result(r.value)
+  // A kept value may predate the data shrinking: indexes past the end are gone.
+  const rows = r.value.filter((i) => i < n)
+  emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: mode, selection: rows }, r.id)
+  return result(rows)
 }
 
 // ---- data editor ---------------------------------------------------------------------------

@@ -144,6 +144,19 @@ describe('row selection', () => {
     expect(at.sessionState.scores).toEqual(sorted)
   })
 
+  it('a kept selection drops indexes the data no longer has', async () => {
+    let rows = data
+    let last: unknown
+    const at = await run((st) => {
+      last = st.dataframe(rows, { selectionMode: 'multi-row', key: 'keep' })
+    })
+    await at.send({ v: 1, type: 'widget', id: at.dataframe[0]!.id, value: { rows: [2, 50] } })
+    rows = data.slice(0, 10)
+    await at.run()
+    expect(last).toMatchObject({ selection: { rows: expect.not.arrayContaining([50]) } })
+    expect((last as { rows: unknown[] }).rows.every((r) => r !== undefined)).toBe(true)
+  })
+
   it('rejects a selection it cannot hold without a rerun', async () => {
     let runs = 0
     const at = await run((st) => {
