@@ -100,6 +100,13 @@ describe('data in the browser', () => {
     await ed.getByLabel('Edit Hours').fill('5')
     await ed.getByLabel('Edit Hours').press('Enter')
     await text('total hours:').filter({ hasText: 'total hours: 8' }).waitFor()
+    // Keyboard: Enter opens a cell's editor, Escape leaves it without a change.
+    await cell(1, 'hours').focus()
+    await page.keyboard.press('Enter')
+    await ed.getByLabel('Edit Hours').fill('30')
+    await ed.getByLabel('Edit Hours').press('Escape')
+    expect(await ed.getByLabel('Edit Hours').count()).toBe(0)
+    expect(await cell(1, 'hours').textContent()).toBe('1')
 
     await ed.getByRole('checkbox', { name: 'Done of row 0' }).check()
     await text('rows:').filter({ hasText: 'Write docs/ada/true' }).waitFor()

@@ -307,6 +307,8 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                     const value = local ? local.value : row[i]
                     const editable = editor !== undefined && !c.disabled
                     const isEditing = editable && editor.editing?.rowId === rowId && editor.editing.column === c.name
+                    // Cells with an editor open it on click or Enter (checkboxes are edited in place).
+                    const opens = editable && c.type !== 'checkbox' && !isEditing
                     const commit = (v: Cell) => {
                       editor!.setEditing(null)
                       if (v !== (value ?? null)) editor!.commit(editCell(editor!.state, editor!.baseRows, rowId, c.name, v))
@@ -317,7 +319,9 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                         class={cellClass(c, k, `${value === null || value === undefined ? ' is-null' : ''}${editable ? ' is-editable' : ''}`)}
                         style={{ ...widthStyle(c), ...(k !== null ? sticky(k) : {}) }}
                         data-col={c.name}
-                        onClick={editable && c.type !== 'checkbox' && !isEditing ? () => editor.setEditing({ rowId, column: c.name }) : undefined}
+                        tabIndex={opens ? 0 : undefined}
+                        onClick={opens ? () => editor.setEditing({ rowId, column: c.name }) : undefined}
+                        onKeyDown={opens ? (e) => e.key === 'Enter' && editor.setEditing({ rowId, column: c.name }) : undefined}
                       >
                         {isEditing ? (
                           <CellEditor column={c} value={value ?? null} onCommit={commit} onCancel={() => editor.setEditing(null)} />
