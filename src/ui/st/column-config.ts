@@ -113,7 +113,7 @@ export function resolveColumns(
       default: cfg.default ?? null,
     }
   })
-  const ordered = order ? order.map((n) => columns.findIndex((c) => c.name === n)) : columns.map((_c, i) => i)
+  const ordered = order ? [...new Set(order)].map((n) => columns.findIndex((c) => c.name === n)) : columns.map((_c, i) => i)
   const shown = ordered.filter((i) => !hidden.has(i))
   const visible = [...shown.filter((i) => all[i]!.pinned), ...shown.filter((i) => !all[i]!.pinned)]
   return { all, visible }
