@@ -43,8 +43,8 @@ describe('data in the browser', () => {
     expect(await link.textContent()).toBe('acme')
     expect(await link.getAttribute('href')).toBe('https://acme.example.com/orders/1001')
     expect(await df.locator('td[data-col="logo"] img').count()).toBe(8)
-    expect(await first.locator('td[data-col="paid"] input[type="checkbox"]').isChecked()).toBe(false)
-    expect(await df.locator('tbody tr').nth(1).locator('td[data-col="paid"] input').isChecked()).toBe(true)
+    expect(await first.locator('td[data-col="paid"] [role="checkbox"]').isChecked()).toBe(false)
+    expect(await df.locator('tbody tr').nth(1).locator('td[data-col="paid"] [role="checkbox"]').isChecked()).toBe(true)
     expect(await page.content()).not.toContain('secret-0')
     expect(await df.locator('th.is-pinned').getAttribute('style')).toContain('--svc-pin-1')
     // A pinned column stays put while the table scrolls sideways.

@@ -96,7 +96,12 @@ function CellContent({ value, column }: { value: Cell | undefined; column: DataC
   if (value === null || value === undefined) return <span class="svc-cell-null">—</span>
   switch (column.type) {
     case 'checkbox':
-      return <input type="checkbox" class="svc-cell-check" checked={value === true} disabled aria-label={String(value)} />
+      // A read-only box in the accent colour (a disabled input would be greyed out).
+      return (
+        <span class={value === true ? 'svc-cell-box is-true' : 'svc-cell-box'} role="checkbox" aria-checked={value === true} aria-readonly="true" aria-label={`${column.label}: ${String(value)}`}>
+          {value === true ? '✓' : ''}
+        </span>
+      )
     case 'progress': {
       if (typeof value !== 'number') break
       const f = progressFraction(value, column.min, column.max)
