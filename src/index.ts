@@ -22,6 +22,7 @@ export {
   persistUrlSession,
   InMemorySessionStore,
   isRunSignal,
+  columnConfig,
 } from './ui/index.js'
 export type {
   St,
@@ -35,6 +36,12 @@ export type {
   PageHandler,
   InjectMap,
   SessionStore,
+  ColumnConfig,
+  ColumnConfigInput,
+  DataframeSelection,
+  DataEditorOptions,
+  DataframeOptions,
+  EditingState,
 } from './ui/index.js'
 
 // The API client pages get (svc/client)

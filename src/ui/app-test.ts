@@ -217,6 +217,7 @@ export class UiTestHandle {
   get metric(): ElementView<'metric'>[] { return this.get('metric') }
   get table(): ElementView<'table'>[] { return this.get('table') }
   get dataframe(): ElementView<'dataframe'>[] { return this.get('dataframe') }
+  get dataEditor(): ElementView<'dataEditor'>[] { return this.get('dataEditor') }
   get image(): ElementView<'image'>[] { return this.get('image') }
   get link(): ElementView<'link'>[] { return this.get('link') }
   get progress(): ElementView<'progress'>[] { return this.get('progress') }

@@ -78,13 +78,42 @@ export interface TableProps { columns: ColumnSpec[]; rows: Cell[][] }
 
 export interface SortSpec { column: string; direction: 'asc' | 'desc' }
 
+/** How a dataframe column is shown (and edited): Streamlit's column types. */
+export type ColumnType = 'text' | 'number' | 'checkbox' | 'selectbox' | 'date' | 'datetime' | 'link' | 'image' | 'progress' | 'json'
+
+/** A configured dataframe column (`columnConfig` applied). Formats are applied by the client. */
+export interface DataColumn extends ColumnSpec {
+  type: ColumnType
+  label: string
+  width: 'small' | 'medium' | 'large' | number | null
+  help: string | null
+  pinned: boolean
+  /** Number/date format (see `ColumnConfig.format`), or null for the default. */
+  format: string | null
+  min: number | null
+  max: number | null
+  step: number | null
+  displayText: string | null
+  /** `selectbox`: allowed values. */
+  options: (string | number | boolean)[] | null
+  /** `dataEditor`: not editable. */
+  disabled: boolean
+  /** `dataEditor`: value in a newly added row. */
+  default: string | number | boolean | null
+}
+
 /**
- * Interactive table, paged by the server: `rows` is the current page (already sorted). To change
- * page or sort the client sends `dataframe_page` (no rerun) and gets `dataframe_rows` back.
+ * Interactive table, paged by the server: `rows` is the current page (already sorted), holding
+ * the `columns` shown (hidden ones are not sent). To change page or sort the client sends
+ * `dataframe_page` (no rerun) and gets `dataframe_rows` back.
+ *
+ * With `selectionMode` set the node is a widget: it sends `{ rows: number[] }` (row ids).
  */
 export interface DataframeProps {
-  columns: ColumnSpec[]
+  columns: DataColumn[]
   rows: Cell[][]
+  /** Per page row: its index in the page's data (rows added in an editor: after the last one). */
+  rowIds: number[]
   totalRows: number
   page: number
   pageSize: number
@@ -92,6 +121,34 @@ export interface DataframeProps {
   /** Pixel height, or null to fit the rows. */
   height: number | null
   hideIndex: boolean
+  useContainerWidth: boolean
+  selectionMode: 'single-row' | 'multi-row' | null
+  /** Selected row ids. */
+  selection: number[]
+}
+
+/** Streamlit's `editing_state` in camelCase: the edits of a `dataEditor`, relative to its data. */
+export interface EditingState {
+  /** Row id (index in the data) → column name → new value. */
+  editedRows: Record<string, Record<string, Cell>>
+  /** New rows, column name → value (absent columns take the column default). Row ids follow the data's rows. */
+  addedRows: Record<string, Cell>[]
+  /** Row ids of deleted rows of the data. */
+  deletedRows: number[]
+}
+
+/**
+ * A `dataframe` whose cells can be edited. A widget: sends the whole `EditingState` (a delta to
+ * the data, never the table). `rows`/`rowIds` show the data with the edits applied.
+ */
+export interface DataEditorProps extends Omit<DataframeProps, 'selectionMode' | 'selection'> {
+  /** Rows of the data before edits; row ids at or past it are added rows. */
+  baseRows: number
+  numRows: 'fixed' | 'dynamic'
+  /** The widget's current value. */
+  value: EditingState
+  formId: string | null
+  key: string | null
 }
 
 export interface ChartSeries { name: string; color: string | null; y: (number | null)[] }
@@ -249,6 +306,7 @@ export interface ElementPropsMap {
   dateInput: DateInputProps
   fileUploader: FileUploaderProps
   downloadButton: DownloadButtonProps
+  dataEditor: DataEditorProps
 }
 
 export type ElementType = keyof ElementPropsMap

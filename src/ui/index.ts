@@ -79,3 +79,7 @@ export type {
   FormOptions,
   ToastOptions,
 } from './st-types.js'
+export { columnConfig } from './st/column-config.js'
+export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/column-config.js'
+export type { DataframeSelection, DataEditorOptions } from './st-types.js'
+export type { EditingState, ColumnType } from './elements.js'

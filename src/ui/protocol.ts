@@ -72,6 +72,8 @@ export type ServerMessage =
       totalRows: number
       sort: { column: string; direction: 'asc' | 'desc' } | null
       rows: unknown[][]
+      /** Per row: its id (index in the page's data), for selection and edits. */
+      rowIds: number[]
     }
 
 const v1 = { v: z.literal(1) }

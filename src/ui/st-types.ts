@@ -1,4 +1,5 @@
-import type { Gap, LabelVisibility } from './elements.js'
+import type { EditingState, Gap, LabelVisibility } from './elements.js'
+import type { ColumnConfigInput } from './st/column-config.js'
 
 /**
  * The typed surface of `st`, the object a page function receives. Element methods live on
@@ -121,8 +122,18 @@ export interface DataframeOptions extends TableOptions {
   pageSize?: number
   height?: number
   hideIndex?: boolean
-  /** Gives the table a stable identity so its page/sort survive layout changes. */
+  /** Gives the table a stable identity so its page/sort (and selection) survive layout changes. */
   key?: string
+  /** Per column: a `columnConfig.*()` entry, a label, or `null` to hide it. */
+  columnConfig?: Readonly<Record<string, ColumnConfigInput>>
+  /** Shown columns in this order; columns not listed are hidden. */
+  columnOrder?: readonly string[]
+  /** Stretch to the width of the container. */
+  useContainerWidth?: boolean
+  /** Row selection; the call then returns a `DataframeSelection`. */
+  selectionMode?: 'single-row' | 'multi-row'
+  /** Runs before the rerun a selection change causes. */
+  onSelect?: Callback<DataframeSelection>
 }
 export interface ChartOptions extends TableOptions {
   /** Column used for x (default: the row index). */
@@ -172,7 +183,11 @@ export interface StContainer {
 
   metric(label: string, value: string | number | null, options?: MetricOptions): void
   table(data: TableData, options?: TableOptions): void
+  /** With `selectionMode`, returns the selected rows (indexes into `data`, and the rows themselves). */
+  dataframe(data: TableData, options: DataframeOptions & { selectionMode: 'single-row' | 'multi-row' }): DataframeSelection
   dataframe(data: TableData, options?: DataframeOptions): void
+  /** An editable table: returns the rows with the user's edits (records, in the data's order, added rows last). */
+  dataEditor<R extends object = Record<string, unknown>>(data: TableData, options?: DataEditorOptions): R[]
   lineChart(data: TableData, options?: ChartOptions): void
   barChart(data: TableData, options?: ChartOptions): void
   areaChart(data: TableData, options?: ChartOptions): void
@@ -259,4 +274,23 @@ export interface St extends StContainer {
   stop(): never
   /** Show another page of the app (`path` as given to `app.page`). */
   switchPage(path: string): never
+}
+
+// ---- data: selection and editor ----------------------------------------------------------------
+
+/** What `st.dataframe(data, { selectionMode })` returns. */
+export interface DataframeSelection {
+  /** Indexes into `data` of the selected rows, ascending (independent of the table's sort and page). */
+  selection: { rows: number[] }
+  /** The selected rows as records (column name → value), in the same order. */
+  rows: Record<string, unknown>[]
+}
+
+export interface DataEditorOptions extends Omit<DataframeOptions, 'selectionMode' | 'onSelect'> {
+  /** `dynamic`: rows can be added and deleted. Default `fixed`. */
+  numRows?: 'fixed' | 'dynamic'
+  /** `true`: nothing editable; a list: those columns are read-only. */
+  disabled?: boolean | readonly string[]
+  /** Runs before the rerun an edit causes, with the whole editing state. */
+  onChange?: Callback<EditingState>
 }

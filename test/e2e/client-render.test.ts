@@ -27,6 +27,7 @@ describe('browser client rendering', () => {
         reply({
           type: 'dataframe_rows', id: m.id, runId: 1, page: m.page, pageSize: 10, totalRows: 137, sort: m.sort,
           rows: Array.from({ length: 10 }, (_, i) => [m.page * 10 + i + 1, 'Row', true, 1, '2026-02-01']),
+          rowIds: Array.from({ length: 10 }, (_, i) => m.page * 10 + i),
         })
       }
     }

@@ -1,5 +1,5 @@
 import type { NavEntry, UiNode } from '../../src/ui/protocol.js'
-import type { ElementPropsMap, ElementType, WidgetBase } from '../../src/ui/elements.js'
+import type { ColumnKind, ColumnType, DataColumn, ElementPropsMap, ElementType, WidgetBase } from '../../src/ui/elements.js'
 
 /** A typed node builder for fixtures. */
 export function el<T extends ElementType>(id: string, type: T, props: ElementPropsMap[T], children?: UiNode[]): UiNode {
@@ -8,6 +8,11 @@ export function el<T extends ElementType>(id: string, type: T, props: ElementPro
 
 export function widget(label: string, extra: Partial<WidgetBase> = {}): WidgetBase {
   return { label, key: null, help: null, disabled: false, formId: null, labelVisibility: 'visible', ...extra }
+}
+
+/** A dataframe column with no configuration beyond its type. */
+export function dataColumn(name: string, kind: ColumnKind, type: ColumnType): DataColumn {
+  return { name, kind, type, label: name, width: null, help: null, pinned: false, format: null, min: null, max: null, step: null, displayText: null, options: null, disabled: true, default: null }
 }
 
 export const NAV: NavEntry[] = [
@@ -66,14 +71,15 @@ export function showcaseMain(): UiNode[] {
     el('m.6', 'header', { text: 'Data', anchor: null, divider: false, help: null }),
     el('m.7', 'dataframe', {
       columns: [
-        { name: 'id', kind: 'number' },
-        { name: 'customer', kind: 'string' },
-        { name: 'active', kind: 'boolean' },
-        { name: 'amount', kind: 'number' },
-        { name: 'created', kind: 'date' },
+        dataColumn('id', 'number', 'number'),
+        dataColumn('customer', 'string', 'text'),
+        dataColumn('active', 'boolean', 'checkbox'),
+        dataColumn('amount', 'number', 'number'),
+        dataColumn('created', 'date', 'date'),
       ],
       rows: Array.from({ length: 10 }, (_, i) => [i + 1, ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli'][i % 5]!, i % 3 !== 0, 1234.5 * (i + 1), `2026-01-${String(i + 1).padStart(2, '0')}`]),
-      totalRows: 137, page: 0, pageSize: 10, sort: null, height: null, hideIndex: false,
+      rowIds: Array.from({ length: 10 }, (_, i) => i),
+      totalRows: 137, page: 0, pageSize: 10, sort: null, height: null, hideIndex: false, useContainerWidth: false, selectionMode: null, selection: [],
     }),
     el('m.8', 'table', { columns: [{ name: 'region', kind: 'string' }, { name: 'share', kind: 'number' }, { name: 'note', kind: 'string' }], rows: [['EMEA', 0.42, 'steady'], ['AMER', 0.38, null], ['APAC', 0.2, 'growing']] }),
     el('m.9', 'json', { value: { service: 'svc', ports: [8000, 8001], healthy: true, owner: null, nested: { a: 1, b: 'two' } }, expanded: false }),

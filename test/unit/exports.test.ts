@@ -39,6 +39,7 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
     persistUrlSession: 'function',
     InMemorySessionStore: 'function',
     isRunSignal: 'function',
+    columnConfig: 'object',
     prepareUiApiClient: 'function',
     exchangeAuthCodeFromQuery: 'function',
     bearerHeadersFromSession: 'function',
@@ -169,6 +170,7 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
     isRunSignal: 'function',
     CONTAINER_TYPES: 'object',
     WIDGET_TYPES: 'object',
+    columnConfig: 'object',
   },
 }
 
@@ -212,6 +214,7 @@ describe('one module instance behind every subpath', () => {
     expect(root!.prepareUiApiClient).toBe(authUi!.prepareUiApiClient)
     expect(root!.uiMainPath).toBe(ui!.uiMainPath)
     expect(root!.parseQueryParams).toBe(ui!.parseQueryParams)
+    expect(root!.columnConfig).toBe(ui!.columnConfig)
   })
 
   it('svc/logging re-exports context, redact and json-formatter', async () => {

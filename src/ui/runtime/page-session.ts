@@ -7,7 +7,7 @@ import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
 import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
 import type { ClientMessage, PageInfo, ServerMessage, UiNode } from '../protocol.js'
-import { pageOf, type Tabular } from '../st/data.js'
+import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
 import type { St, StContext } from '../st-types.js'
@@ -68,7 +68,7 @@ export class PageSession implements RunHost {
   #settled = true
   #waiters: (() => void)[] = []
   #previous: { main: UiElement[]; sidebar: UiElement[] } = { main: [], sidebar: [] }
-  #dataframes = new Map<string, Tabular & { pageSize: number }>()
+  #dataframes = new Map<string, PagedTable>()
   readonly #dfViews = new Map<string, { page: number; sort: SortSpec | null }>()
   #lastError: unknown = null
   #lastTriggers: ReadonlySet<string> = new Set()
@@ -336,12 +336,11 @@ export class PageSession implements RunHost {
   #dataframePage(id: string, page: number, sort: SortSpec | null): void {
     const table = this.#dataframes.get(id)
     if (!table) return
-    const s = sort && table.columns.some((c) => c.name === sort.column) ? sort : null
-    const view = pageOf(table, page, table.pageSize, s)
-    this.#dfViews.set(id, { page: view.page, sort: s })
+    const view = pageView(table, page, sort)
+    this.#dfViews.set(id, { page: view.page, sort: view.sort })
     this.#emit({
       v: 1, type: 'dataframe_rows', id, runId: this.#renderedRunId, page: view.page, pageSize: table.pageSize,
-      totalRows: table.rows.length, sort: s, rows: view.rows,
+      totalRows: table.rows.length, sort: view.sort, rows: view.rows, rowIds: view.rowIds,
     })
   }
 }

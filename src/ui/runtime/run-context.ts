@@ -2,7 +2,7 @@ import { SvcError } from '../../errors.js'
 import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
-import type { Tabular } from '../st/data.js'
+import type { PagedTable } from '../st/dataframe.js'
 import type { StContext } from '../st-types.js'
 import { RunAborted } from './signals.js'
 import type { WidgetMeta, WidgetStore } from './widget-store.js'
@@ -66,7 +66,7 @@ export class RunContext {
   readonly rendered = new Set<string>()
   readonly keys = new Map<string, string>()
   readonly forms = new Map<string, { clearOnSubmit: boolean }>()
-  readonly dataframes = new Map<string, Tabular & { pageSize: number }>()
+  readonly dataframes = new Map<string, PagedTable>()
   /** Serialized defaults of widgets, to reset a cleared form in the final render. */
   readonly widgetDefaults = new Map<string, unknown>()
   /** Bumped on every tree change; partial renders are sent only when it moved. */

@@ -4,16 +4,15 @@ import { renderMarkdown } from '../markdown.js'
 import { sniffMime } from '../media-store.js'
 import type { RunContext } from '../runtime/run-context.js'
 import type {
-  AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataframeOptions,
+  AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataEditorOptions, DataframeOptions, DataframeSelection,
   DateInputOptions, DownloadButtonOptions, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
   LinkOptions, MetricOptions, MultiselectOptions, NumberInputOptions, ProgressBar, RadioOptions, SelectboxOptions,
   SliderOptions, StContainer, TableData, TableOptions, TextAreaOptions, TextInputOptions, TextOptions, UploadedFile,
 } from '../st-types.js'
-import { chartProps, normalizeTable, pageOf } from './data.js'
+import { chartProps, normalizeTable } from './data.js'
+import * as df from './dataframe.js'
 import { toJsonSafe, formatNumber } from './values.js'
 import * as w from './widgets.js'
-
-export const DEFAULT_PAGE_SIZE = 25
 
 /**
  * Writes elements into one list of the run's tree: the main area, the sidebar, or a
@@ -128,17 +127,10 @@ export class Container implements StContainer, w.Emitter {
   table(data: TableData, o: TableOptions = {}): void {
     this.emit('table', normalizeTable(data, o.columns))
   }
-  dataframe(data: TableData, o: DataframeOptions = {}): void {
-    const table = normalizeTable(data, o.columns)
-    const pageSize = Math.max(1, Math.trunc(o.pageSize ?? DEFAULT_PAGE_SIZE))
-    const id = o.key !== undefined ? `df-${o.key}` : undefined
-    const node = this.emit('dataframe', { columns: table.columns, rows: [], totalRows: table.rows.length, page: 0, pageSize, sort: null, height: o.height ?? null, hideIndex: o.hideIndex ?? true }, id)
-    const view = this.ctx.host.dataframeView(node.id)
-    const sort = view?.sort && table.columns.some((c) => c.name === view.sort!.column) ? view.sort : null
-    const { rows, page } = pageOf(table, view?.page ?? 0, pageSize, sort)
-    Object.assign(node.props, { rows, page, sort })
-    this.ctx.dataframes.set(node.id, { ...table, pageSize })
-  }
+  dataframe(data: TableData, o: DataframeOptions & { selectionMode: 'single-row' | 'multi-row' }): DataframeSelection
+  dataframe(data: TableData, o?: DataframeOptions): void
+  dataframe(data: TableData, o: DataframeOptions = {}): DataframeSelection | undefined { return df.dataframe(this, data, o) }
+  dataEditor<R extends object = Record<string, unknown>>(data: TableData, o?: DataEditorOptions): R[] { return df.dataEditor<R>(this, data, o) }
   lineChart(data: TableData, o: ChartOptions = {}): void { this.emit('lineChart', chartProps(data, o)) }
   barChart(data: TableData, o: ChartOptions = {}): void { this.emit('barChart', chartProps(data, o)) }
   areaChart(data: TableData, o: ChartOptions = {}): void { this.emit('areaChart', chartProps(data, o)) }

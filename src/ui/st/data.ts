@@ -9,31 +9,39 @@ export interface Tabular {
   rows: Cell[][]
 }
 
-function toCell(value: unknown): Cell {
-  if (value === undefined) return null
-  if (typeof value === 'number' && !Number.isFinite(value)) return null
+export function toCell(value: unknown): Cell {
+  // Scalars first: a 100k-row table converts every cell on every run.
+  if (value === undefined || value === null) return null
+  if (typeof value === 'string' || typeof value === 'boolean') return value
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null
   return toJsonSafe(value) as Cell
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/
 
-function kindOf(values: unknown[]): ColumnKind {
+function kindOfValue(v: unknown): ColumnKind {
+  return typeof v === 'number' || typeof v === 'bigint' ? 'number'
+    : typeof v === 'boolean' ? 'boolean'
+      : v instanceof Date ? 'date'
+        : typeof v === 'string' ? (ISO_DATE.test(v) ? 'date' : 'string')
+          : 'json'
+}
+
+/** The kind of column `col`: one kind for all non-null values, else `string`. */
+function kindOf(raw: readonly (readonly unknown[])[], col: number): ColumnKind {
   let kind: ColumnKind | null = null
-  for (const v of values) {
+  for (let i = 0; i < raw.length; i++) {
+    const v = raw[i]![col]
     if (v === null || v === undefined) continue
-    const k: ColumnKind =
-      typeof v === 'number' || typeof v === 'bigint' ? 'number'
-        : typeof v === 'boolean' ? 'boolean'
-          : v instanceof Date ? 'date'
-            : typeof v === 'string' ? (ISO_DATE.test(v) ? 'date' : 'string')
-              : 'json'
+    const k = kindOfValue(v)
     if (kind === null) kind = k
     else if (kind !== k) return 'string'
   }
   return kind ?? 'string'
 }
 
-export function normalizeTable(data: TableData, names?: string[]): Tabular {
+/** Column names and raw values (one array per row) of any `TableData` shape. */
+export function normalizeRaw(data: TableData, names?: string[]): { names: string[]; raw: unknown[][] } {
   let columnNames: string[]
   let raw: unknown[][]
   if (Array.isArray(data)) {
@@ -44,9 +52,17 @@ export function normalizeTable(data: TableData, names?: string[]): Tabular {
     } else {
       const records = data as Record<string, unknown>[]
       const seen = new Set<string>(names ?? [])
-      if (!names) for (const r of records) for (const k of Object.keys(r ?? {})) seen.add(k)
+      if (!names) for (const r of records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k)
       columnNames = [...seen]
-      raw = records.map((r) => columnNames.map((c) => (r ?? {})[c]))
+      const width = columnNames.length
+      // Plain loops: this runs over every row of every table on every rerun.
+      raw = new Array<unknown[]>(records.length)
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i] ?? {}
+        const row = new Array<unknown>(width)
+        for (let c = 0; c < width; c++) row[c] = r[columnNames[c]!]
+        raw[i] = row
+      }
     }
   } else if (typeof data === 'object' && data !== null) {
     const cols = data as Record<string, readonly unknown[]>
@@ -56,11 +72,28 @@ export function normalizeTable(data: TableData, names?: string[]): Tabular {
   } else {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', 'table data must be an array of records, an array of arrays, or an object of column arrays')
   }
-  const columns = columnNames.map((name, i) => ({ name, kind: kindOf(raw.map((r) => r[i])) }))
-  return { columns, rows: raw.map((r) => r.map(toCell)) }
+  return { names: columnNames, raw }
 }
 
-function compareCells(a: Cell, b: Cell): number {
+/** Named, typed columns and JSON-safe cells from raw values. */
+export function tabularOf(names: readonly string[], raw: readonly unknown[][]): Tabular {
+  const columns = names.map((name, i) => ({ name, kind: kindOf(raw, i) }))
+  const rows = new Array<Cell[]>(raw.length)
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!
+    const row = new Array<Cell>(r.length)
+    for (let c = 0; c < r.length; c++) row[c] = toCell(r[c])
+    rows[i] = row
+  }
+  return { columns, rows }
+}
+
+export function normalizeTable(data: TableData, names?: string[]): Tabular {
+  const { names: columnNames, raw } = normalizeRaw(data, names)
+  return tabularOf(columnNames, raw)
+}
+
+export function compareCells(a: Cell, b: Cell): number {
   if (a === null) return b === null ? 0 : 1
   if (b === null) return -1
   if (typeof a === 'number' && typeof b === 'number') return a - b
@@ -70,25 +103,17 @@ function compareCells(a: Cell, b: Cell): number {
   return sa.localeCompare(sb)
 }
 
-/** One page of the table, sorted (stable; nulls last in both directions). */
-export function pageOf(table: Tabular, page: number, pageSize: number, sort: SortSpec | null): { rows: Cell[][]; page: number } {
-  let rows = table.rows
-  const col = sort ? table.columns.findIndex((c) => c.name === sort.column) : -1
-  if (sort && col >= 0) {
-    const dir = sort.direction === 'desc' ? -1 : 1
-    rows = rows
-      .map((r, i) => [r, i] as const)
-      .sort(([a, ia], [b, ib]) => {
-        const x = a[col] ?? null
-        const y = b[col] ?? null
-        if (x === null || y === null) return x === y ? ia - ib : x === null ? 1 : -1
-        return compareCells(x, y) * dir || ia - ib
-      })
-      .map(([r]) => r)
-  }
-  const pages = Math.max(1, Math.ceil(rows.length / pageSize))
-  const p = Math.min(Math.max(0, Math.trunc(page)), pages - 1)
-  return { rows: rows.slice(p * pageSize, (p + 1) * pageSize), page: p }
+/** Positions of `rows` sorted by one column (stable; nulls last in both directions). */
+export function sortOrder(rows: readonly (readonly Cell[])[], col: number, direction: 'asc' | 'desc'): number[] {
+  const dir = direction === 'desc' ? -1 : 1
+  return rows
+    .map((_r, i) => i)
+    .sort((ia, ib) => {
+      const x = rows[ia]![col] ?? null
+      const y = rows[ib]![col] ?? null
+      if (x === null || y === null) return x === y ? ia - ib : x === null ? 1 : -1
+      return compareCells(x, y) * dir || ia - ib
+    })
 }
 
 const DEFAULT_CHART_HEIGHT = 300

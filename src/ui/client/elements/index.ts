@@ -10,9 +10,10 @@ import { Column, Columns, Container, Empty, Expander, Form, Tab, Tabs } from './
 import { Image, Link } from './media.js'
 import { Metric } from './metric.js'
 import { ErrorAlert, Exception, Info, Progress, Spinner, Success, Warning } from './status.js'
-import { Dataframe, Table } from './table.js'
+import { Table } from './table.js'
 import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
 import type { ElementProps } from './types.js'
+import { DataEditor, Dataframe } from './data.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -65,6 +66,7 @@ const REGISTRY: Registry = {
   dateInput: DateInput,
   fileUploader: FileUploader,
   downloadButton: DownloadButton,
+  dataEditor: DataEditor,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>
