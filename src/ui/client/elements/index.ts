@@ -13,6 +13,8 @@ import { ErrorAlert, Exception, Info, Progress, Spinner, Success, Warning } from
 import { Dataframe, Table } from './table.js'
 import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
 import type { ElementProps } from './types.js'
+import { ChatInput, ChatMessage } from './chat.js'
+import { Dialog, Popover, Status } from './overlays.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -65,6 +67,11 @@ const REGISTRY: Registry = {
   dateInput: DateInput,
   fileUploader: FileUploader,
   downloadButton: DownloadButton,
+  chatMessage: ChatMessage,
+  chatInput: ChatInput,
+  dialog: Dialog,
+  popover: Popover,
+  status: Status,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>
