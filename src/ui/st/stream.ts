@@ -72,22 +72,22 @@ export async function* sseData(text: AsyncIterable<string>): AsyncGenerator<stri
     if (field === 'data') data.push(colon < 0 ? '' : l.slice(colon + (l[colon + 1] === ' ' ? 2 : 1)))
     return null
   }
-  for await (const piece of text) {
+  // A "\r" that ends one piece and a "\n" that starts the next are one line break.
+  let skipLf = false
+  for await (let piece of text) {
+    if (skipLf && piece.startsWith('\n')) piece = piece.slice(1)
+    if (piece === '') continue
+    skipLf = piece.endsWith('\r')
     buffer += piece
     const lines = buffer.split(/\r\n|\r|\n/)
-    // A lone "\r" at the end may be the first half of "\r\n": keep it with the unfinished line.
     buffer = lines.pop()!
-    if (buffer === '' && piece.endsWith('\r') && lines.length > 0) {
-      lines.pop()
-      buffer = '\r'
-    }
     for (const l of lines) {
       const event = line(l)
       if (event !== null && event !== '') yield event
     }
   }
   // A stream that ends without the blank line still delivers its last event.
-  if (buffer !== '' && buffer !== '\r') line(buffer)
+  if (buffer !== '') line(buffer)
   const last = line('')
   if (last !== null && last !== '') yield last
 }
