@@ -87,6 +87,10 @@ describe('chat and overlays in the browser', () => {
     await name.fill('Zephyr')
     await name.press('Enter')
     await dialog.getByText('Preview: Zephyr').waitFor()
+    // Still a modal after the rerun moved it: the page behind is inert, the dialog is on top.
+    expect(await dialog.evaluate((d) => d.matches(':modal'))).toBe(true)
+    expect(await page.evaluate(() => document.elementFromPoint(460, 235)?.closest('dialog') !== null)).toBe(true)
+    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true)
     await shot(page, 'dialog')
     await dialog.getByRole('button', { name: 'Save' }).click()
     await dialog.waitFor({ state: 'detached' })

@@ -22,10 +22,21 @@ export function Dialog({ node, props }: ElementProps<DialogProps>) {
   const rt = useRuntime()
   const ref = useRef<HTMLDialogElement>(null)
   const dismissed = useRef(false)
+  /** `data-id` of the element last focused inside, to focus it again after a re-show. */
+  const focused = useRef<string | null>(null)
   useEffect(() => {
     const d = ref.current
     if (!d || node.stale) return
     dismissed.current = false
+    // Moving an open modal in the DOM (the page opened it at another position) drops it out of
+    // the top layer but leaves it open: show it as a modal again, focus where the user was.
+    if (d.open && !d.matches(':modal')) {
+      const last = focused.current
+      d.close()
+      d.showModal()
+      const was = last && d.querySelector(`[data-id="${CSS.escape(last)}"]`)
+      if (was) was.querySelector<HTMLElement>('input, textarea, select, button')?.focus()
+    }
     if (!d.open) d.showModal()
   }, [node.props, node.stale])
   useEffect(() => () => ref.current?.close(), [])
@@ -48,6 +59,9 @@ export function Dialog({ node, props }: ElementProps<DialogProps>) {
       }}
       onClick={(e) => {
         if (e.target === ref.current) dismiss()
+      }}
+      onFocusIn={(e) => {
+        focused.current = (e.target as Element).closest('[data-id]')?.getAttribute('data-id') ?? null
       }}
     >
       <div class="svc-dialog-panel">
