@@ -42,6 +42,10 @@ describe('st.chatMessage, st.chatInput, st.writeStream', () => {
     expect(submitted).toEqual(['hello', 'hello', 'hello'])
     await at.send(widgetMsg(input.id, '   '))
     expect(seen.at(-1)).toBe('hello')
+    await at.chatInput('say').setValue('via handle').run()
+    expect(seen.at(-1)).toBe('via h')
+    await at.run()
+    expect(at.chatInput('say').value).toBeNull()
   })
 
   it('a chatInput inside a container is not pinned; inside a form it is refused', async () => {
