@@ -77,6 +77,19 @@ describe('chat and overlays in the browser', () => {
     expect(await page.locator('[data-testid="chatMessage"][data-role="assistant"] .svc-chat-avatar svg').count()).toBe(2)
   })
 
+  it('on a narrow screen the docked input spans the window under the drawer button', async () => {
+    await page.setViewportSize({ width: 400, height: 760 })
+    try {
+      await expect.poll(async () => (await page.locator('.svc-chat-input-box').boundingBox())!.x).toBeLessThan(40)
+      const box = (await page.locator('.svc-chat-input-box').boundingBox())!
+      expect(box.x + box.width).toBeLessThanOrEqual(400)
+      expect(box.y + box.height).toBeGreaterThan(760 - 60)
+      await shot(page, 'mobile')
+    } finally {
+      await page.setViewportSize({ width: 1200, height: 800 })
+    }
+  })
+
   it('opens a dialog whose widgets rerun it, saves and closes it; Escape and ✕ close it too', async () => {
     await page.getByRole('link', { name: /Dialogs and status/ }).click()
     await page.getByRole('heading', { name: 'Dialogs, popovers, status', level: 1 }).waitFor()

@@ -101,6 +101,29 @@ describe('st.chatMessage, st.chatInput, st.writeStream', () => {
     expect(partialHtml(at).some((h) => h.includes('Hello') && !h.includes('world'))).toBe(true)
   })
 
+  it('a fast stream is sent in throttled partial renders, not one message per chunk', async () => {
+    const a = app()
+    let elapsed = 0
+    a.page('/', async (st) => {
+      async function* fast() {
+        const start = Date.now()
+        for (let i = 0; i < 3000; i++) {
+          yield 'x'
+          if (i % 10 === 0) await new Promise((r) => setImmediate(r))
+        }
+        // Long enough for several flushes.
+        while (Date.now() - start < 350) await new Promise((r) => setTimeout(r, 20))
+        elapsed = Date.now() - start
+      }
+      await st.writeStream(fast())
+    })
+    const at = await createUiTestHandle(a, { timeoutMs: 5000 }).run()
+    const partials = at.messages.filter((m) => m.type === 'render' && m.partial).length
+    expect(partials).toBeGreaterThan(0)
+    expect(partials).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 1)
+    expect(at.markdown[0]!.value).toBe(`<p>${'x'.repeat(3000)}</p>`)
+  })
+
   it('a replaced run stops reading its stream (the source is closed)', async () => {
     const a = app()
     let pulled = 0
