@@ -84,6 +84,15 @@ describe('chat and overlays in the browser', () => {
       const box = (await page.locator('.svc-chat-input-box').boundingBox())!
       expect(box.x + box.width).toBeLessThanOrEqual(400)
       expect(box.y + box.height).toBeGreaterThan(760 - 60)
+      // The page follows a growing answer while the reader is at its end.
+      await input().fill('Does it scroll?')
+      await input().press('Enter')
+      const third = page.locator('[data-testid="chatMessage"][data-role="assistant"]').nth(2)
+      await third.getByText(ANSWER_END, { exact: false }).waitFor({ timeout: 15_000 })
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.scrollHeight - (window.innerHeight + window.scrollY)))
+        .toBeLessThan(100)
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
       await shot(page, 'mobile')
     } finally {
       await page.setViewportSize({ width: 1200, height: 800 })

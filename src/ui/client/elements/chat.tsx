@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { ChatInputProps, ChatMessageProps } from '../../elements.js'
 import { useRuntime } from '../context.js'
 import { Nodes } from '../render.js'
@@ -57,6 +57,29 @@ export function ChatMessage({ node, props }: ElementProps<ChatMessageProps>) {
 }
 
 const MAX_INPUT_HEIGHT = 200 // px; the box grows with the text up to this, then scrolls
+const NEAR_BOTTOM_PX = 96
+
+/** With the input docked, a reader at the end of the page stays there while an answer grows. */
+function useFollowBottom(enabled: boolean): void {
+  useEffect(() => {
+    const main = document.querySelector('.svc-block-container')
+    if (!enabled || !main) return
+    const atEnd = () => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - NEAR_BOTTOM_PX
+    let following = atEnd()
+    const onScroll = () => {
+      following = atEnd()
+    }
+    const grew = new ResizeObserver(() => {
+      if (following) window.scrollTo({ top: document.documentElement.scrollHeight })
+    })
+    window.addEventListener('scroll', onScroll, { passive: true })
+    grew.observe(main)
+    return () => {
+      window.removeEventListener('scroll', onScroll)
+      grew.disconnect()
+    }
+  }, [enabled])
+}
 
 /** Enter sends, Shift+Enter starts a new line; the text goes as a one-run trigger value. */
 export function ChatInput({ node, props }: ElementProps<ChatInputProps>) {
@@ -69,6 +92,7 @@ export function ChatInput({ node, props }: ElementProps<ChatInputProps>) {
     el.style.height = 'auto'
     el.style.height = `${Math.min(el.scrollHeight, MAX_INPUT_HEIGHT)}px`
   }, [text])
+  useFollowBottom(props.pinned)
   const empty = text.trim() === ''
   const submit = () => {
     if (empty || props.disabled) return
