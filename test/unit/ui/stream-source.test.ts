@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../../src/client/api-client.js'
 import { isSvcError } from '../../../src/errors.js'
 import { streamText } from '../../../src/ui/st/stream.js'
 import type { StreamSource } from '../../../src/ui/st-types.js'
@@ -123,5 +124,24 @@ describe('st.writeStream sources', () => {
       }
     }
     expect(pieces).toEqual(['first', 'second'])
+  })
+
+  it("reads an API client response's body as it arrives", async () => {
+    let res: ServerResponse | null = null
+    const server = createServer((req, r) => {
+      res = r
+      r.writeHead(200, { 'content-type': 'text/event-stream' })
+      r.write(`data: ${req.url}\n\n`)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    closeServer = () => new Promise((resolve) => server.close(() => resolve()))
+    const { port } = server.address() as AddressInfo
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${port}/api` })
+    const pieces: string[] = []
+    for await (const piece of streamText(await client.get('/chat', { query: { q: 'hi' } }))) {
+      pieces.push(piece)
+      if (pieces.length === 1) res!.end('data: done\n\n')
+    }
+    expect(pieces).toEqual(['/api/chat?q=hi', 'done'])
   })
 })
