@@ -39,7 +39,6 @@ export function Dialog({ node, props }: ElementProps<DialogProps>) {
     }
     if (!d.open) d.showModal()
   }, [node.props, node.stale])
-  useEffect(() => () => ref.current?.close(), [])
   const dismiss = () => {
     if (!props.dismissible || dismissed.current) return
     dismissed.current = true
@@ -91,7 +90,7 @@ export function Popover({ node, props }: ElementProps<PopoverProps>) {
   useEffect(() => {
     if (!open) return
     const onDown = (e: MouseEvent) => {
-      if (!wrap.current?.contains(e.target as Node) && !(e.target as Element).closest?.('.svc-dialog')) setOpen(false)
+      if (!wrap.current?.contains(e.target as Node)) setOpen(false)
     }
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return
