@@ -45,6 +45,8 @@ export interface ApiResponse {
   readonly ok: boolean
   readonly headers: Headers
   readonly url: string
+  /** The body as it arrives (for streaming, e.g. `st.writeStream(res)`); read it or one of the methods below, not both. */
+  readonly body: ReadableStream<Uint8Array> | null
   json<T = unknown>(): Promise<T>
   text(): Promise<string>
   arrayBuffer(): Promise<ArrayBuffer>
@@ -183,6 +185,7 @@ function toApiResponse(res: Response): ApiResponse {
     ok: res.ok,
     headers: res.headers,
     url: res.url,
+    body: res.body,
     json: <T>() => res.json() as Promise<T>,
     text: () => res.text(),
     arrayBuffer: () => res.arrayBuffer(),

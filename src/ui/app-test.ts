@@ -111,7 +111,11 @@ export class UiTestHandle {
       for (const [k, v] of Object.entries(this.#options.queryParams ?? {})) for (const item of Array.isArray(v) ? v : [v]) q.append(k, item)
       this.#session.start(this.#options.target ?? '/', q.toString())
     } else {
-      for (const { id, value } of this.#staged) this.#session.widgets.queueValue(id, value)
+      for (const { id, value } of this.#staged) {
+        // A chat input's value is a submit: it reaches the page for one run, as from the browser.
+        if (this.#session.widgets.metas.get(id)?.type === 'chatInput') this.#session.widgets.queue(id, value, true)
+        else this.#session.widgets.queueValue(id, value)
+      }
       this.#session.requestRerun()
     }
     this.#staged = []
@@ -239,6 +243,8 @@ export class UiTestHandle {
   dateInput(key: string): WidgetView<'dateInput'> { return this.widget('dateInput', key) }
   fileUploader(key: string): WidgetView<'fileUploader'> { return this.widget('fileUploader', key) }
   downloadButton(key: string): WidgetView<'downloadButton'> { return this.widget('downloadButton', key) }
+  /** `setValue(text)` submits the text for the next `run()`. */
+  chatInput(keyOrPlaceholder: string): WidgetView<'chatInput'> { return this.widget('chatInput', keyOrPlaceholder) }
 }
 
 export function createUiTestHandle(app: PageApp, options: UiTestOptions = {}): UiTestHandle {

@@ -257,6 +257,28 @@ export interface DownloadButtonProps extends WidgetBase {
   useContainerWidth: boolean
 }
 
+// ---- chat, overlays, status -------------------------------------------------------------------
+
+/**
+ * A chat bubble; children are its content. `avatarKind`: `image` (`avatar` is a URL), `text`
+ * (`avatar` is an emoji or a few letters), `default` (the client draws the role's icon).
+ */
+export interface ChatMessageProps { role: string; avatar: string | null; avatarKind: 'image' | 'text' | 'default' }
+/**
+ * sends the submitted string with `trigger: true`; the page sees it for one run. `pinned`: written
+ * to the page's main area, so the client docks it at the bottom of the viewport.
+ */
+export interface ChatInputProps extends WidgetBase { placeholder: string; maxChars: number | null; pinned: boolean }
+/**
+ * A modal; children are the body. Closing (✕, Escape, backdrop when `dismissible`) sends `true`
+ * with `trigger: true` on the node id, as a button click does.
+ */
+export interface DialogProps { title: string; width: 'small' | 'medium' | 'large'; dismissible: boolean }
+/** A button that shows its children in a floating panel; open/closed is client-side. */
+export interface PopoverProps { label: string; icon: string | null; disabled: boolean; useContainerWidth: boolean; help: string | null }
+/** An expander with a state icon; the client re-applies `expanded` whenever the server changes it. */
+export interface StatusProps { label: string; state: 'running' | 'complete' | 'error'; expanded: boolean }
+
 /** Element type → props. */
 export interface ElementPropsMap {
   title: TitleProps
@@ -307,11 +329,16 @@ export interface ElementPropsMap {
   fileUploader: FileUploaderProps
   downloadButton: DownloadButtonProps
   dataEditor: DataEditorProps
+  chatMessage: ChatMessageProps
+  chatInput: ChatInputProps
+  dialog: DialogProps
+  popover: PopoverProps
+  status: StatusProps
 }
 
 export type ElementType = keyof ElementPropsMap
 
-export const CONTAINER_TYPES = ['columns', 'column', 'tabs', 'tab', 'expander', 'container', 'form', 'empty'] as const
+export const CONTAINER_TYPES = ['columns', 'column', 'tabs', 'tab', 'expander', 'container', 'form', 'empty', 'chatMessage', 'dialog', 'popover', 'status'] as const
 export type ContainerType = (typeof CONTAINER_TYPES)[number]
 
 export const WIDGET_TYPES = [
@@ -329,6 +356,7 @@ export const WIDGET_TYPES = [
   'dateInput',
   'fileUploader',
   'downloadButton',
+  'chatInput',
 ] as const
 export type WidgetType = (typeof WIDGET_TYPES)[number]
 

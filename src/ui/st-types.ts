@@ -161,7 +161,7 @@ export interface ProgressBar {
 }
 
 /** Element and layout methods, on `st` and on every container. */
-export interface StContainer {
+export interface StContainer extends StChatMethods {
   title(text: string, options?: HeadingOptions): void
   header(text: string, options?: HeadingOptions): void
   subheader(text: string, options?: HeadingOptions): void
@@ -293,4 +293,88 @@ export interface DataEditorOptions extends Omit<DataframeOptions, 'selectionMode
   disabled?: boolean | readonly string[]
   /** Runs before the rerun an edit causes, with the whole editing state. */
   onChange?: Callback<EditingState>
+}
+
+// ---- chat, streaming, overlays, status ----
+
+export interface ChatMessageOptions {
+  /** An emoji or short text, an image URL (`https:`, `data:image/`, `/path`) or image bytes. Default: the role's icon. */
+  avatar?: string | Uint8Array | ArrayBuffer
+}
+export interface ChatInputOptions {
+  key?: string
+  disabled?: boolean
+  /** Longer submissions are cut to this many characters. */
+  maxChars?: number
+  /** Runs with the submitted text before the rerun the submit causes. */
+  onSubmit?: Callback<string>
+}
+
+/**
+ * What `writeStream` renders: an async iterable of strings (or bytes), a web `ReadableStream`
+ * of strings or bytes, or a response (`fetch`'s `Response` or the API client's) whose body is
+ * read as it arrives (`text/event-stream` bodies: the `data:` of each event).
+ */
+export type StreamSource =
+  | AsyncIterable<string | Uint8Array>
+  | Iterable<string>
+  | ReadableStream<string | Uint8Array>
+  | { readonly body: ReadableStream<Uint8Array> | null; readonly headers?: { get(name: string): string | null } }
+
+export interface WriteStreamOptions {
+  /** `sse` parses Server-Sent Events; `text` takes the bytes as they are; `auto` (default) decides by content type, else by the first bytes. */
+  format?: 'auto' | 'text' | 'sse'
+}
+
+export interface DialogOptions {
+  /** Identity of the dialog (default: its title); needed when two dialogs share a title. */
+  key?: string
+  width?: 'small' | 'medium' | 'large'
+  /** Closable by ✕, Escape and a click on the backdrop (default true). */
+  dismissible?: boolean
+  /** Runs when the user dismisses the dialog, before the rerun. */
+  onDismiss?: () => void | Promise<void>
+}
+
+/** Handle of one `st.dialog`. */
+export interface Dialog {
+  readonly isOpen: boolean
+  /** Open the dialog now: its body runs at this point of the run and on every rerun until closed. */
+  open(): Promise<void>
+  /** Close the dialog and rerun the page without it (like `st.rerun()`, this ends the run). */
+  close(): never
+}
+
+export interface PopoverOptions {
+  icon?: string
+  help?: string
+  disabled?: boolean
+  useContainerWidth?: boolean
+}
+
+export type StatusState = 'running' | 'complete' | 'error'
+export interface StatusOptions {
+  /** Default false. */
+  expanded?: boolean
+  /** Default `running`. */
+  state?: StatusState
+}
+/** The container of `st.status`: write into it like any container; `update` changes the header. */
+export interface StatusContainer extends StContainer {
+  update(change: { label?: string; state?: StatusState; expanded?: boolean }): void
+}
+
+/** The `st` methods of this block, on `st` and on every container. */
+export interface StChatMethods {
+  chatMessage(role: string, options?: ChatMessageOptions): StContainer
+  /** The text the user submitted, in the one run that submit causes; null otherwise. */
+  chatInput(placeholder?: string, options?: ChatInputOptions): string | null
+  /** Renders the chunks as they arrive (Markdown) and resolves to the full text. */
+  writeStream(source: StreamSource, options?: WriteStreamOptions): Promise<string>
+  /** Declares a modal; its body `fn` runs while the dialog is open. See docs/pages.md "Dialogs, popovers, status". */
+  dialog(title: string, fn: (dialog: StContainer, handle: Dialog) => void | Promise<void>, options?: DialogOptions): Promise<Dialog>
+  popover(label: string, options?: PopoverOptions): StContainer
+  status(label: string, options?: StatusOptions): StatusContainer
+  /** Runs `fn` inside the status; it turns `complete` when `fn` resolves and `error` (expanded) when it throws. */
+  status<T>(label: string, fn: (status: StatusContainer) => T | Promise<T>, options?: StatusOptions): Promise<T>
 }

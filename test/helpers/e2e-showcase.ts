@@ -133,6 +133,8 @@ export function showcaseMain(): UiNode[] {
     el('m.26', 'image', { url: 'data:image/svg+xml;base64,' + Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="120"><defs><linearGradient id="g"><stop offset="0" stop-color="#4f46e5"/><stop offset="1" stop-color="#0ea5a4"/></linearGradient></defs><rect width="600" height="120" rx="12" fill="url(#g)"/></svg>').toString('base64'), caption: 'A gradient image', width: null, alt: 'gradient' }),
     el('m.27', 'divider', {}),
     el('m.28', 'empty', {}, [el('m.28.0', 'markdown', { html: '<p>Inside an <em>empty</em> placeholder.</p>' })]),
+    el('m.29', 'chatMessage', { role: 'assistant', avatar: null, avatarKind: 'default' }, [el('m.29.0', 'markdown', { html: '<p>Ask me about these numbers.</p>' })]),
+    el('w.chat', 'chatInput', { ...widget('Ask a question', { labelVisibility: 'collapsed' }), placeholder: 'Ask a question', maxChars: null, pinned: false }),
   ]
 }
 

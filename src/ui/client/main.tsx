@@ -7,6 +7,7 @@ import './styles/shell.css'
 import './styles/elements.css'
 import './styles/widgets.css'
 import './styles/data.css'
+import './styles/chat.css'
 
 const runtime = new Runtime(readConfig())
 const root = document.getElementById('root') ?? document.getElementById('svc-root') ?? document.body.appendChild(document.createElement('div'))

@@ -82,6 +82,8 @@ export class WidgetStore {
       const meta = this.metas.get(id)
       this.activeTriggers.add(id)
       if (meta?.trigger) changed.push({ id, meta, value: true })
+      // A value sent with a trigger (a chat submit) is news even when it repeats the last one.
+      else if (meta && !changed.some((c) => c.id === id)) changed.push({ id, meta, value: this.values.get(id) })
     }
     this.#pending.clear()
     this.#pendingTriggers.clear()

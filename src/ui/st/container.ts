@@ -13,6 +13,12 @@ import { chartProps, normalizeTable } from './data.js'
 import * as df from './dataframe.js'
 import { toJsonSafe, formatNumber } from './values.js'
 import * as w from './widgets.js'
+import * as chat from './chat.js'
+import * as overlays from './overlays.js'
+import type { DialogBody } from './overlays.js'
+import type {
+  ChatInputOptions, ChatMessageOptions, Dialog, DialogOptions, PopoverOptions, StatusContainer, StatusOptions, StreamSource, WriteStreamOptions,
+} from '../st-types.js'
 
 /**
  * Writes elements into one list of the run's tree: the main area, the sidebar, or a
@@ -46,6 +52,13 @@ export class Container implements StContainer, w.Emitter {
     const children: UiElement[] = []
     const node = this.emit(type, props as never, undefined, children)
     return new Container(this.ctx, children, node.id, formId, type === 'empty')
+  }
+
+  /** A container element and the container that writes its children (for the st/ modules). */
+  nest<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, formId = this.formId): { node: UiElement; body: Container } {
+    const children: UiElement[] = []
+    const node = this.emit(type, props, id, children)
+    return { node, body: new Container(this.ctx, children, node.id, formId) }
   }
 
   #nested(parent: UiElement, type: 'column' | 'tab', props: ElementPropsMap['column'] | ElementPropsMap['tab'], index: number): Container {
@@ -256,5 +269,17 @@ export class Container implements StContainer, w.Emitter {
   }
   downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, o?: DownloadButtonOptions): boolean {
     return w.downloadButton(this, label, data, o)
+  }
+
+  // ---- chat, streaming, overlays, status (st/chat.ts, st/overlays.ts) ----
+  chatMessage(role: string, o?: ChatMessageOptions): StContainer { return chat.chatMessage(this, role, o) }
+  chatInput(placeholder?: string, o?: ChatInputOptions): string | null { return chat.chatInput(this, placeholder, o) }
+  writeStream(source: StreamSource, o?: WriteStreamOptions): Promise<string> { return chat.writeStream(this, source, o) }
+  dialog(title: string, fn: DialogBody, o?: DialogOptions): Promise<Dialog> { return overlays.dialog(this, title, fn, o) }
+  popover(label: string, o?: PopoverOptions): StContainer { return overlays.popover(this, label, o) }
+  status(label: string, o?: StatusOptions): StatusContainer
+  status<T>(label: string, fn: (s: StatusContainer) => T | Promise<T>, o?: StatusOptions): Promise<T>
+  status<T>(label: string, a?: StatusOptions | ((s: StatusContainer) => T | Promise<T>), o?: StatusOptions): StatusContainer | Promise<T> {
+    return overlays.status(this, label, a, o)
   }
 }

@@ -14,6 +14,8 @@ import { Table } from './table.js'
 import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
 import type { ElementProps } from './types.js'
 import { DataEditor, Dataframe } from './data.js'
+import { ChatInput, ChatMessage } from './chat.js'
+import { Dialog, Popover, Status } from './overlays.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -67,6 +69,11 @@ const REGISTRY: Registry = {
   fileUploader: FileUploader,
   downloadButton: DownloadButton,
   dataEditor: DataEditor,
+  chatMessage: ChatMessage,
+  chatInput: ChatInput,
+  dialog: Dialog,
+  popover: Popover,
+  status: Status,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>
