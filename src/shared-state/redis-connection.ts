@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import type { RedisClientType } from 'redis'
-import { SvcError } from '../errors.js'
+import { SvcError, isSvcError } from '../errors.js'
 import type { Closable } from '../internal/closable.js'
 
 export interface RedisConnectionOptions {
@@ -114,14 +114,14 @@ export class RedisConnection implements RedisCommands, Closable {
       return result
     } catch (err) {
       this.#markDown(err)
-      throw unavailable(`${command}: ${describe(err)}`, this.address, err)
+      throw isSvcError(err) ? err : unavailable(`${command}: ${describe(err)}`, this.address, err)
     }
   }
 
   #connected(): Promise<RedisClientType> {
     this.#client ??= this.#open()
     return this.#client.then((client) => {
-      if (!client.isReady) throw new Error('not connected (reconnecting)')
+      if (!client.isReady) throw unavailable('not connected (reconnecting)', this.address)
       return client
     })
   }

@@ -53,6 +53,7 @@ describe('runDoctor', () => {
       'gateway_upstream_timeouts',
       'gateway_forward_client_headers',
       'ui_upstream_state',
+      'redis',
     ])
     for (const check of report.checks) expect(Object.keys(check).sort()).toEqual(['detail', 'name', 'status'])
   })
@@ -92,6 +93,6 @@ describe('runDoctor', () => {
   it('reads the state file next to --pidfile', async () => {
     const env = { SVC_GATEWAY_PORT: '0' }
     const report = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env), pidfile: 'run/x.pid' })
-    expect(report.checks.at(-1)!.detail).toContain(join(dir, 'run/x.pid.state.json'))
+    expect(report.checks.find((c) => c.name === 'ui_upstream_state')!.detail).toContain(join(dir, 'run/x.pid.state.json'))
   })
 })
