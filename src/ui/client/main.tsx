@@ -6,6 +6,7 @@ import './styles/base.css'
 import './styles/shell.css'
 import './styles/elements.css'
 import './styles/widgets.css'
+import './styles/charts.css'
 
 const runtime = new Runtime(readConfig())
 const root = document.getElementById('root') ?? document.getElementById('svc-root') ?? document.body.appendChild(document.createElement('div'))

@@ -1,6 +1,5 @@
 import type { FunctionComponent } from 'preact'
 import type { ElementPropsMap, ElementType } from '../../elements.js'
-import { AreaChart, BarChart, LineChart, ScatterChart } from '../charts/chart.js'
 import { Button, DownloadButton, FormSubmitButton } from '../widgets/buttons.js'
 import { Checkbox, Multiselect, Radio, Selectbox, Toggle } from '../widgets/choice.js'
 import { FileUploader } from '../widgets/file-uploader.js'
@@ -13,6 +12,7 @@ import { ErrorAlert, Exception, Info, Progress, Spinner, Success, Warning } from
 import { Dataframe, Table } from './table.js'
 import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
 import type { ElementProps } from './types.js'
+import { VegaChart } from './charts.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -35,10 +35,10 @@ const REGISTRY: Registry = {
   metric: Metric,
   table: Table,
   dataframe: Dataframe,
-  lineChart: LineChart,
-  barChart: BarChart,
-  areaChart: AreaChart,
-  scatterChart: ScatterChart,
+  lineChart: VegaChart,
+  barChart: VegaChart,
+  areaChart: VegaChart,
+  scatterChart: VegaChart,
   image: Image,
   link: Link,
   progress: Progress,
@@ -65,6 +65,7 @@ const REGISTRY: Registry = {
   dateInput: DateInput,
   fileUploader: FileUploader,
   downloadButton: DownloadButton,
+  vegaLiteChart: VegaChart,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>
