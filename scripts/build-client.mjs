@@ -40,7 +40,7 @@ if (watch) {
   console.error(`build-client: watching src/ui/client → ${outdir}`)
 } else {
   await build(options)
-  const files = (await readdir(outdir)).sort()
+  const files = (await readdir(outdir, { recursive: true })).filter((f) => /\.(js|css)$/.test(f)).sort()
   const sizes = await Promise.all(files.map(async (f) => `${f} ${((await stat(join(outdir, f))).size / 1024).toFixed(1)} kB`))
   console.error(`build-client: ${sizes.join(', ')}`)
 }

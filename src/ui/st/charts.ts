@@ -33,6 +33,11 @@ function toNumber(v: Cell): number | null {
   return Number.isFinite(n) ? n : null
 }
 
+function daySpan(cells: (Cell | undefined)[]): number {
+  const times = cells.filter((c): c is string => typeof c === 'string').map((c) => Date.parse(c))
+  return times.length ? (Math.max(...times) - Math.min(...times)) / 86_400_000 : 0
+}
+
 interface Columns {
   table: Tabular
   x: { key: string; index: number; title: string | null }
@@ -82,10 +87,12 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
   const xType = time ? 'temporal' : kind === 'bar' || categorical ? (categorical ? 'nominal' : 'ordinal') : 'quantitative'
   const xEnc: Spec = { field: fieldRef(x.key), type: xType, title: o.xLabel ?? x.title }
   if (xType === 'nominal' || xType === 'ordinal') xEnc.sort = null
-  if (xType === 'quantitative') xEnc.scale = { zero: false, nice: false }
+  // Lines and areas run edge to edge; points keep round axis ends.
+  if (xType === 'quantitative') xEnc.scale = { zero: false, nice: kind === 'scatter' }
   if (dateOnly) {
     if (kind === 'bar') xEnc.timeUnit = 'utcyearmonthdate'
     else xEnc.scale = { type: 'utc' }
+    xEnc.axis = { format: daySpan(xCells) > 400 ? '%b %Y' : '%b %d' }
   }
 
   const multi = ys.length > 1
@@ -116,27 +123,30 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
   const xTip: Spec = { ...xEnc, title: tooltipTitle, ...(time ? { format: dateOnly ? '%b %d, %Y' : '%b %d, %Y %H:%M' } : {}) }
   delete xTip.sort
   delete xTip.scale
+  delete xTip.axis
+  // Fold keeps each row's wide fields, so every mark's tooltip lists the x value and all series.
+  const tooltip = [xTip, ...ys.map((y) => ({ field: fieldRef(y.name), type: 'quantitative', title: y.name, format: ',' }))]
 
   let body: Spec
   if (kind === 'scatter') {
     body = {
       transform: [fold],
-      mark: { type: 'point', filled: true, size: 64, opacity: 0.8, tooltip: true, ...single },
+      mark: { type: 'point', filled: true, size: 64, opacity: 0.8, ...single },
       encoding: {
         x: xEnc,
         ...seriesEnc,
-        tooltip: [xTip, ...(multi ? [{ field: seriesKey, type: 'nominal', title: 'series' }] : []), { field: valueKey, type: 'quantitative', title: multi ? 'value' : (ys[0]?.name ?? 'value'), format: ',' }],
+        tooltip,
       },
     }
   } else if (kind === 'bar') {
     body = {
       transform: [fold],
-      mark: { type: 'bar', tooltip: true, cornerRadiusEnd: 2, ...single },
+      mark: { type: 'bar', cornerRadiusEnd: 2, ...single },
       encoding: {
         x: xEnc,
         ...seriesEnc,
         ...(multi && !stacked ? { xOffset: { field: seriesKey, sort: ys.map((y) => y.name) } } : {}),
-        tooltip: [xTip, ...(multi ? [{ field: seriesKey, type: 'nominal', title: 'series' }] : []), { field: valueKey, type: 'quantitative', title: multi ? 'value' : (ys[0]?.name ?? 'value'), format: ',' }],
+        tooltip,
       },
     }
   } else {
@@ -159,7 +169,7 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
           params: [{ name: 'hover', select: { type: 'point', fields: [fieldRef(x.key)], nearest: true, on: 'pointerover', clear: 'pointerout' } }],
           encoding: {
             opacity: { condition: { param: 'hover', empty: false, value: 1 }, value: 0 },
-            tooltip: [xTip, ...ys.map((y) => ({ field: fieldRef(y.name), type: 'quantitative', title: y.name, format: ',' }))],
+            tooltip,
           },
         },
       ],
