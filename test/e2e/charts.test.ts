@@ -52,7 +52,7 @@ describe('charts in the browser', () => {
       ['vegaLiteChart', 'g.mark-arc path'],
     ]
     for (const [testId, selector] of marks) {
-      const chart = page.getByTestId(testId)
+      const chart = page.getByTestId(testId).first()
       await chart.locator('svg.marks').waitFor()
       expect(await chart.locator(selector).count(), testId).toBeGreaterThan(0)
     }
@@ -94,6 +94,15 @@ describe('charts in the browser', () => {
     await page.mouse.move(0, 0)
   })
 
+  it('a chart rendered in a hidden tab fills the panel once the tab is shown', async () => {
+    await page.getByRole('tab', { name: 'Later' }).click()
+    const panel = page.getByRole('tabpanel', { name: 'Later' })
+    const chart = panel.getByTestId('barChart')
+    await chart.locator('g.mark-rect path').first().waitFor()
+    const panelWidth = (await panel.boundingBox())!.width
+    await expect.poll(async () => (await chart.locator('svg.marks').boundingBox())!.width).toBeGreaterThan(panelWidth * 0.9)
+  })
+
   it('re-renders with the theme colours when data-theme changes on <html>', async () => {
     const fills = () => page.getByTestId('vegaLiteChart').locator('g.mark-arc path').evaluateAll((paths) => paths.map((p) => p.getAttribute('fill')))
     expect(await fills()).not.toContain('rgb(1, 2, 3)')
@@ -129,7 +138,7 @@ describe('charts in the browser', () => {
       })
       await strict.goto(`${svc.origin}${ROOT}/charts`)
       for (const testId of ['lineChart', 'barChart', 'areaChart', 'scatterChart', 'vegaLiteChart']) {
-        await strict.getByTestId(testId).locator('svg.marks').waitFor()
+        await strict.getByTestId(testId).first().locator('svg.marks').waitFor()
       }
       const plot = (await strict.getByTestId('lineChart').locator('svg.marks').boundingBox())!
       await strict.mouse.move(plot.x + plot.width / 3, plot.y + plot.height / 2)

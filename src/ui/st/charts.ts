@@ -14,7 +14,8 @@ export type ChartKind = 'line' | 'bar' | 'area' | 'scatter'
 type Spec = Record<string, unknown>
 
 const DEFAULT_HEIGHT = 300
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
+/** A day: `2026-01-31`, or a `Date` at UTC midnight (serialised as `2026-01-31T00:00:00.000Z`). */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}(T00:00(:00(\.0+)?)?Z)?$/
 
 /** Vega-Lite reads `.`, `[` and `]` in a field name as a path; a backslash makes them literal. */
 export function fieldRef(name: string): string {
@@ -92,7 +93,10 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
   if (dateOnly) {
     if (kind === 'bar') xEnc.timeUnit = 'utcyearmonthdate'
     else xEnc.scale = { type: 'utc' }
-    xEnc.axis = { format: daySpan(xCells) > 400 ? '%b %Y' : '%b %d' }
+  }
+  if (time) {
+    const days = daySpan(xCells)
+    xEnc.axis = { format: days > 400 ? '%b %Y' : days >= 3 || dateOnly ? '%b %d' : '%b %d %H:%M' }
   }
 
   const multi = ys.length > 1

@@ -93,6 +93,10 @@ describe('chart spec builders', () => {
     expect(spec.data.values[0].t).toBe('2026-01-01T10:00:00.000Z')
     expect(spec.encoding.x).toMatchObject({ type: 'temporal' })
     expect(spec.encoding.x.scale).toBeUndefined()
+    expect(spec.encoding.x.axis).toEqual({ format: '%b %d %H:%M' })
+    // Dates at UTC midnight are days: a UTC axis, so no timezone shifts them to the day before.
+    const days: Spec = buildChartSpec('line', [{ d: new Date(Date.UTC(2026, 0, 1)), v: 1 }, { d: new Date(Date.UTC(2027, 6, 1)), v: 2 }], { x: 'd' })
+    expect(days.encoding.x).toMatchObject({ scale: { type: 'utc' }, axis: { format: '%b %Y' } })
     expect(spec.layer[0].encoding.color.scale).toEqual({ domain: ['a', 'b'], range: ['#111111', '#222222'] })
   })
 

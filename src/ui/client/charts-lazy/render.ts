@@ -17,5 +17,20 @@ export async function renderVegaLite(target: HTMLElement, spec: Record<string, u
     ...(config ? { config: config as never } : {}),
     tooltip: { theme: 'svc' },
   })
-  return () => result.finalize()
+  // Vega follows window resizes only; a chart in a tab or column that changes width follows its box.
+  let observer: ResizeObserver | null = null
+  if (spec.width === 'container') {
+    let last = target.clientWidth
+    observer = new ResizeObserver(() => {
+      const width = target.clientWidth
+      if (width === last || width === 0) return
+      last = width
+      void result.view.width(width).runAsync()
+    })
+    observer.observe(target)
+  }
+  return () => {
+    observer?.disconnect()
+    result.finalize()
+  }
 }
