@@ -25,7 +25,7 @@ function themeConfig(): Config {
     view: { stroke: null },
     axis,
     axisX: { grid: false, labelAngle: 0, labelOverlap: true },
-    legend: { labelColor: muted, titleColor: muted, labelFontSize: 12, symbolType: 'circle' },
+    legend: { labelColor: muted, titleColor: muted, labelFontSize: 12, symbolType: 'circle', symbolOpacity: 1 },
     title: { color: css('--svc-text') },
     ...(palette.length ? { range: { category: palette }, mark: { color: palette[0] } } : {}),
     rule: { color: css('--svc-text-faint') },
