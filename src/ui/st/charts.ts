@@ -59,6 +59,9 @@ function pickColumns(table: Tabular, o: ChartOptions): Columns {
   const ys = wanted
     ? wanted.map((name) => ({ name, index: names.indexOf(name) }))
     : table.columns.map((c, index) => ({ name: c.name, index, kind: c.kind })).filter((c) => c.index !== xIndex && c.kind === 'number')
+  if (ys.length === 0 && table.rows.length > 0) {
+    throw new SvcError('SVC_ERR_UI_BAD_CALL', `chart has no numeric column to plot (columns: ${names.join(', ')}); name the value column(s) with { y: [...] }`)
+  }
   const x = xIndex < 0 ? { key: freeKey('index', new Set(names)), index: -1, title: null } : { key: names[xIndex]!, index: xIndex, title: names[xIndex]! }
   return { table, x, ys: ys.map(({ name, index }) => ({ name, index })) }
 }
@@ -84,8 +87,8 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
   const dateOnly = time && xCells.every((v) => v === null || (typeof v === 'string' && DATE_ONLY.test(v)))
   const categorical = xColumn !== null && xColumn.kind !== 'number' && !time
 
-  // Bars sit on a band scale unless x is dates (then one bar per day on a time axis).
-  const xType = time ? 'temporal' : kind === 'bar' || categorical ? (categorical ? 'nominal' : 'ordinal') : 'quantitative'
+  // Bars sit on a band scale; days are the exception (one bar per day on a time axis).
+  const xType = time && (kind !== 'bar' || dateOnly) ? 'temporal' : categorical || time ? 'nominal' : kind === 'bar' ? 'ordinal' : 'quantitative'
   const xEnc: Spec = { field: fieldRef(x.key), type: xType, title: o.xLabel ?? x.title }
   if (xType === 'nominal' || xType === 'ordinal') xEnc.sort = null
   // Lines and areas run edge to edge; points keep round axis ends.
@@ -94,7 +97,7 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
     if (kind === 'bar') xEnc.timeUnit = 'utcyearmonthdate'
     else xEnc.scale = { type: 'utc' }
   }
-  if (time) {
+  if (xType === 'temporal') {
     const days = daySpan(xCells)
     xEnc.axis = { format: days > 400 ? '%b %Y' : days >= 3 || dateOnly ? '%b %d' : '%b %d %H:%M' }
   }
@@ -124,7 +127,7 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
   const seriesEnc = { y: yEnc, ...(colorEnc ? { color: colorEnc } : {}) }
   const single = !multi && colors[0] ? { color: colors[0] } : {}
   const tooltipTitle = o.xLabel ?? x.title ?? 'index'
-  const xTip: Spec = { ...xEnc, title: tooltipTitle, ...(time ? { format: dateOnly ? '%b %d, %Y' : '%b %d, %Y %H:%M' } : {}) }
+  const xTip: Spec = { ...xEnc, title: tooltipTitle, ...(xType === 'temporal' ? { format: dateOnly ? '%b %d, %Y' : '%b %d, %Y %H:%M' } : {}) }
   delete xTip.sort
   delete xTip.scale
   delete xTip.axis

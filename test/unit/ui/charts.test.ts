@@ -77,6 +77,8 @@ describe('chart spec builders', () => {
     expect(numeric.encoding.x.type).toBe('ordinal')
     const days: Spec = buildChartSpec('bar', traffic, { x: 'day', y: 'api' })
     expect(days.encoding.x).toMatchObject({ type: 'temporal', timeUnit: 'utcyearmonthdate' })
+    const stamps: Spec = buildChartSpec('bar', [{ t: '2026-01-01T10:30:00Z', v: 1 }], { x: 't' })
+    expect(stamps.encoding.x).toMatchObject({ type: 'nominal', sort: null })
   })
 
   it('scatter: points with a tooltip, a single colour on the mark, y not forced to zero', () => {
@@ -110,6 +112,9 @@ describe('chart spec builders', () => {
   it('names a missing column and the columns there are', () => {
     expect(() => buildChartSpec('line', [{ a: 1 }], { x: 'nope' })).toThrow(/x column "nope" is not in the data \(columns: a\)/)
     expect(() => buildChartSpec('bar', [{ a: 1 }], { y: ['a', 'zz'] })).toThrow(SvcError)
+    expect(() => buildChartSpec('line', [{ name: 'x' }])).toThrow(/no numeric column to plot \(columns: name\); name the value column\(s\) with \{ y: \[\.\.\.\] \}/)
+    // No rows (a filter matched nothing) is an empty chart, not an error.
+    expect(buildChartSpec('line', []).data).toEqual({ values: [] })
   })
 
   it('sizes: height, container width by default, a fixed width when asked', () => {
