@@ -94,6 +94,22 @@ describe('charts in the browser', () => {
     await page.mouse.move(0, 0)
   })
 
+  it('a rerun with the same spec keeps the drawn chart; a changed spec replaces it', async () => {
+    const runs = page.locator('.svc-text').filter({ hasText: /^runs: / })
+    const svg = page.getByTestId('lineChart').locator('svg.marks')
+    await svg.evaluate((el) => el.setAttribute('data-drawn', 'before'))
+    const before = await runs.textContent()
+    await page.getByRole('button', { name: 'Rerun' }).click()
+    await expect.poll(() => runs.textContent()).not.toBe(before)
+    expect(await svg.getAttribute('data-drawn')).toBe('before')
+
+    await page.getByLabel('Last week only').check()
+    await expect.poll(() => page.getByTestId('lineChart').locator('svg.marks[data-drawn]').count()).toBe(0)
+    expect(await svg.count()).toBe(1)
+    await page.getByLabel('Last week only').uncheck()
+    await expect.poll(() => page.getByTestId('lineChart').locator('g.mark-symbol.role-mark path').count()).toBe(60)
+  })
+
   it('a chart rendered in a hidden tab fills the panel once the tab is shown', async () => {
     await page.getByRole('tab', { name: 'Later' }).click()
     const panel = page.getByRole('tabpanel', { name: 'Later' })

@@ -64,9 +64,10 @@ export function VegaChart({ node, props }: ElementProps<VegaLiteChartProps>) {
       spec.autosize = { type: 'fit-x', contains: 'padding' }
     }
     const config = props.theme === 'svc' ? themeConfig() : undefined
-    // Render into a fresh target and swap it in when done, so a re-render never flashes empty.
+    // Render into a fresh, hidden target and swap it in when done: a re-render never flashes empty
+    // and never shows the old and the new chart together.
     const target = document.createElement('div')
-    target.className = 'svc-vega-target'
+    target.className = 'svc-vega-target is-pending'
     el.appendChild(target)
     import('../charts-lazy/render.js')
       .then((m) => m.renderVegaLite(target, spec, config))
@@ -74,6 +75,7 @@ export function VegaChart({ node, props }: ElementProps<VegaLiteChartProps>) {
         if (cancelled) return done()
         finalize = done
         for (const child of [...el.children]) if (child !== target) child.remove()
+        target.classList.remove('is-pending')
         setError(null)
         setReady(true)
       })
