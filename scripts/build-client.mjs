@@ -1,7 +1,8 @@
-// Bundles the browser client of the page runtime (src/ui/client) into dist/client/app.js and
-// dist/client/app.css. Run by `npm run build` after tsc; `--watch` rebuilds on change.
+// Bundles the browser client of the page runtime (src/ui/client) into dist/client: app.js and app.css
+// for every page, plus chunks/*.js files that app.js imports on demand (the chart library is one:
+// pages without charts never load it). ESM with code splitting; `--watch` rebuilds on change.
 import { build, context } from 'esbuild'
-import { mkdir, stat } from 'node:fs/promises'
+import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -15,7 +16,10 @@ const options = {
   entryPoints: { app: 'src/ui/client/main.tsx' },
   outdir,
   bundle: true,
-  format: 'iife',
+  format: 'esm',
+  splitting: true,
+  // Content-hashed names under chunks/: the sidecar serves them as immutable.
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'browser',
   target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
   jsx: 'automatic',
@@ -27,6 +31,8 @@ const options = {
   metafile: true,
 }
 
+// Chunks of earlier builds would pile up (their names change with their content).
+await rm(outdir, { recursive: true, force: true })
 await mkdir(outdir, { recursive: true })
 if (watch) {
   const ctx = await context(options)
@@ -34,6 +40,7 @@ if (watch) {
   console.error(`build-client: watching src/ui/client → ${outdir}`)
 } else {
   await build(options)
-  const sizes = await Promise.all(['app.js', 'app.css'].map(async (f) => `${f} ${((await stat(join(outdir, f))).size / 1024).toFixed(1)} kB`))
+  const files = (await readdir(outdir, { recursive: true })).filter((f) => /\.(js|css)$/.test(f)).sort()
+  const sizes = await Promise.all(files.map(async (f) => `${f} ${((await stat(join(outdir, f))).size / 1024).toFixed(1)} kB`))
   console.error(`build-client: ${sizes.join(', ')}`)
 }

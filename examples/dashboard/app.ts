@@ -87,7 +87,19 @@ app.page('/', { title: 'Overview', icon: '📈', order: 0, description: 'Revenue
   const [trend, mix] = st.tabs(['Trend', 'Product mix'])
   trend!.areaChart(dailyTotals(list), { x: 'day', y: ['revenue', 'refunds'], yLabel: 'USD', color: ['#4f46e5', '#f43f5e'] })
   const mixRows = PRODUCTS.map((p) => ({ product: p, orders: list.filter((o) => o.product === p).length }))
-  mix!.barChart(mixRows, { x: 'product', y: 'orders', color: '#0ea5e9' })
+  const [byProduct, byStatus] = mix!.columns([3, 2])
+  byProduct!.barChart(mixRows, { x: 'product', y: 'orders', color: '#0ea5e9', height: 240 })
+  // Any Vega-Lite spec: order amounts by status, as a donut.
+  byStatus!.vegaLiteChart(
+    {
+      mark: { type: 'arc', innerRadius: 55, tooltip: true },
+      encoding: {
+        theta: { field: 'amount', type: 'quantitative', aggregate: 'sum', title: 'USD' },
+        color: { field: 'status', type: 'nominal', title: null, legend: { orient: 'bottom' } },
+      },
+    },
+    { data: list.map((o) => ({ status: o.status, amount: o.amount })), height: 240 },
+  )
 
   st.subheader('Latest orders')
   st.dataframe(list.slice().reverse(), { pageSize: 10, key: 'latest' })

@@ -151,18 +151,16 @@ export interface DataEditorProps extends Omit<DataframeProps, 'selectionMode' | 
   key: string | null
 }
 
-export interface ChartSeries { name: string; color: string | null; y: (number | null)[] }
-/** Shared by `lineChart`, `barChart`, `areaChart`, `scatterChart`. Series share `x`. */
-export interface ChartProps {
-  /** `number` x values are numeric, `time` are ISO strings, `category` are labels. */
-  xKind: 'number' | 'time' | 'category'
-  x: (number | string)[]
-  series: ChartSeries[]
-  xLabel: string | null
-  yLabel: string | null
-  height: number
-  /** Bars and areas: stack series instead of overlaying/grouping them. */
-  stacked: boolean
+/**
+ * Every chart: `vegaLiteChart` and the `lineChart`/`barChart`/`areaChart`/`scatterChart` builders.
+ * `spec` is a Vega-Lite spec with its data inline; the client renders it in a lazily loaded chunk.
+ */
+export interface VegaLiteChartProps {
+  spec: Record<string, unknown>
+  /** Stretch to the container width (sets `width: "container"` on single-view specs). */
+  useContainerWidth: boolean
+  /** `svc`: colours, fonts and grid from the page theme (CSS custom properties); null: Vega-Lite's own look. */
+  theme: 'svc' | null
 }
 
 // ---- media, links, progress ------------------------------------------------------------------
@@ -298,10 +296,10 @@ export interface ElementPropsMap {
   metric: MetricProps
   table: TableProps
   dataframe: DataframeProps
-  lineChart: ChartProps
-  barChart: ChartProps
-  areaChart: ChartProps
-  scatterChart: ChartProps
+  lineChart: VegaLiteChartProps
+  barChart: VegaLiteChartProps
+  areaChart: VegaLiteChartProps
+  scatterChart: VegaLiteChartProps
   image: ImageProps
   link: LinkProps
   progress: ProgressProps
@@ -334,6 +332,7 @@ export interface ElementPropsMap {
   dialog: DialogProps
   popover: PopoverProps
   status: StatusProps
+  vegaLiteChart: VegaLiteChartProps
 }
 
 export type ElementType = keyof ElementPropsMap

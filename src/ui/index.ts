@@ -71,6 +71,7 @@ export type {
   TableOptions,
   DataframeOptions,
   ChartOptions,
+  VegaLiteChartOptions,
   ImageOptions,
   LinkOptions,
   ColumnsOptions,

@@ -144,7 +144,12 @@ export interface ChartOptions extends TableOptions {
   yLabel?: string
   /** CSS colours, one per series. */
   color?: string | string[]
+  /** Plot height in pixels (default 300). */
   height?: number
+  /** Plot width in pixels; only used with `useContainerWidth: false`. */
+  width?: number
+  /** Stretch to the width of the container (default true). */
+  useContainerWidth?: boolean
   stacked?: boolean
 }
 export interface ImageOptions { caption?: string; width?: number; alt?: string; mime?: string }
@@ -192,6 +197,8 @@ export interface StContainer extends StChatMethods {
   barChart(data: TableData, options?: ChartOptions): void
   areaChart(data: TableData, options?: ChartOptions): void
   scatterChart(data: TableData, options?: ChartOptions): void
+  /** Renders any Vega-Lite spec; `options.data` fills `spec.data` from table data. */
+  vegaLiteChart(spec: Record<string, unknown>, options?: VegaLiteChartOptions): void
   /** A URL (`https://…`, `data:`) or bytes (served from `/_stcore/media`). */
   image(source: string | Uint8Array | ArrayBuffer, options?: ImageOptions): void
   /** `href` starting with `/` that names a page of this app navigates in-app. */
@@ -377,4 +384,20 @@ export interface StChatMethods {
   status(label: string, options?: StatusOptions): StatusContainer
   /** Runs `fn` inside the status; it turns `complete` when `fn` resolves and `error` (expanded) when it throws. */
   status<T>(label: string, fn: (status: StatusContainer) => T | Promise<T>, options?: StatusOptions): Promise<T>
+}
+
+// ---- charts (Vega-Lite) ----
+export interface VegaLiteChartOptions {
+  /** Table data for the spec, accepted as by `dataframe`; replaces `spec.data`. */
+  data?: TableData
+  /** Column names for array-of-arrays data, or the subset/order of columns to keep. */
+  columns?: string[]
+  /** Plot height in pixels; overrides `spec.height`. */
+  height?: number
+  /** Plot width in pixels; only used with `useContainerWidth: false`. */
+  width?: number
+  /** Stretch single-view and layered specs to the container width (default true). */
+  useContainerWidth?: boolean
+  /** `'svc'` (default): colours and fonts of the page theme, following light/dark; `null`: Vega-Lite's defaults. */
+  theme?: 'svc' | null
 }

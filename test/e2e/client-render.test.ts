@@ -122,10 +122,12 @@ describe('browser client rendering', () => {
   })
 
   it('shows a chart tooltip on hover', async () => {
-    const svg = page.getByTestId('lineChart').locator('svg')
+    const svg = page.getByTestId('lineChart').locator('svg.marks')
+    await svg.waitFor()
     const box = (await svg.boundingBox())!
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
-    const tip = page.getByTestId('lineChart').locator('.svc-tooltip')
+    await page.mouse.move(box.x + box.width / 2 + 5, box.y + box.height / 2)
+    const tip = page.locator('#vg-tooltip-element.visible')
     await tip.waitFor()
     expect(await tip.textContent()).toMatch(/api.*ui/)
     await screenshot(page, 'client-chart-tooltip')

@@ -37,6 +37,16 @@ describe('examples/dashboard in the browser', () => {
     await screenshot(page, 'dashboard-overview')
   })
 
+  it('overview: the product mix tab draws its bar chart and the Vega-Lite donut', async () => {
+    await page.getByRole('tab', { name: 'Product mix' }).click()
+    const panel = page.getByRole('tabpanel', { name: 'Product mix' })
+    await panel.getByTestId('barChart').locator('g.mark-rect path').first().waitFor()
+    await panel.getByTestId('vegaLiteChart').locator('g.mark-arc path').first().waitFor()
+    expect(await panel.getByTestId('vegaLiteChart').locator('g.mark-arc path').count()).toBeGreaterThan(1)
+    await screenshot(page, 'dashboard-product-mix')
+    await page.getByRole('tab', { name: 'Trend' }).click()
+  })
+
   it('orders: a text filter applies on Enter and a form submits once', async () => {
     await page.getByRole('link', { name: /Orders/ }).click()
     await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor()

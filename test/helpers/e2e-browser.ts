@@ -4,8 +4,8 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 
 export const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'test-results')
 
-/** The system chromium, headless; never a downloaded browser. */
-export async function launchBrowser(): Promise<Browser> {
+/** The system chromium, headless; never a downloaded browser. `extraArgs` are appended to its flags. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium',
     args: [
@@ -17,6 +17,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   })
 }

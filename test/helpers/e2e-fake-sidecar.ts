@@ -83,7 +83,7 @@ export class FakeSidecar {
 
   async #http(url: string, res: import('node:http').ServerResponse): Promise<void> {
     const path = url.split('?')[0]!
-    const asset = /\/_stcore\/static\/(app\.(js|css))$/.exec(path)
+    const asset = /\/_stcore\/static\/((?:chunks\/[\w-]+|app)\.(js|css))$/.exec(path)
     if (asset) {
       const body = await readFile(join(DIST, asset[1]!))
       res.writeHead(200, { 'content-type': asset[2] === 'js' ? 'text/javascript' : 'text/css' })
@@ -95,7 +95,7 @@ export class FakeSidecar {
     res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Fake app</title><link rel="stylesheet" href="${this.basePath}/_stcore/static/app.css">
 <script type="application/json" id="svc-config">${config}</script></head>
-<body><div id="svc-root"></div><script src="${this.basePath}/_stcore/static/app.js"></script></body></html>`)
+<body><div id="svc-root"></div><script type="module" src="${this.basePath}/_stcore/static/app.js"></script></body></html>`)
   }
 
   #connection(ws: WebSocket): void {

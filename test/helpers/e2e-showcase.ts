@@ -1,5 +1,6 @@
 import type { NavEntry, UiNode } from '../../src/ui/protocol.js'
 import type { ColumnKind, ColumnType, DataColumn, ElementPropsMap, ElementType, WidgetBase } from '../../src/ui/elements.js'
+import { chartProps } from '../../src/ui/st/charts.js'
 
 /** A typed node builder for fixtures. */
 export function el<T extends ElementType>(id: string, type: T, props: ElementPropsMap[T], children?: UiNode[]): UiNode {
@@ -35,37 +36,22 @@ export function showcaseMain(): UiNode[] {
       el('m.2.2', 'column', { weight: 1 }, [el('m.2.2.0', 'metric', { label: 'Latency p95', value: '182 ms', delta: '-14 ms', deltaColor: 'inverse', deltaDirection: 'down', help: null, border: true })]),
     ]),
     el('m.3', 'header', { text: 'Charts', anchor: 'charts', divider: true, help: null }),
-    el('m.4', 'lineChart', {
-      xKind: 'time', x: days, xLabel: null, yLabel: 'Requests / min', height: 260, stacked: false,
-      series: [
-        { name: 'api', color: null, y: wave(120, 3) },
-        { name: 'ui', color: null, y: wave(60, 5) },
-      ],
-    }),
+    el('m.4', 'lineChart', chartProps('line', { day: days, api: wave(120, 3), ui: wave(60, 5) }, { x: 'day', yLabel: 'Requests / min', height: 260 })),
     el('m.5', 'tabs', { labels: ['Bars', 'Area', 'Scatter'] }, [
       el('m.5.0', 'tab', { label: 'Bars' }, [
-        el('m.5.0.0', 'barChart', {
-          xKind: 'category', x: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'], xLabel: 'Day', yLabel: null, height: 240, stacked: false,
-          series: [
-            { name: 'Signups', color: null, y: [12, 19, 15, 22, 28, 9, 7] },
-            { name: 'Trials', color: null, y: [5, 8, 6, 11, 13, 4, 2] },
-          ],
-        }),
+        el('m.5.0.0', 'barChart', chartProps('bar', {
+          Day: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'], Signups: [12, 19, 15, 22, 28, 9, 7], Trials: [5, 8, 6, 11, 13, 4, 2],
+        }, { x: 'Day', height: 240 })),
       ]),
       el('m.5.1', 'tab', { label: 'Area' }, [
-        el('m.5.1.0', 'areaChart', {
-          xKind: 'number', x: Array.from({ length: 20 }, (_, i) => i), xLabel: 'Step', yLabel: null, height: 220, stacked: true,
-          series: [
-            { name: 'a', color: null, y: Array.from({ length: 20 }, (_, i) => 5 + (i % 5)) },
-            { name: 'b', color: null, y: Array.from({ length: 20 }, (_, i) => 3 + (i % 3)) },
-          ],
-        }),
+        el('m.5.1.0', 'areaChart', chartProps('area', {
+          Step: Array.from({ length: 20 }, (_, i) => i), a: Array.from({ length: 20 }, (_, i) => 5 + (i % 5)), b: Array.from({ length: 20 }, (_, i) => 3 + (i % 3)),
+        }, { x: 'Step', height: 220, stacked: true })),
       ]),
       el('m.5.2', 'tab', { label: 'Scatter' }, [
-        el('m.5.2.0', 'scatterChart', {
-          xKind: 'number', x: Array.from({ length: 40 }, (_, i) => i * 1.5), xLabel: 'x', yLabel: 'y', height: 220, stacked: false,
-          series: [{ name: 'points', color: null, y: Array.from({ length: 40 }, (_, i) => Math.round(Math.sin(i) * 40 + i * 2)) }],
-        }),
+        el('m.5.2.0', 'scatterChart', chartProps('scatter', {
+          x: Array.from({ length: 40 }, (_, i) => i * 1.5), y: Array.from({ length: 40 }, (_, i) => Math.round(Math.sin(i) * 40 + i * 2)),
+        }, { x: 'x', y: 'y', height: 220 })),
       ]),
     ]),
     el('m.6', 'header', { text: 'Data', anchor: null, divider: false, help: null }),

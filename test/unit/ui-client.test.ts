@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { backoffDelay } from '../../src/ui/client/backoff.js'
 import { normalizeBasePath } from '../../src/ui/client/config.js'
 import { pageHref, pagePathFromLocation, streamUrl } from '../../src/ui/client/url.js'
-import { niceTicks } from '../../src/ui/client/charts/scale.js'
-import { timeTicks } from '../../src/ui/client/charts/time-ticks.js'
 
 // Pure pieces of the browser client; rendering is covered by test/e2e.
 
@@ -41,21 +39,5 @@ describe('reconnect back-off', () => {
   it('jitters within ±20%', () => {
     expect(backoffDelay(2, opts, () => 0)).toBe(800)
     expect(backoffDelay(2, opts, () => 1)).toBe(1200)
-  })
-})
-
-describe('chart ticks', () => {
-  it('chooses round ticks that cover the data', () => {
-    expect(niceTicks(3, 97, 5)).toEqual({ min: 0, max: 100, ticks: [0, 20, 40, 60, 80, 100] })
-    const t = niceTicks(-0.013, 0.042, 4)
-    expect(t.min).toBeLessThanOrEqual(-0.013)
-    expect(t.max).toBeGreaterThanOrEqual(0.042)
-    expect(niceTicks(5, 5).ticks.length).toBeGreaterThan(1)
-  })
-  it('aligns time ticks to days', () => {
-    const start = new Date(2026, 0, 1, 13).getTime()
-    const ticks = timeTicks(start, new Date(2026, 0, 31).getTime(), 4)
-    expect(ticks.length).toBeGreaterThanOrEqual(3)
-    for (const t of ticks) expect(new Date(t).getHours()).toBe(0)
   })
 })

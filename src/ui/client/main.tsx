@@ -8,6 +8,7 @@ import './styles/elements.css'
 import './styles/widgets.css'
 import './styles/data.css'
 import './styles/chat.css'
+import './styles/charts.css'
 
 const runtime = new Runtime(readConfig())
 const root = document.getElementById('root') ?? document.getElementById('svc-root') ?? document.body.appendChild(document.createElement('div'))

@@ -20,7 +20,7 @@ export function renderShell(config: ShellConfig): string {
 <title>${escapeHtml(config.title)}</title>
 <link rel="stylesheet" href="${base}/_stcore/static/app.css">
 <script type="application/json" id="svc-config">${json}</script>
-<script defer src="${base}/_stcore/static/app.js"></script>
+<script type="module" src="${base}/_stcore/static/app.js"></script>
 </head>
 <body>
 <div id="root"></div>

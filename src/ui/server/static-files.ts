@@ -40,7 +40,11 @@ export function clientDir(): string {
 export interface StaticFile {
   body: Buffer
   type: string
+  cacheControl: string
 }
+
+/** Files under `chunks/` have content-hashed names (a new build means a new name): cache them for good. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** Read `name` from the client dir; undefined when missing or outside it. */
 export async function readStatic(dir: string, name: string): Promise<StaticFile | undefined> {
@@ -48,7 +52,8 @@ export async function readStatic(dir: string, name: string): Promise<StaticFile 
   if (!file.startsWith(dir + sep)) return undefined
   const ext = file.slice(file.lastIndexOf('.'))
   try {
-    return { body: await readFile(file), type: TYPES[ext] ?? 'application/octet-stream' }
+    const cacheControl = file.startsWith(join(dir, 'chunks') + sep) ? IMMUTABLE : 'no-cache'
+    return { body: await readFile(file), type: TYPES[ext] ?? 'application/octet-stream', cacheControl }
   } catch {
     return undefined
   }

@@ -168,7 +168,7 @@ export class UiServer {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: node scripts/build-client.mjs)\n')
         return
       }
-      res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.byteLength, 'cache-control': 'no-cache' })
+      res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.byteLength, 'cache-control': file.cacheControl })
       res.end(req.method === 'HEAD' ? undefined : file.body)
       return
     }

@@ -8,8 +8,10 @@ import type {
   DateInputOptions, DownloadButtonOptions, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
   LinkOptions, MetricOptions, MultiselectOptions, NumberInputOptions, ProgressBar, RadioOptions, SelectboxOptions,
   SliderOptions, StContainer, TableData, TableOptions, TextAreaOptions, TextInputOptions, TextOptions, UploadedFile,
+  VegaLiteChartOptions,
 } from '../st-types.js'
-import { chartProps, normalizeTable } from './data.js'
+import { chartProps, vegaLiteProps } from './charts.js'
+import { normalizeTable } from './data.js'
 import * as df from './dataframe.js'
 import { toJsonSafe, formatNumber } from './values.js'
 import * as w from './widgets.js'
@@ -144,10 +146,11 @@ export class Container implements StContainer, w.Emitter {
   dataframe(data: TableData, o?: DataframeOptions): void
   dataframe(data: TableData, o: DataframeOptions = {}): DataframeSelection | undefined { return df.dataframe(this, data, o) }
   dataEditor<R extends object = Record<string, unknown>>(data: TableData, o?: DataEditorOptions): R[] { return df.dataEditor<R>(this, data, o) }
-  lineChart(data: TableData, o: ChartOptions = {}): void { this.emit('lineChart', chartProps(data, o)) }
-  barChart(data: TableData, o: ChartOptions = {}): void { this.emit('barChart', chartProps(data, o)) }
-  areaChart(data: TableData, o: ChartOptions = {}): void { this.emit('areaChart', chartProps(data, o)) }
-  scatterChart(data: TableData, o: ChartOptions = {}): void { this.emit('scatterChart', chartProps(data, o)) }
+  lineChart(data: TableData, o: ChartOptions = {}): void { this.emit('lineChart', chartProps('line', data, o)) }
+  barChart(data: TableData, o: ChartOptions = {}): void { this.emit('barChart', chartProps('bar', data, o)) }
+  areaChart(data: TableData, o: ChartOptions = {}): void { this.emit('areaChart', chartProps('area', data, o)) }
+  scatterChart(data: TableData, o: ChartOptions = {}): void { this.emit('scatterChart', chartProps('scatter', data, o)) }
+  vegaLiteChart(spec: Record<string, unknown>, o?: VegaLiteChartOptions): void { this.emit('vegaLiteChart', vegaLiteProps(spec, o)) }
 
   image(source: string | Uint8Array | ArrayBuffer, o: ImageOptions = {}): void {
     let url: string

@@ -1,5 +1,5 @@
-import type { Cell, ChartProps, ColumnKind, ColumnSpec, SortSpec } from '../elements.js'
-import type { ChartOptions, TableData } from '../st-types.js'
+import type { Cell, ColumnKind, ColumnSpec, SortSpec } from '../elements.js'
+import type { TableData } from '../st-types.js'
 import { toJsonSafe } from './values.js'
 import { SvcError } from '../../errors.js'
 
@@ -114,41 +114,4 @@ export function sortOrder(rows: readonly (readonly Cell[])[], col: number, direc
       if (x === null || y === null) return x === y ? ia - ib : x === null ? 1 : -1
       return compareCells(x, y) * dir || ia - ib
     })
-}
-
-const DEFAULT_CHART_HEIGHT = 300
-
-export function chartProps(data: TableData, options: ChartOptions = {}): ChartProps {
-  const table = normalizeTable(data, options.columns)
-  const xIndex = options.x === undefined ? -1 : table.columns.findIndex((c) => c.name === options.x)
-  if (options.x !== undefined && xIndex < 0) {
-    throw new SvcError('SVC_ERR_UI_BAD_CALL', `chart x column "${options.x}" is not in the data (columns: ${table.columns.map((c) => c.name).join(', ') || 'none'})`)
-  }
-  const wanted = options.y === undefined ? null : Array.isArray(options.y) ? options.y : [options.y]
-  const yIdx = table.columns
-    .map((c, i) => ({ c, i }))
-    .filter(({ c, i }) => i !== xIndex && (wanted ? wanted.includes(c.name) : c.kind === 'number'))
-  if (wanted) {
-    const missing = wanted.filter((w) => !table.columns.some((c) => c.name === w))
-    if (missing.length) throw new SvcError('SVC_ERR_UI_BAD_CALL', `chart y column(s) ${missing.map((m) => `"${m}"`).join(', ')} not in the data`)
-  }
-  const colors = options.color === undefined ? [] : Array.isArray(options.color) ? options.color : [options.color]
-  const xKind = xIndex < 0 ? 'number' : table.columns[xIndex]!.kind === 'number' ? 'number' : table.columns[xIndex]!.kind === 'date' ? 'time' : 'category'
-  return {
-    xKind,
-    x: table.rows.map((r, i) => (xIndex < 0 ? i : (r[xIndex] as number | string | null) ?? '')) as (number | string)[],
-    series: yIdx.map(({ c, i }, k) => ({
-      name: c.name,
-      color: colors[k] ?? null,
-      y: table.rows.map((r) => {
-        const v = r[i]
-        const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
-        return Number.isFinite(n) ? n : null
-      }),
-    })),
-    xLabel: options.xLabel ?? (xIndex < 0 ? null : table.columns[xIndex]!.name),
-    yLabel: options.yLabel ?? null,
-    height: options.height ?? DEFAULT_CHART_HEIGHT,
-    stacked: options.stacked ?? false,
-  }
 }

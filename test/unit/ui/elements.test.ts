@@ -129,12 +129,11 @@ describe('data elements', () => {
       st.scatterChart([{ x: 1, y: 2 }], { x: 'x', y: 'y', color: '#f00' })
     })
     const line = at.get('lineChart')[0]!.props
-    expect(line.xKind).toBe('number')
-    expect(line.x).toEqual([1, 2])
-    expect(line.series).toEqual([{ name: 'a', color: null, y: [1, 3] }, { name: 'b', color: null, y: [2, null] }])
-    expect(at.get('barChart')[0]!.props).toMatchObject({ xKind: 'category', stacked: true })
-    expect(at.get('areaChart')[0]!.props.x).toEqual([0, 1])
-    expect(at.get('scatterChart')[0]!.props.series[0]).toEqual({ name: 'y', color: '#f00', y: [2] })
+    expect(line).toMatchObject({ useContainerWidth: true, theme: 'svc' })
+    expect((line.spec.data as { values: unknown[] }).values).toEqual([{ t: 1, a: 1, b: 2 }, { t: 2, a: 3, b: null }])
+    expect(at.get('barChart')[0]!.props.spec.encoding).toMatchObject({ x: { field: 'cat', type: 'nominal' }, y: { stack: 'zero' } })
+    expect((at.get('areaChart')[0]!.props.spec.data as { values: unknown[] }).values).toEqual([{ index: 0, v: 1 }, { index: 1, v: 2 }])
+    expect(at.get('scatterChart')[0]!.props.spec.mark).toMatchObject({ type: 'point', color: '#f00' })
   })
 
   it('a chart column that does not exist is a clear error', async () => {

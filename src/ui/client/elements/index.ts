@@ -1,6 +1,5 @@
 import type { FunctionComponent } from 'preact'
 import type { ElementPropsMap, ElementType } from '../../elements.js'
-import { AreaChart, BarChart, LineChart, ScatterChart } from '../charts/chart.js'
 import { Button, DownloadButton, FormSubmitButton } from '../widgets/buttons.js'
 import { Checkbox, Multiselect, Radio, Selectbox, Toggle } from '../widgets/choice.js'
 import { FileUploader } from '../widgets/file-uploader.js'
@@ -16,6 +15,7 @@ import type { ElementProps } from './types.js'
 import { DataEditor, Dataframe } from './data.js'
 import { ChatInput, ChatMessage } from './chat.js'
 import { Dialog, Popover, Status } from './overlays.js'
+import { VegaChart } from './charts.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -38,10 +38,10 @@ const REGISTRY: Registry = {
   metric: Metric,
   table: Table,
   dataframe: Dataframe,
-  lineChart: LineChart,
-  barChart: BarChart,
-  areaChart: AreaChart,
-  scatterChart: ScatterChart,
+  lineChart: VegaChart,
+  barChart: VegaChart,
+  areaChart: VegaChart,
+  scatterChart: VegaChart,
   image: Image,
   link: Link,
   progress: Progress,
@@ -74,6 +74,7 @@ const REGISTRY: Registry = {
   dialog: Dialog,
   popover: Popover,
   status: Status,
+  vegaLiteChart: VegaChart,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page, Response } from 'playwright-core'
+import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
+import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+
+const APP = 'test/e2e/fixtures/charts-app.ts:app'
+const ROOT = '/tools'
+const CHART_CHUNK = /\/_stcore\/static\/chunks\/render-[\w-]+\.js$/
+
+/** Charts on Vega-Lite through `svc run` under a sub-path: marks, tooltips, the lazy chunk, theme changes. */
+describe('charts in the browser', () => {
+  let svc: SvcRun
+  let browser: Browser
+  let page: Page
+  let errors: string[]
+  const requests: string[] = []
+  const chunkResponses: Response[] = []
+
+  beforeAll(async () => {
+    ;[svc, browser] = await Promise.all([startSvc(APP, ['--root-path', ROOT]), launchBrowser()])
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    errors = collectPageErrors(page)
+    page.on('request', (r) => requests.push(r.url()))
+    page.on('response', (r) => {
+      if (CHART_CHUNK.test(new URL(r.url()).pathname)) chunkResponses.push(r)
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await svc?.stop()
+  })
+
+  it('a page without charts does not request the chart chunk', async () => {
+    expect(svc.url).toMatch(/\/tools\/$/)
+    await page.goto(svc.url)
+    await page.getByText('No charts here.').waitFor()
+    const paths = requests.map((u) => new URL(u).pathname)
+    expect(paths).toContain(`${ROOT}/_stcore/static/app.js`)
+    expect(paths.filter((p) => CHART_CHUNK.test(p))).toEqual([])
+    expect(errors).toEqual([])
+  })
+
+  it('renders every chart kind and a custom spec as SVG marks, loading the chunk under the sub-path', async () => {
+    await page.getByRole('link', { name: /Charts/ }).click()
+    await page.getByRole('heading', { name: 'Charts', level: 1 }).waitFor()
+    const marks: [string, string][] = [
+      ['lineChart', 'g.mark-line path'],
+      ['barChart', 'g.mark-rect path'],
+      ['areaChart', 'g.mark-area path'],
+      ['scatterChart', 'g.mark-symbol path'],
+      ['vegaLiteChart', 'g.mark-arc path'],
+    ]
+    for (const [testId, selector] of marks) {
+      const chart = page.getByTestId(testId).first()
+      await chart.locator('svg.marks').waitFor()
+      expect(await chart.locator(selector).count(), testId).toBeGreaterThan(0)
+    }
+    // Two series: a legend; dates: a time axis with month labels, not raw ISO strings.
+    const line = page.getByTestId('lineChart')
+    expect(await line.locator('g.role-legend text').allTextContents()).toEqual(expect.arrayContaining(['api', 'ui']))
+    const xLabels = await line.locator('g.role-axis[aria-label^="X-axis"] text').allTextContents()
+    expect(xLabels.join(' ')).toMatch(/Jan|January/)
+    expect(xLabels.join(' ')).not.toMatch(/2026-01-/)
+    // The dotted column name is a literal field name, not a path.
+    expect(await page.getByTestId('scatterChart').locator('g.mark-symbol path').count()).toBe(40)
+
+    expect(chunkResponses.length).toBe(1)
+    const chunk = chunkResponses[0]!
+    expect(new URL(chunk.url()).pathname.startsWith(`${ROOT}/_stcore/static/chunks/`)).toBe(true)
+    expect(chunk.status()).toBe(200)
+    expect(chunk.headers()['content-type']).toMatch(/^text\/javascript/)
+    expect(chunk.headers()['cache-control']).toMatch(/immutable/)
+    await screenshot(page, 'charts-page')
+    expect(errors).toEqual([])
+  })
+
+  it('shows a tooltip on hover over a line chart and over a bar', async () => {
+    const tip = page.locator('#vg-tooltip-element.visible')
+    const plot = (await page.getByTestId('lineChart').locator('svg.marks').boundingBox())!
+    await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2)
+    await page.mouse.move(plot.x + plot.width / 2 + 4, plot.y + plot.height / 2)
+    await tip.waitFor()
+    const text = await tip.textContent()
+    expect(text).toMatch(/api/)
+    expect(text).toMatch(/ui/)
+    expect(text).toMatch(/Jan \d+, 2026/)
+    await screenshot(page, 'charts-tooltip-line')
+
+    const bar = (await page.getByTestId('barChart').locator('g.mark-rect path').first().boundingBox())!
+    await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2)
+    await expect.poll(() => tip.textContent()).toMatch(/Free/)
+    await screenshot(page, 'charts-tooltip-bar')
+    await page.mouse.move(0, 0)
+  })
+
+  it('a rerun with the same spec keeps the drawn chart; a changed spec replaces it', async () => {
+    const runs = page.locator('.svc-text').filter({ hasText: /^runs: / })
+    const svg = page.getByTestId('lineChart').locator('svg.marks')
+    await svg.evaluate((el) => el.setAttribute('data-drawn', 'before'))
+    const before = await runs.textContent()
+    await page.getByRole('button', { name: 'Rerun' }).click()
+    await expect.poll(() => runs.textContent()).not.toBe(before)
+    expect(await svg.getAttribute('data-drawn')).toBe('before')
+
+    await page.getByLabel('Last week only').check()
+    await expect.poll(() => page.getByTestId('lineChart').locator('svg.marks[data-drawn]').count()).toBe(0)
+    expect(await svg.count()).toBe(1)
+    await page.getByLabel('Last week only').uncheck()
+    await expect.poll(() => page.getByTestId('lineChart').locator('g.mark-symbol.role-mark path').count()).toBe(60)
+  })
+
+  it('a chart rendered in a hidden tab fills the panel once the tab is shown', async () => {
+    await page.getByRole('tab', { name: 'Later' }).click()
+    const panel = page.getByRole('tabpanel', { name: 'Later' })
+    const chart = panel.getByTestId('barChart')
+    await chart.locator('g.mark-rect path').first().waitFor()
+    const panelWidth = (await panel.boundingBox())!.width
+    await expect.poll(async () => (await chart.locator('svg.marks').boundingBox())!.width).toBeGreaterThan(panelWidth * 0.9)
+  })
+
+  it('re-renders with the theme colours when data-theme changes on <html>', async () => {
+    const fills = () => page.getByTestId('vegaLiteChart').locator('g.mark-arc path').evaluateAll((paths) => paths.map((p) => p.getAttribute('fill')))
+    expect(await fills()).not.toContain('rgb(1, 2, 3)')
+    await page.evaluate(() => {
+      const root = document.documentElement
+      root.style.setProperty('--svc-chart-1', 'rgb(1, 2, 3)')
+      root.setAttribute('data-theme', 'dark')
+    })
+    await expect.poll(fills).toContain('rgb(1, 2, 3)')
+    await screenshot(page, 'charts-theme-changed')
+    await page.evaluate(() => {
+      document.documentElement.style.removeProperty('--svc-chart-1')
+      document.documentElement.removeAttribute('data-theme')
+    })
+    expect(errors).toEqual([])
+  })
+
+  it('needs no unsafe-eval: charts render under a CSP with script-src self', async () => {
+    // A fulfilled (rewritten) document has no network origin, so Chromium's local-network checks
+    // would block its WebSocket to 127.0.0.1; this browser runs without them.
+    const strictBrowser = await launchBrowser(['--disable-features=LocalNetworkAccessChecks'])
+    try {
+      const strict = await strictBrowser.newPage({ viewport: { width: 1280, height: 900 } })
+      const pageErrors = collectPageErrors(strict)
+      await strict.route(`${svc.origin}${ROOT}/charts`, async (route) => {
+        const response = await route.fetch()
+        await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "script-src 'self'; object-src 'none'" } })
+      })
+      await strict.addInitScript(() => {
+        const seen: string[] = []
+        ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`))
+      })
+      await strict.goto(`${svc.origin}${ROOT}/charts`)
+      for (const testId of ['lineChart', 'barChart', 'areaChart', 'scatterChart', 'vegaLiteChart']) {
+        await strict.getByTestId(testId).first().locator('svg.marks').waitFor()
+      }
+      const plot = (await strict.getByTestId('lineChart').locator('svg.marks').boundingBox())!
+      await strict.mouse.move(plot.x + plot.width / 3, plot.y + plot.height / 2)
+      await strict.mouse.move(plot.x + plot.width / 3 + 4, plot.y + plot.height / 2)
+      await strict.locator('#vg-tooltip-element.visible').waitFor()
+      expect(await strict.locator('.svc-vega-error').count()).toBe(0)
+      expect(await strict.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([])
+      // The policy is in force: an inline script is refused (and reported).
+      expect(await strict.evaluate(() => {
+        const s = document.createElement('script')
+        s.textContent = 'window.inlineRan = true'
+        document.head.append(s)
+        return (window as unknown as { inlineRan?: boolean }).inlineRan ?? false
+      })).toBe(false)
+      await expect.poll(() => strict.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations.length)).toBe(1)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await strictBrowser.close()
+    }
+  }, 60_000)
+})
