@@ -1,5 +1,5 @@
 // Bundles the browser client of the page runtime (src/ui/client) into dist/client/app.js and
-// dist/client/app.css. Run by `npm run build` after tsc; `--watch` rebuilds on change.
+// dist/client/app.css, and the pre-paint theme script into dist/client/theme.js. Run by `npm run build` after tsc; `--watch` rebuilds on change.
 import { build, context } from 'esbuild'
 import { mkdir, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -12,7 +12,7 @@ const watch = process.argv.includes('--watch')
 /** @type {import('esbuild').BuildOptions} */
 const options = {
   absWorkingDir: root,
-  entryPoints: { app: 'src/ui/client/main.tsx' },
+  entryPoints: { app: 'src/ui/client/main.tsx', theme: 'src/ui/client/theme-init.ts' },
   outdir,
   bundle: true,
   format: 'iife',
@@ -34,6 +34,6 @@ if (watch) {
   console.error(`build-client: watching src/ui/client → ${outdir}`)
 } else {
   await build(options)
-  const sizes = await Promise.all(['app.js', 'app.css'].map(async (f) => `${f} ${((await stat(join(outdir, f))).size / 1024).toFixed(1)} kB`))
+  const sizes = await Promise.all(['app.js', 'app.css', 'theme.js'].map(async (f) => `${f} ${((await stat(join(outdir, f))).size / 1024).toFixed(1)} kB`))
   console.error(`build-client: ${sizes.join(', ')}`)
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
+import { themeSchema, type ThemeSettings } from './theme.js'
 
 /**
  * Every svc setting, one row each: its zod schema (typed value), its default, and how a string
@@ -157,6 +158,7 @@ export const FIELDS = {
   ui_health_path: { schema: z.string().startsWith('/').nullable(), default: null as string | null, parse: asString },
   ui_startup_timeout_s: { schema: seconds, default: 60, parse: asNumber },
   ui_session_ttl_s: { schema: seconds, default: 120, parse: asNumber },
+  theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
 } as const
 
 export type SettingKey = keyof typeof FIELDS
