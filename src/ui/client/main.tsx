@@ -12,3 +12,4 @@ const root = document.getElementById('root') ?? document.getElementById('svc-roo
 render(<App runtime={runtime} />, root)
 runtime.start()
 import './styles/theme.css'
+import './styles/elements-more.css'

@@ -3,6 +3,7 @@ import type { ElementPropsMap, UiElement } from '../elements.js'
 import { renderMarkdown } from '../markdown.js'
 import { sniffMime } from '../media-store.js'
 import type { RunContext } from '../runtime/run-context.js'
+import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
 import type {
   AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataframeOptions,
   DateInputOptions, DownloadButtonOptions, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
@@ -12,6 +13,7 @@ import type {
 import { chartProps, normalizeTable, pageOf } from './data.js'
 import { toJsonSafe, formatNumber } from './values.js'
 import * as w from './widgets.js'
+import * as more from './more.js'
 
 export const DEFAULT_PAGE_SIZE = 25
 
@@ -264,4 +266,23 @@ export class Container implements StContainer, w.Emitter {
   downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, o?: DownloadButtonOptions): boolean {
     return w.downloadButton(this, label, data, o)
   }
+
+  // ---- theme & more elements (st/more.ts) ----
+  audio(data: MediaSource, o?: AudioOptions): void { more.audio(this, data, o) }
+  video(data: MediaSource, o?: VideoOptions): void { more.video(this, data, o) }
+  pdf(data: MediaSource, o?: PdfOptions): void { more.pdf(this, data, o) }
+  timeInput(label: string, o: TimeInputOptions<string | Date | null> & { value: null }): string | null
+  timeInput(label: string, o?: TimeInputOptions<string | Date>): string
+  timeInput(label: string, o?: TimeInputOptions<string | Date | null>): string | null { return more.timeInput(this, label, o) }
+  colorPicker(label: string, o?: ColorPickerOptions): string { return more.colorPicker(this, label, o) }
+  selectSlider<T>(label: string, options: readonly T[], o: SelectSliderOptions<T, readonly [T, T]> & { value: readonly [T, T] }): [T, T]
+  selectSlider<T>(label: string, options: readonly T[], o?: SelectSliderOptions<T, T>): T
+  selectSlider<T>(label: string, options: readonly T[], o?: SelectSliderOptions<T, T | readonly [T, T]>): T | [T, T] { return more.selectSlider(this, label, options, o) }
+  pills<T>(label: string, options: readonly T[], o: PillsOptions<T, T[]> & { selectionMode: 'multi' }): T[]
+  pills<T>(label: string, options: readonly T[], o?: PillsOptions<T, T | null> & { selectionMode?: 'single' }): T | null
+  pills<T>(label: string, options: readonly T[], o?: object): T | null | T[] { return more.pills(this, 'pills', label, options, o as PillsOptions<T, T | null | T[]>) }
+  segmentedControl<T>(label: string, options: readonly T[], o: PillsOptions<T, T[]> & { selectionMode: 'multi' }): T[]
+  segmentedControl<T>(label: string, options: readonly T[], o?: PillsOptions<T, T | null> & { selectionMode?: 'single' }): T | null
+  segmentedControl<T>(label: string, options: readonly T[], o?: object): T | null | T[] { return more.pills(this, 'segmentedControl', label, options, o as PillsOptions<T, T | null | T[]>) }
+  feedback(options?: 'thumbs' | 'faces' | 'stars', o?: FeedbackOptions): number | null { return more.feedback(this, options, o) }
 }

@@ -13,6 +13,8 @@ import { ErrorAlert, Exception, Info, Progress, Spinner, Success, Warning } from
 import { Dataframe, Table } from './table.js'
 import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
 import type { ElementProps } from './types.js'
+import { Audio, Pdf, Video } from './media-more.js'
+import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -65,6 +67,15 @@ const REGISTRY: Registry = {
   dateInput: DateInput,
   fileUploader: FileUploader,
   downloadButton: DownloadButton,
+  audio: Audio,
+  video: Video,
+  pdf: Pdf,
+  timeInput: TimeInput,
+  colorPicker: ColorPicker,
+  selectSlider: SelectSlider,
+  pills: Pills,
+  segmentedControl: SegmentedControl,
+  feedback: Feedback,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>
