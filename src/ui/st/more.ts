@@ -157,29 +157,31 @@ export function pills<T>(em: Emitter, type: 'pills' | 'segmentedControl', label:
     const i = options.findIndex((opt) => sameValue(opt, v))
     return i < 0 ? bad('not one of the options') : i
   }
-  const fromState = (v: unknown): T[] => {
-    const list = v === null || v === undefined ? [] : mode === 'multi' ? (Array.isArray(v) ? v : bad('expected a list of options')) : [v]
-    return [...new Set(list.map(indexOf))].map((i) => options[i]!)
+  // The widget holds what the page sees (and `st.sessionState[key]` mirrors): one option or null, or a list.
+  const fromIndices = (idx: number[]): T | null | T[] => {
+    const picked = [...new Set(idx)].sort((a, b) => a - b).map((i) => options[i]!)
+    return mode === 'multi' ? picked : (picked[0] ?? null)
   }
-  let def: T[]
+  const fromState = (v: unknown): T | null | T[] => {
+    if (mode === 'single') return v === null || v === undefined ? null : options[indexOf(v)]!
+    return Array.isArray(v) ? fromIndices(v.map(indexOf)) : bad('expected a list of options')
+  }
+  const indices = (v: T | null | T[]): number[] => (mode === 'multi' ? (v as T[]).map(indexOf) : v === null ? [] : [indexOf(v)])
+  let def: T | null | T[]
   try {
-    def = fromState(o.default ?? null)
+    def = fromState(o.default ?? (mode === 'multi' ? [] : null))
   } catch {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `${type}("${label}"): default ${JSON.stringify(o.default)} is not ${mode === 'multi' ? 'a list of the options' : 'one of the options'}`)
   }
-  const deserialize = (r: unknown): T[] => {
+  const deserialize = (r: unknown): T | null | T[] => {
     if (!Array.isArray(r) || (mode === 'single' && r.length > 1)) return bad(mode === 'single' ? 'expected [] or [index]' : 'expected option indices')
-    const idx = r.map((i) => (typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < options.length ? i : bad('index out of range')))
-    return [...new Set(idx)].sort((a, b) => a - b).map((i) => options[i]!)
+    return fromIndices(r.map((i) => (typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < options.length ? i : bad('index out of range'))))
   }
-  const pageValue = (v: T[]): T | null | T[] => (mode === 'multi' ? v : (v[0] ?? null))
-  const onChange = o.onChange
-  const { id, value } = register<T[]>(em, {
-    type, label, key: o.key, identity: [labels, mode, def.map(indexOf)], default: def, deserialize, fromState,
-    onChange: onChange ? (v) => onChange(pageValue(v)) : undefined,
-  }, def.map(indexOf))
-  em.emit(type, { ...base(em, label, o), options: labels, selectionMode: mode, value: value.map(indexOf) }, id)
-  return pageValue(value)
+  const { id, value } = register<T | null | T[]>(em, {
+    type, label, key: o.key, identity: [labels, mode, indices(def)], default: def, deserialize, fromState, onChange: o.onChange,
+  }, indices(def))
+  em.emit(type, { ...base(em, label, o), options: labels, selectionMode: mode, value: indices(value) }, id)
+  return value
 }
 
 // ---- feedback ----
