@@ -35,8 +35,8 @@ const font = z
 
 const RADII: Record<string, string> = { none: '0px', small: '4px', medium: '8px', large: '12px', full: '9999px' }
 const radius = z
-  .union([z.number().min(0).max(64), z.string().trim()])
-  .refine((v) => typeof v === 'number' || Object.hasOwn(RADII, v) || /^\d+(?:\.\d+)?(?:px|rem|em)$/.test(v), {
+  .union([z.number(), z.string().trim()])
+  .refine((v) => (typeof v === 'number' ? v >= 0 && v <= 64 : Object.hasOwn(RADII, v) || /^\d+(?:\.\d+)?(?:px|rem|em)$/.test(v)), {
     message: 'must be "none", "small", "medium", "large", "full", a number of pixels (0..64) or a length like "0.5rem"',
   })
   .transform((v) => (typeof v === 'number' ? `${v}px` : (RADII[v] ?? v)))
