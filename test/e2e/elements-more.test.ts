@@ -108,7 +108,8 @@ describe('more elements in the browser', () => {
     const { page } = await open({ width: 400 })
     await page.getByRole('button', { name: 'Open sidebar' }).click()
     const close = page.getByRole('button', { name: 'Close sidebar' })
-    await page.locator('.svc-sidebar').evaluate((el) => new Promise((r) => (getComputedStyle(el).visibility === 'visible' ? r(null) : el.addEventListener('transitionend', () => r(null), { once: true }))))
+    // The drawer slides in: measure once its transition has finished.
+    await page.locator('.svc-sidebar').evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)))
     const button = (await close.boundingBox())!
     const title = await page.locator('.svc-brand').evaluate((el) => {
       const range = document.createRange()
