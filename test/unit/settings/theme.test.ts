@@ -43,6 +43,7 @@ describe('theme setting', () => {
   it.each([
     [{ primaryColor: 'red; background: url(x)' }, 'primaryColor must be a CSS colour'],
     [{ primaryColor: '#12345' }, 'primaryColor must be a CSS colour'],
+    [{ textColor: 'tael' }, 'textColor must be a CSS colour'],
     [{ dark: { textColor: 'rgb(1,2,3)}body{' } }, 'dark.textColor must be a CSS colour'],
     [{ font: 'Inter; } html { display: none' }, 'font must be "sans-serif"'],
     [{ font: '"Inter, sans-serif' }, 'font must be "sans-serif"'],
@@ -62,13 +63,13 @@ describe('theme setting', () => {
   })
 
   it('renders CSS variables: shared values on :root, light and dark overrides per mode', () => {
-    const css = themeCss(themeSchema.parse({ primaryColor: '#0f766e', font: 'Inter, sans-serif', baseRadius: 'large', dark: { primaryColor: '#2dd4bf', backgroundColor: '#000' }, light: { textColor: 'black' } }))
+    const css = themeCss(themeSchema.parse({ primaryColor: '#0f766e', font: 'Inter, sans-serif', baseRadius: 'large', dark: { primaryColor: '#2dd4bf', backgroundColor: '#000' }, light: { textColor: 'Black' } }))
     expect(css).toContain(':root, :root[data-theme] {')
     expect(css).toContain('--svc-accent: #0f766e;')
     expect(css).toContain('--svc-accent-hover: color-mix(')
     expect(css).toContain('--svc-font: Inter, sans-serif;')
     expect(css).toContain('--svc-radius: 12px;')
-    expect(css).toMatch(/:root:not\(\[data-theme='dark'\]\) \{\n {2}--svc-text: black;/)
+    expect(css).toMatch(/:root:not\(\[data-theme='dark'\]\) \{\n {2}--svc-text: Black;/)
     expect(css).toMatch(/:root\[data-theme='dark'\] \{\n {2}--svc-accent: #2dd4bf;[\s\S]*--svc-bg: #000;/)
   })
 
