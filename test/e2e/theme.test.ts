@@ -87,6 +87,15 @@ describe('theme in the browser', () => {
     expect(errors).toEqual([])
   })
 
+  it('with the System choice, a change of the OS scheme applies at once', async () => {
+    const { page } = await open('light')
+    expect(await dataTheme(page)).toBe('light')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expect.poll(() => dataTheme(page)).toBe('dark')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await expect.poll(() => dataTheme(page)).toBe('light')
+  })
+
   it('applies the theme block: primary colour per mode and the radius', async () => {
     const light = await open('light')
     const button = light.page.getByRole('button', { name: 'Primary action' })
