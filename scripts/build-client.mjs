@@ -1,6 +1,7 @@
 // Bundles the browser client of the page runtime (src/ui/client) into dist/client: app.js and app.css
-// for every page, plus chunks/*.js files that app.js imports on demand (the chart library is one:
-// pages without charts never load it). ESM with code splitting; `--watch` rebuilds on change.
+// for every page, theme.js (the pre-paint theme script), plus chunks/*.js files that app.js imports on
+// demand (the chart library is one: pages without charts never load it). ESM with code splitting;
+// `--watch` rebuilds on change.
 import { build, context } from 'esbuild'
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -13,7 +14,7 @@ const watch = process.argv.includes('--watch')
 /** @type {import('esbuild').BuildOptions} */
 const options = {
   absWorkingDir: root,
-  entryPoints: { app: 'src/ui/client/main.tsx' },
+  entryPoints: { app: 'src/ui/client/main.tsx', theme: 'src/ui/client/theme-init.ts' },
   outdir,
   bundle: true,
   format: 'esm',

@@ -152,7 +152,7 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
       const allowed =
         raw === INVALID_JSON
           ? `write it as JSON${example ? `, e.g. ${example}` : ''}`
-          : parsed.error.issues.map((i) => i.message).join('; ')
+          : parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join('; ')
       problems.push(`${describeSource(key, source)}: ${show(raw)} is not valid for ${key}: ${allowed}`)
     }
   }

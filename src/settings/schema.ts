@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
+import { themeSchema, type ThemeSettings } from './theme.js'
 
 /**
  * Every svc setting, one row each: its zod schema (typed value), its default, and how a string
@@ -171,6 +172,7 @@ export const FIELDS = {
   redis_key_prefix: { schema: z.string().regex(/^[A-Za-z0-9_.:{}-]{0,64}$/), default: 'svc:', parse: asString },
   /** Connect and per-command deadline; a Redis outage answers errors within it, never hangs a request. */
   redis_timeout_s: { schema: seconds.min(0.05), default: 1, parse: asNumber },
+  theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
 } as const
 
 export type SettingKey = keyof typeof FIELDS

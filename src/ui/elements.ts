@@ -276,6 +276,24 @@ export interface DialogProps { title: string; width: 'small' | 'medium' | 'large
 export interface PopoverProps { label: string; icon: string | null; disabled: boolean; useContainerWidth: boolean; help: string | null }
 /** An expander with a state icon; the client re-applies `expanded` whenever the server changes it. */
 export interface StatusProps { label: string; state: 'running' | 'complete' | 'error'; expanded: boolean }
+// ---- theme & more elements: media, time, colour, choice chips, feedback ----------------------
+
+/** `url` as for images; `startTime`/`endTime` in seconds (a `#t=` media fragment on the client). */
+export interface AudioProps { url: string; mime: string | null; startTime: number; endTime: number | null; loop: boolean; autoplay: boolean }
+export interface VideoProps extends AudioProps { muted: boolean; width: number | null }
+/** An embedded PDF viewer `height` pixels tall. */
+export interface PdfProps { url: string; height: number }
+/** sends "HH:MM" ("HH:MM:SS" when `step` is under a minute's multiple) or null. `step` in seconds. */
+export interface TimeInputProps extends WidgetBase { value: string | null; step: number }
+/** sends "#rrggbb". */
+export interface ColorPickerProps extends WidgetBase { value: string }
+/** sends the option index, or [from, to] indices for a range (when `value` is a pair). */
+export interface SelectSliderProps extends WidgetBase { options: string[]; value: number | [number, number] }
+/** sends number[] (selected option indices; at most one when `selectionMode` is `single`). */
+export interface PillsProps extends WidgetBase { options: string[]; selectionMode: 'single' | 'multi'; value: number[] }
+export type SegmentedControlProps = PillsProps
+/** sends the chosen index (thumbs: 0 down, 1 up; faces and stars: 0..4) or null. `label` is empty. */
+export interface FeedbackProps extends WidgetBase { options: 'thumbs' | 'faces' | 'stars'; value: number | null }
 
 /** Element type → props. */
 export interface ElementPropsMap {
@@ -333,6 +351,15 @@ export interface ElementPropsMap {
   popover: PopoverProps
   status: StatusProps
   vegaLiteChart: VegaLiteChartProps
+  audio: AudioProps
+  video: VideoProps
+  pdf: PdfProps
+  timeInput: TimeInputProps
+  colorPicker: ColorPickerProps
+  selectSlider: SelectSliderProps
+  pills: PillsProps
+  segmentedControl: SegmentedControlProps
+  feedback: FeedbackProps
 }
 
 export type ElementType = keyof ElementPropsMap
@@ -356,6 +383,12 @@ export const WIDGET_TYPES = [
   'fileUploader',
   'downloadButton',
   'chatInput',
+  'timeInput',
+  'colorPicker',
+  'selectSlider',
+  'pills',
+  'segmentedControl',
+  'feedback',
 ] as const
 export type WidgetType = (typeof WIDGET_TYPES)[number]
 

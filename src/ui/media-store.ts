@@ -20,6 +20,14 @@ const EXT: Record<string, string> = {
   'text/plain': 'txt',
   'application/json': 'json',
   'application/pdf': 'pdf',
+  'audio/wav': 'wav',
+  'audio/mpeg': 'mp3',
+  'audio/ogg': 'ogg',
+  'audio/webm': 'weba',
+  'audio/flac': 'flac',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'video/ogg': 'ogv',
 }
 
 export interface MediaEntry {

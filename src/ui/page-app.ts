@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { ThemeSettings } from '../settings/theme.js'
 import type { PageRecord } from './page-registry.js'
 
 /**
@@ -7,6 +8,6 @@ import type { PageRecord } from './page-registry.js'
  */
 export interface PageApp {
   readonly pages: readonly PageRecord[]
-  readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null }
+  readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null; readonly theme: ThemeSettings }
   readonly logger: Logger
 }

@@ -166,7 +166,7 @@ export interface ProgressBar {
 }
 
 /** Element and layout methods, on `st` and on every container. */
-export interface StContainer extends StChatMethods {
+export interface StContainer extends StChatMethods, StMoreElements {
   title(text: string, options?: HeadingOptions): void
   header(text: string, options?: HeadingOptions): void
   subheader(text: string, options?: HeadingOptions): void
@@ -400,4 +400,68 @@ export interface VegaLiteChartOptions {
   useContainerWidth?: boolean
   /** `'svc'` (default): colours and fonts of the page theme, following light/dark; `null`: Vega-Lite's defaults. */
   theme?: 'svc' | null
+}
+
+// ---- theme & more elements: media, time, colour, choice chips, feedback ----------------------
+
+/** Bytes, or a URL: `https://…`, an app path `/…`, or a `data:` URI of the same kind. */
+export type MediaSource = string | Uint8Array | ArrayBuffer
+export interface AudioOptions {
+  /** MIME type of bytes (default `audio/wav`; `video/mp4` for video). */
+  format?: string
+  /** Seconds. */
+  startTime?: number
+  endTime?: number
+  loop?: boolean
+  autoplay?: boolean
+}
+export interface VideoOptions extends AudioOptions { muted?: boolean; width?: number }
+export interface PdfOptions { /** Pixels (default 500). */ height?: number }
+export interface TimeInputOptions<V> extends WidgetOptions {
+  /** "HH:MM" (or "HH:MM:SS"), a Date (its local time), "now" (default), or null for no time. */
+  value?: V
+  /** Seconds between choices (default 900 = 15 minutes; 60..82800). */
+  step?: number
+  onChange?: Callback<string | null>
+}
+export interface ColorPickerOptions extends WidgetOptions {
+  /** "#rrggbb" or "#rgb" (default "#000000"). */
+  value?: string
+  onChange?: Callback<string>
+}
+export interface SelectSliderOptions<T, V> extends WidgetOptions {
+  /** One option, or a pair of options for a range (default: the first option). */
+  value?: V
+  formatFunc?: (option: T) => string
+  onChange?: Callback<V>
+}
+export interface PillsOptions<T, V> extends WidgetOptions {
+  selectionMode?: 'single' | 'multi'
+  /** The initial selection: one option (single) or a list (multi); default none. */
+  default?: T | readonly T[] | null
+  formatFunc?: (option: T) => string
+  onChange?: Callback<V>
+}
+export interface FeedbackOptions extends Omit<WidgetOptions, 'help' | 'labelVisibility'> {
+  /** Initially selected index, or null (default). */
+  default?: number | null
+  onChange?: Callback<number | null>
+}
+
+/** The elements added for issue #14.6; `Container` implements them beside `StContainer`. */
+export interface StMoreElements {
+  audio(data: MediaSource, options?: AudioOptions): void
+  video(data: MediaSource, options?: VideoOptions): void
+  pdf(data: MediaSource, options?: PdfOptions): void
+  timeInput(label: string, options: TimeInputOptions<string | Date | null> & { value: null }): string | null
+  timeInput(label: string, options?: TimeInputOptions<string | Date>): string
+  colorPicker(label: string, options?: ColorPickerOptions): string
+  selectSlider<T>(label: string, options: readonly T[], opts: SelectSliderOptions<T, readonly [T, T]> & { value: readonly [T, T] }): [T, T]
+  selectSlider<T>(label: string, options: readonly T[], opts?: SelectSliderOptions<T, T>): T
+  pills<T>(label: string, options: readonly T[], opts: PillsOptions<T, T[]> & { selectionMode: 'multi' }): T[]
+  pills<T>(label: string, options: readonly T[], opts?: PillsOptions<T, T | null> & { selectionMode?: 'single' }): T | null
+  segmentedControl<T>(label: string, options: readonly T[], opts: PillsOptions<T, T[]> & { selectionMode: 'multi' }): T[]
+  segmentedControl<T>(label: string, options: readonly T[], opts?: PillsOptions<T, T | null> & { selectionMode?: 'single' }): T | null
+  /** Thumbs (0 down, 1 up), five faces or five stars (0..4); null until the visitor picks one. */
+  feedback(options?: 'thumbs' | 'faces' | 'stars', opts?: FeedbackOptions): number | null
 }

@@ -3,7 +3,9 @@ import { RuntimeContext, useRuntime, useViewState } from './context.js'
 import type { Runtime } from './runtime.js'
 import { Nav, flattenNav } from './shell/nav.js'
 import { ErrorBanner, ReconnectBanner, RunningIndicator, Toasts } from './shell/status.js'
+import { ThemeMenu } from './shell/theme-menu.js'
 import { Nodes } from './render.js'
+import { Icon } from './icons.js'
 
 export function App({ runtime }: { runtime: Runtime }) {
   const state = useViewState(runtime)
@@ -25,6 +27,7 @@ export function App({ runtime }: { runtime: Runtime }) {
         Skip to content
       </a>
       <RunningIndicator running={state.running} />
+      <ThemeMenu />
       <div class={`svc-app ${hasSidebar ? 'has-sidebar' : ''} ${menuOpen ? 'menu-open' : ''}`} data-layout={layout}>
         {hasSidebar ? (
           <>
@@ -110,7 +113,7 @@ function PageLink({ path, title, icon }: { path: string; title: string; icon: st
       }}
     >
       <span class="svc-nav-icon" aria-hidden="true">
-        {icon ?? '📄'}
+        <Icon value={icon ?? ':material/description:'} />
       </span>
       <span>{title}</span>
       <span class="svc-muted svc-page-card-path">{path}</span>

@@ -14,3 +14,5 @@ const runtime = new Runtime(readConfig())
 const root = document.getElementById('root') ?? document.getElementById('svc-root') ?? document.body.appendChild(document.createElement('div'))
 render(<App runtime={runtime} />, root)
 runtime.start()
+import './styles/theme.css'
+import './styles/elements-more.css'

@@ -14,6 +14,7 @@ import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
+import { themeCss } from '../../settings/theme.js'
 
 export interface UiServerOptions {
   app: PageApp
@@ -36,6 +37,8 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 const STATIC_PREFIX = '/_stcore/static/'
 const HEALTH = '/_stcore/health'
 const STREAM = '/_stcore/stream'
+/** The `theme` setting as CSS variables (a file, not an inline style, so a strict CSP works). */
+export const THEME_CSS_PATH = '/_stcore/theme.css'
 
 type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
 
@@ -48,6 +51,7 @@ export class UiServer {
   #state: State = 'idle'
   #app: PageApp
   #directory: PageDirectory
+  #themeCss: string
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
@@ -61,6 +65,7 @@ export class UiServer {
     this.#opts = options
     this.#app = options.app
     this.#directory = new PageDirectory(options.app.pages)
+    this.#themeCss = themeCss(options.app.settings.theme)
     this.#media = new MediaStore({ basePath: options.basePath })
     this.#overrides = overridesFromEnv()
     const client = getClient(options.app)
@@ -111,6 +116,7 @@ export class UiServer {
   replaceApp(app: PageApp): number {
     this.#app = app
     this.#directory = new PageDirectory(app.pages)
+    this.#themeCss = themeCss(app.settings.theme)
     return this.#sessions.rerunAll()
   }
 
@@ -154,6 +160,12 @@ export class UiServer {
       res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(ok ? 'ok' : 'shutting down')
       return
     }
+    if (path === base + THEME_CSS_PATH) {
+      const body = Buffer.from(this.#themeCss)
+      res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'content-length': body.byteLength, 'cache-control': 'no-cache' })
+      res.end(req.method === 'HEAD' ? undefined : body)
+      return
+    }
     const staticPrefix = base + STATIC_PREFIX
     if (path.startsWith(staticPrefix)) {
       let name: string
@@ -193,7 +205,7 @@ export class UiServer {
       return
     }
     if (path === '/' || path === base || path.startsWith(base + '/')) {
-      const html = renderShell({ basePath: base, title: this.#app.settings.title })
+      const html = renderShell({ basePath: base, title: this.#app.settings.title, themeBase: this.#app.settings.theme.base ?? 'system' })
       // Same shell either way (the client shows the not-found view), but crawlers and monitors see the 404.
       res.writeHead(this.#isPage(path, req.url ?? '') ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
       res.end(req.method === 'HEAD' ? undefined : html)

@@ -3,6 +3,7 @@ import type { ElementPropsMap, UiElement } from '../elements.js'
 import { renderMarkdown } from '../markdown.js'
 import { sniffMime } from '../media-store.js'
 import type { RunContext } from '../runtime/run-context.js'
+import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
 import type {
   AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataEditorOptions, DataframeOptions, DataframeSelection,
   DateInputOptions, DownloadButtonOptions, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
@@ -21,6 +22,7 @@ import type { DialogBody } from './overlays.js'
 import type {
   ChatInputOptions, ChatMessageOptions, Dialog, DialogOptions, PopoverOptions, StatusContainer, StatusOptions, StreamSource, WriteStreamOptions,
 } from '../st-types.js'
+import * as more from './more.js'
 
 /**
  * Writes elements into one list of the run's tree: the main area, the sidebar, or a
@@ -285,4 +287,22 @@ export class Container implements StContainer, w.Emitter {
   status<T>(label: string, a?: StatusOptions | ((s: StatusContainer) => T | Promise<T>), o?: StatusOptions): StatusContainer | Promise<T> {
     return overlays.status(this, label, a, o)
   }
+  // ---- theme & more elements (st/more.ts) ----
+  audio(data: MediaSource, o?: AudioOptions): void { more.audio(this, data, o) }
+  video(data: MediaSource, o?: VideoOptions): void { more.video(this, data, o) }
+  pdf(data: MediaSource, o?: PdfOptions): void { more.pdf(this, data, o) }
+  timeInput(label: string, o: TimeInputOptions<string | Date | null> & { value: null }): string | null
+  timeInput(label: string, o?: TimeInputOptions<string | Date>): string
+  timeInput(label: string, o?: TimeInputOptions<string | Date | null>): string | null { return more.timeInput(this, label, o) }
+  colorPicker(label: string, o?: ColorPickerOptions): string { return more.colorPicker(this, label, o) }
+  selectSlider<T>(label: string, options: readonly T[], o: SelectSliderOptions<T, readonly [T, T]> & { value: readonly [T, T] }): [T, T]
+  selectSlider<T>(label: string, options: readonly T[], o?: SelectSliderOptions<T, T>): T
+  selectSlider<T>(label: string, options: readonly T[], o?: SelectSliderOptions<T, T | readonly [T, T]>): T | [T, T] { return more.selectSlider(this, label, options, o) }
+  pills<T>(label: string, options: readonly T[], o: PillsOptions<T, T[]> & { selectionMode: 'multi' }): T[]
+  pills<T>(label: string, options: readonly T[], o?: PillsOptions<T, T | null> & { selectionMode?: 'single' }): T | null
+  pills<T>(label: string, options: readonly T[], o?: object): T | null | T[] { return more.pills(this, 'pills', label, options, o as PillsOptions<T, T | null | T[]>) }
+  segmentedControl<T>(label: string, options: readonly T[], o: PillsOptions<T, T[]> & { selectionMode: 'multi' }): T[]
+  segmentedControl<T>(label: string, options: readonly T[], o?: PillsOptions<T, T | null> & { selectionMode?: 'single' }): T | null
+  segmentedControl<T>(label: string, options: readonly T[], o?: object): T | null | T[] { return more.pills(this, 'segmentedControl', label, options, o as PillsOptions<T, T | null | T[]>) }
+  feedback(options?: 'thumbs' | 'faces' | 'stars', o?: FeedbackOptions): number | null { return more.feedback(this, options, o) }
 }

@@ -16,7 +16,7 @@ export interface Emitter {
 
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024 // 10 MiB per file
 
-function base(em: Emitter, label: string, o: WidgetOptions): WidgetBase {
+export function base(em: Emitter, label: string, o: WidgetOptions): WidgetBase {
   return {
     label: String(label),
     key: o.key ?? null,
@@ -27,13 +27,13 @@ function base(em: Emitter, label: string, o: WidgetOptions): WidgetBase {
   }
 }
 
-function register<V>(em: Emitter, spec: Omit<WidgetSpec<V>, 'formId'>, serializedDefault: unknown): { id: string; value: V } {
+export function register<V>(em: Emitter, spec: Omit<WidgetSpec<V>, 'formId'>, serializedDefault: unknown): { id: string; value: V } {
   const r = em.ctx.widget({ ...spec, formId: em.formId })
   em.ctx.widgetDefaults.set(r.id, serializedDefault)
   return r
 }
 
-const bad = (what: string): never => {
+export const bad = (what: string): never => {
   throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid widget value: ${what}`)
 }
 
@@ -63,7 +63,7 @@ export function checkbox(em: Emitter, type: 'checkbox' | 'toggle', label: string
   return value
 }
 
-function choice<T>(options: readonly T[], format: ((o: T) => string) | undefined, index: number | null | undefined, label: string) {
+export function choice<T>(options: readonly T[], format: ((o: T) => string) | undefined, index: number | null | undefined, label: string) {
   const labels = options.map((opt) => (format ? format(opt) : displayString(opt)))
   const start = options.length === 0 ? null : index === undefined ? 0 : index
   if (start !== null && (!Number.isInteger(start) || start < 0 || start >= options.length)) {

@@ -16,7 +16,7 @@ function appWith(showErrorDetails: boolean | null, page: (st: St) => void) {
   })
   const svc = new Svc({ title: 'T', log_level: 'fatal' })
   svc.page('/reports', page)
-  const app = { pages: svc.pages, settings: { title: 'T', debug: false, show_error_details: showErrorDetails }, logger: pino({ level: 'info' }, sink) }
+  const app = { pages: svc.pages, settings: { title: 'T', debug: false, show_error_details: showErrorDetails, theme: {} }, logger: pino({ level: 'info' }, sink) }
   return { app, lines }
 }
 

@@ -16,6 +16,8 @@ import { DataEditor, Dataframe } from './data.js'
 import { ChatInput, ChatMessage } from './chat.js'
 import { Dialog, Popover, Status } from './overlays.js'
 import { VegaChart } from './charts.js'
+import { Audio, Pdf, Video } from './media-more.js'
+import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -75,6 +77,15 @@ const REGISTRY: Registry = {
   popover: Popover,
   status: Status,
   vegaLiteChart: VegaChart,
+  audio: Audio,
+  video: Video,
+  pdf: Pdf,
+  timeInput: TimeInput,
+  colorPicker: ColorPicker,
+  selectSlider: SelectSlider,
+  pills: Pills,
+  segmentedControl: SegmentedControl,
+  feedback: Feedback,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>

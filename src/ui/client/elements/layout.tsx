@@ -5,6 +5,7 @@ import { FormContext, useRuntime, type FormScope } from '../context.js'
 import { Node, Nodes } from '../render.js'
 import { domId } from '../widgets/field.js'
 import type { ElementProps } from './types.js'
+import { Icon } from '../icons.js'
 
 const kids = (node: UiNode) => node.children ?? []
 
@@ -93,7 +94,7 @@ export function Expander({ node, props }: ElementProps<ExpanderProps>) {
       <summary>
         {props.icon ? (
           <span class="svc-expander-icon" aria-hidden="true">
-            {props.icon}
+            <Icon value={props.icon} />
           </span>
         ) : null}
         <span class="svc-expander-label">{props.label}</span>

@@ -1,6 +1,7 @@
 import type { ImageProps, LinkProps } from '../../elements.js'
 import { useRuntime } from '../context.js'
 import type { ElementProps } from './types.js'
+import { Icon } from '../icons.js'
 
 /** Only http(s), mailto, data images and relative URLs reach the DOM. */
 export function safeUrl(url: string, allowData = false): string | undefined {
@@ -26,7 +27,7 @@ export function Link({ props }: ElementProps<LinkProps>) {
     <>
       {props.icon ? (
         <span class="svc-link-icon" aria-hidden="true">
-          {props.icon}
+          <Icon value={props.icon} />
         </span>
       ) : null}
       <span>{props.label}</span>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { AlertProps, ExceptionProps, ProgressProps, SpinnerProps } from '../../elements.js'
 import type { ElementProps } from './types.js'
+import { Icon } from '../icons.js'
 
 const DEFAULT_ICONS = { success: '✓', info: 'i', warning: '!', error: '✕' } as const
 type AlertKind = keyof typeof DEFAULT_ICONS
@@ -9,7 +10,7 @@ function Alert({ kind, props }: { kind: AlertKind; props: AlertProps }) {
   return (
     <div class={`svc-alert svc-alert-${kind}`} role={kind === 'error' || kind === 'warning' ? 'alert' : 'status'} data-testid={kind}>
       <span class={props.icon ? 'svc-alert-icon is-custom' : 'svc-alert-icon'} aria-hidden="true">
-        {props.icon ?? DEFAULT_ICONS[kind]}
+        {props.icon ? <Icon value={props.icon} /> : DEFAULT_ICONS[kind]}
       </span>
       <div class="svc-alert-body svc-markdown" dangerouslySetInnerHTML={{ __html: props.html }} />
     </div>

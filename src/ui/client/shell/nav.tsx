@@ -1,5 +1,6 @@
 import type { NavEntry } from '../../protocol.js'
 import { useRuntime } from '../context.js'
+import { Icon } from '../icons.js'
 
 interface NavProps {
   entries: NavEntry[]
@@ -32,7 +33,7 @@ export function Nav({ entries, activePath, onNavigate }: NavProps) {
               }}
             >
               <span class="svc-nav-icon" aria-hidden="true">
-                {entry.icon ?? '•'}
+                {entry.icon ? <Icon value={entry.icon} /> : '•'}
               </span>
               <span class="svc-nav-title">{entry.title}</span>
             </a>

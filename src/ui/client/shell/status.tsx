@@ -1,5 +1,6 @@
 import type { Toast, ViewState } from '../runtime.js'
 import { useRuntime } from '../context.js'
+import { Icon } from '../icons.js'
 
 /** Shown once a session existed and the socket is down: widgets keep working but queue. */
 export function ReconnectBanner({ state }: { state: ViewState }) {
@@ -49,7 +50,7 @@ export function Toasts({ toasts }: { toasts: Toast[] }) {
         <div key={t.id} class="svc-toast" data-testid="toast">
           {t.icon ? (
             <span class="svc-toast-icon" aria-hidden="true">
-              {t.icon}
+              <Icon value={t.icon} />
             </span>
           ) : null}
           <span class="svc-toast-body">{t.body}</span>

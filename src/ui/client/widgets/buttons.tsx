@@ -3,6 +3,7 @@ import type { ButtonProps, DownloadButtonProps, FormSubmitButtonProps } from '..
 import { useForm, useRuntime } from '../context.js'
 import type { ElementProps } from '../elements/types.js'
 import { Help } from './field.js'
+import { Icon } from '../icons.js'
 
 function buttonClass(kind: ButtonProps['kind'], fullWidth: boolean): string {
   return `svc-button is-${kind}${fullWidth ? ' is-full' : ''}`
@@ -13,7 +14,7 @@ function Label({ icon, label }: { icon: string | null; label: string }) {
     <>
       {icon ? (
         <span class="svc-button-icon" aria-hidden="true">
-          {icon}
+          <Icon value={icon} />
         </span>
       ) : null}
       <span>{label}</span>
