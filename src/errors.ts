@@ -65,6 +65,7 @@ export const ERRORS = {
   SVC_ERR_UI_WIDGET_STATE: { status: 500, error: 'widget_state' },
   SVC_ERR_UI_BAD_CALL: { status: 500, error: 'bad_page_call' },
   SVC_ERR_UI_SIDECAR_START: { status: 500, error: 'ui_start_failed' },
+  SVC_ERR_UI_CACHE: { status: 500, error: 'page_cache' },
   // TRACE: trace hooks
   SVC_ERR_TRACE_BAD_HOOK: { status: 500, error: 'trace_hook_invalid' },
 } as const satisfies Record<`SVC_ERR_${string}`, { status: number; error: string }>

@@ -22,6 +22,8 @@ export {
   persistUrlSession,
   InMemorySessionStore,
   isRunSignal,
+  cacheData,
+  cacheResource,
 } from './ui/index.js'
 export type {
   St,
@@ -35,6 +37,8 @@ export type {
   PageHandler,
   InjectMap,
   SessionStore,
+  CacheOptions,
+  CachedFunction,
 } from './ui/index.js'
 
 // The API client pages get (svc/client)
