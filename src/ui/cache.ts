@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { SvcError } from '../errors.js'
+import { DurationSchema, durationMs } from './duration.js'
 
 /**
  * `cacheData` / `cacheResource`: memoise a function by its argument values, shared by every run
@@ -7,12 +8,9 @@ import { SvcError } from '../errors.js'
  * define it at module level, not inside a page function).
  */
 
-const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/
-
 const CacheOptionsSchema = z.strictObject({
   /** Seconds (like Streamlit), or a string with a unit: `'500ms'`, `'90s'`, `'15m'`, `'1h'`, `'1d'`. */
-  ttl: z.union([z.number().positive(), z.string().regex(DURATION, 'a number of seconds or a duration like "90s", "15m", "1h", "1d"')]).optional(),
+  ttl: DurationSchema.optional(),
   /** Most entries kept; the least recently used goes first. */
   maxEntries: z.number().int().positive().optional(),
 })
@@ -21,13 +19,6 @@ export type CacheOptions = z.input<typeof CacheOptionsSchema>
 
 /** The wrapped function, with `clear()` to drop every entry. */
 export type CachedFunction<F extends (...args: never[]) => unknown> = F & { clear(): void }
-
-function ttlMs(ttl: CacheOptions['ttl']): number {
-  if (ttl === undefined) return Infinity
-  if (typeof ttl === 'number') return ttl * 1_000
-  const [, n, unit] = DURATION.exec(ttl)!
-  return Number(n) * UNITS[unit!]!
-}
 
 /**
  * A stable key for the arguments: equal values give equal keys whatever the object key order.
@@ -88,7 +79,7 @@ function cached<F extends (...args: never[]) => unknown>(kind: 'cacheData' | 'ca
     throw new SvcError('SVC_ERR_UI_CACHE', `${kind}(${fn.name || 'fn'}): invalid options: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')}`)
   }
   const what = `${kind}(${fn.name || 'fn'})`
-  const ttl = ttlMs(parsed.data.ttl)
+  const ttl = parsed.data.ttl === undefined ? Infinity : durationMs(parsed.data.ttl)
   const maxEntries = parsed.data.maxEntries ?? Infinity
   const store = new Map<string, Entry>()
 

@@ -197,6 +197,12 @@ export interface DownloadButtonProps extends WidgetBase {
 }
 
 /** Element type → props. */
+/** `st.fragment()`: a part of the page that reruns on its own; its children are what the fragment drew. */
+export interface FragmentProps {
+  /** Seconds between timed reruns, or null. */
+  runEvery: number | null
+}
+
 export interface ElementPropsMap {
   title: TitleProps
   header: HeaderProps
@@ -245,11 +251,12 @@ export interface ElementPropsMap {
   dateInput: DateInputProps
   fileUploader: FileUploaderProps
   downloadButton: DownloadButtonProps
+  fragment: FragmentProps
 }
 
 export type ElementType = keyof ElementPropsMap
 
-export const CONTAINER_TYPES = ['columns', 'column', 'tabs', 'tab', 'expander', 'container', 'form', 'empty'] as const
+export const CONTAINER_TYPES = ['columns', 'column', 'tabs', 'tab', 'expander', 'container', 'form', 'empty', 'fragment'] as const
 export type ContainerType = (typeof CONTAINER_TYPES)[number]
 
 export const WIDGET_TYPES = [

@@ -151,6 +151,13 @@ export interface ProgressBar {
 
 /** Element and layout methods, on `st` and on every container. */
 export interface StContainer {
+  /**
+   * A part of the page that reruns on its own: a widget inside it reruns only `fn`, and
+   * `runEvery` reruns it on a timer. `fn` gets an `st` that writes into the fragment. Await it
+   * when `fn` is async.
+   */
+  fragment(fn: (st: St) => Promise<void>, options?: FragmentOptions): Promise<void>
+  fragment(fn: (st: St) => void, options?: FragmentOptions): void
   title(text: string, options?: HeadingOptions): void
   header(text: string, options?: HeadingOptions): void
   subheader(text: string, options?: HeadingOptions): void
@@ -258,4 +265,11 @@ export interface St extends StContainer {
   stop(): never
   /** Show another page of the app (`path` as given to `app.page`). */
   switchPage(path: string): never
+}
+
+// ---- fragments ----
+
+export interface FragmentOptions {
+  /** Rerun the fragment alone this often: seconds, or a duration like `'5s'`, `'1m'`. */
+  runEvery?: number | string | null
 }

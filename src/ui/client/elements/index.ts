@@ -13,6 +13,7 @@ import { ErrorAlert, Exception, Info, Progress, Spinner, Success, Warning } from
 import { Dataframe, Table } from './table.js'
 import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
 import type { ElementProps } from './types.js'
+import { Fragment } from './fragment.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -65,6 +66,7 @@ const REGISTRY: Registry = {
   dateInput: DateInput,
   fileUploader: FileUploader,
   downloadButton: DownloadButton,
+  fragment: Fragment,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>
