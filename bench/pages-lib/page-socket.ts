@@ -13,6 +13,8 @@ export interface RerunSample {
   latencyMs: number
   /** Bytes of every frame of the run: run_state(running), renders, run_state(done). */
   bytes: number
+  /** Bytes the run's final render would take sent whole (no diff against the previous one). */
+  fullRenderBytes: number
 }
 
 /**
@@ -60,7 +62,7 @@ export class PageSocket {
     const render = await this.#finalRender()
     const latencyMs = performance.now() - start
     await this.#runDone(render.runId)
-    return { latencyMs, bytes: this.#bytes }
+    return { latencyMs, bytes: this.#bytes, fullRenderBytes: Buffer.byteLength(JSON.stringify(render)) }
   }
 
   async close(): Promise<void> {
