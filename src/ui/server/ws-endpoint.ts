@@ -67,7 +67,7 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
       ws.close(1013, 'client too slow')
       return
     }
-    ws.send(JSON.stringify(encoder.encode(message)))
+    ws.send(encoder.encode(message))
   }
   const helloTimer = setTimeout(() => ws.close(1008, 'expected hello'), HELLO_TIMEOUT_MS)
   helloTimer.unref()
