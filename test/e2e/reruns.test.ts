@@ -63,6 +63,7 @@ describe('reruns in the browser: diffs, fragments', () => {
       const sizes = await runFrames(from)
       expect(Math.max(...sizes), `frames of rerun ${i}: ${sizes.join(', ')}`).toBeLessThan(1_000)
       expect(sum(sizes)).toBeLessThan(2_000)
+      expect(frames.texts.slice(from).join('')).not.toContain('customer-')
     }
     // The table is still whole and interactive after the diffed renders.
     await page.getByText('customer-0', { exact: true }).waitFor()

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { RenderDecoder } from '../../../src/ui/client/patch.js'
 import type { ServerMessage, UiNode, WireNode } from '../../../src/ui/protocol.js'
 import { RenderEncoder } from '../../../src/ui/server/render-diff.js'
+import { Svc } from '../../../src/app.js'
+import { createUiTestHandle } from '../../../src/ui/app-test.js'
 
 type Render = Extract<ServerMessage, { type: 'render' }>
 
@@ -93,5 +95,23 @@ describe('render diff', () => {
     const enc = new RenderEncoder()
     enc.encode(render(tree))
     expect(new RenderEncoder().encode(render(tree))).not.toContain('"same"')
+  })
+
+  it('a page run that only moved a slider sends the dataframe as a reference', async () => {
+    const app = new Svc({ title: 'T', log_level: 'fatal' })
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({ id: i, name: `row-${i}` }))
+    app.page('/', (st) => {
+      const n = st.slider('N', { key: 'n', min: 0, max: 10 })
+      st.text(`n=${n}`)
+      st.dataframe(rows, { key: 'orders' })
+    })
+    const at = await createUiTestHandle(app).run()
+    await at.slider('n').setValue(3).run()
+    const enc = new RenderEncoder()
+    const frames = at.messages.filter((m) => m.type === 'render').map((m) => enc.encode(m))
+    expect(frames).toHaveLength(2)
+    expect(frames[0]).toContain('row-24')
+    expect(frames[1]).not.toContain('row-')
+    expect(frames[1]).toContain('{"id":"df-orders","same":true}')
   })
 })
