@@ -1,13 +1,15 @@
 /**
  * Page runtime: rerun latency of a 200-element page over a real page socket and in-process,
- * against a one-element baseline; then how many live sessions fit in 100 MiB of sidecar RSS.
+ * against a one-element baseline; bytes per rerun of a 10,000-row page whose slider moved; then
+ * how many live sessions fit in 100 MiB of sidecar RSS.
  * Run: npm run bench:pages (builds first; the sidecar is dist/src/ui/server/main.js).
  */
-import { app, PAGE_ELEMENTS, SLIDER_KEY } from './fixtures/pages-app.js'
+import { app, PAGE_ELEMENTS, ROWS_PAGE_ROWS, SLIDER_KEY } from './fixtures/pages-app.js'
 import { comparePair, engineDriver, socketDriver, type LatencyResult, type PageUnderTest } from './pages-lib/rerun-latency.js'
-import { machineLine, MIB, ms, printTable, ratio } from './pages-lib/report.js'
+import { machineLine, mean, MIB, ms, printTable, ratio } from './pages-lib/report.js'
 import { describeSessions, sessionsPerBudget } from './pages-lib/session-memory.js'
 import { SidecarProcess } from './pages-lib/sidecar-process.js'
+import { findWidget, PageSocket } from './pages-lib/page-socket.js'
 
 const APP_TARGET = 'bench/fixtures/pages-app.ts:app'
 const WARMUP = 200
@@ -15,6 +17,7 @@ const SAMPLES = 1000
 const BUDGET = 100 * MIB
 const MAX_SESSIONS = 2000
 const MAX_SESSION_MS = 60_000
+const ROWS_RERUNS = 100
 
 const trivial: PageUnderTest = { path: '/trivial', sliderKey: SLIDER_KEY, expectElements: 1 }
 const big: PageUnderTest = { path: '/', sliderKey: SLIDER_KEY, expectElements: PAGE_ELEMENTS }
@@ -55,6 +58,29 @@ console.log(
     `bytes ${ratio(socket.big.bytes!, socket.trivial.bytes!)}; in-process p50 ${ratio(engine.big.p50, engine.trivial.p50)}, p99 ${ratio(engine.big.p99, engine.trivial.p99)}`,
 )
 
-console.log(`\n2. Concurrent sessions of the 200-element page per ${BUDGET / MIB} MiB of sidecar RSS (caps: ${MAX_SESSIONS} sessions, ${MAX_SESSION_MS / 1000} s)`)
+console.log(`\n2. Bytes per rerun of a page with a ${ROWS_PAGE_ROWS.toLocaleString('en')}-row dataframe and a 1,000-point line chart whose slider moved (${ROWS_RERUNS} reruns)`)
+const rowsBytes = await withSidecar(async (s) => {
+  const { socket, render } = await PageSocket.open(s.wsUrl, '/rows')
+  const slider = findWidget(render.main, 'slider', SLIDER_KEY)
+  if (!slider) throw new Error('page /rows has no slider: fix bench/fixtures/pages-app.ts')
+  const wire: number[] = []
+  const whole: number[] = []
+  try {
+    for (let i = 1; i <= ROWS_RERUNS; i++) {
+      const sample = await socket.interact(slider.id, i)
+      wire.push(sample.bytes)
+      whole.push(sample.fullRenderBytes)
+    }
+  } finally {
+    await socket.close()
+  }
+  return { wire: mean(wire), whole: mean(whole) }
+})
+printTable(['', 'bytes/rerun'], [
+  ['sent (changes against the previous render)', rowsBytes.wire.toFixed(0)],
+  ['final render if sent whole', rowsBytes.whole.toFixed(0)],
+])
+
+console.log(`\n3. Concurrent sessions of the 200-element page per ${BUDGET / MIB} MiB of sidecar RSS (caps: ${MAX_SESSIONS} sessions, ${MAX_SESSION_MS / 1000} s)`)
 const sessions = await withSidecar((s) => sessionsPerBudget(s, { path: '/', budgetBytes: BUDGET, maxSessions: MAX_SESSIONS, maxMs: MAX_SESSION_MS }))
 for (const line of describeSessions(sessions, BUDGET)) console.log(line)

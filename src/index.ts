@@ -23,6 +23,8 @@ export {
   InMemorySessionStore,
   isRunSignal,
   columnConfig,
+  cacheData,
+  cacheResource,
 } from './ui/index.js'
 export type {
   St,
@@ -42,6 +44,8 @@ export type {
   DataEditorOptions,
   DataframeOptions,
   EditingState,
+  CacheOptions,
+  CachedFunction,
 } from './ui/index.js'
 
 // The API client pages get (svc/client)

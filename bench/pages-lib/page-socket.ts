@@ -1,7 +1,8 @@
 import { once } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { WebSocket } from 'ws'
-import type { ServerMessage, UiNode } from '../../src/ui/protocol.js'
+import { RenderDecoder } from '../../src/ui/client/patch.js'
+import type { ServerMessage, WireServerMessage, UiNode } from '../../src/ui/protocol.js'
 
 type Render = Extract<ServerMessage, { type: 'render' }>
 
@@ -12,6 +13,8 @@ export interface RerunSample {
   latencyMs: number
   /** Bytes of every frame of the run: run_state(running), renders, run_state(done). */
   bytes: number
+  /** Bytes the run's final render would take sent whole (no diff against the previous one). */
+  fullRenderBytes: number
 }
 
 /**
@@ -23,13 +26,14 @@ export class PageSocket {
   readonly #ws: WebSocket
   #bytes = 0
   readonly #queue: ServerMessage[] = []
+  readonly #decoder = new RenderDecoder()
   #waiter: { accept: (m: ServerMessage) => boolean; resolve: (m: ServerMessage) => void } | null = null
 
   private constructor(ws: WebSocket) {
     this.#ws = ws
     ws.on('message', (data: Buffer) => {
       this.#bytes += data.length
-      const msg = JSON.parse(data.toString()) as ServerMessage
+      const msg = this.#decoder.decode(JSON.parse(data.toString()) as WireServerMessage)
       const w = this.#waiter
       if (w === null) this.#queue.push(msg)
       else if (w.accept(msg)) {
@@ -58,7 +62,7 @@ export class PageSocket {
     const render = await this.#finalRender()
     const latencyMs = performance.now() - start
     await this.#runDone(render.runId)
-    return { latencyMs, bytes: this.#bytes }
+    return { latencyMs, bytes: this.#bytes, fullRenderBytes: Buffer.byteLength(JSON.stringify(render)) }
   }
 
   async close(): Promise<void> {

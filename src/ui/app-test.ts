@@ -116,7 +116,9 @@ export class UiTestHandle {
         if (this.#session.widgets.metas.get(id)?.type === 'chatInput') this.#session.widgets.queue(id, value, true)
         else this.#session.widgets.queueValue(id, value)
       }
-      this.#session.requestRerun()
+      // Like the browser: changes that are all inside one fragment rerun only that fragment.
+      if (this.#staged.length > 0) this.#session.rerunFor(this.#staged.map((s) => s.id))
+      else this.#session.requestRerun()
     }
     this.#staged = []
     const ms = this.#options.timeoutMs ?? DEFAULT_UI_TEST_TIMEOUT_MS

@@ -296,6 +296,12 @@ export type SegmentedControlProps = PillsProps
 export interface FeedbackProps extends WidgetBase { options: 'thumbs' | 'faces' | 'stars'; value: number | null }
 
 /** Element type → props. */
+/** `st.fragment()`: a part of the page that reruns on its own; its children are what the fragment drew. */
+export interface FragmentProps {
+  /** Seconds between timed reruns, or null. */
+  runEvery: number | null
+}
+
 export interface ElementPropsMap {
   title: TitleProps
   header: HeaderProps
@@ -360,11 +366,12 @@ export interface ElementPropsMap {
   pills: PillsProps
   segmentedControl: SegmentedControlProps
   feedback: FeedbackProps
+  fragment: FragmentProps
 }
 
 export type ElementType = keyof ElementPropsMap
 
-export const CONTAINER_TYPES = ['columns', 'column', 'tabs', 'tab', 'expander', 'container', 'form', 'empty', 'chatMessage', 'dialog', 'popover', 'status'] as const
+export const CONTAINER_TYPES = ['columns', 'column', 'tabs', 'tab', 'expander', 'container', 'form', 'empty', 'chatMessage', 'dialog', 'popover', 'status', 'fragment'] as const
 export type ContainerType = (typeof CONTAINER_TYPES)[number]
 
 export const WIDGET_TYPES = [

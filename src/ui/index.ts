@@ -38,6 +38,8 @@ export type { PageManifest, ManifestPage, ManifestParameter } from './manifest.j
 export { renderMarkdown, escapeHtml } from './markdown.js'
 export type { MarkdownOptions } from './markdown.js'
 export { isRunSignal } from './runtime/signals.js'
+export { cacheData, cacheResource } from './cache.js'
+export type { CacheOptions, CachedFunction } from './cache.js'
 export { CONTAINER_TYPES, WIDGET_TYPES, isContainerType, isWidgetType } from './elements.js'
 export type { ElementPropsMap, ElementType, UiElement, WidgetType, ContainerType } from './elements.js'
 export type { UiNode, ServerMessage, NavEntry, PageInfo } from './protocol.js'

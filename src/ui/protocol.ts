@@ -76,6 +76,22 @@ export type ServerMessage =
       rowIds: number[]
     }
 
+/**
+ * A node as it travels in a `render` on one connection. The server remembers what it sent last
+ * on that connection and sends only what changed: `{ id, same: true }` is the node with that id
+ * from the previous render, unchanged with its whole subtree; `sameProps: true` keeps the
+ * previous props but lists the children again (some of them changed). The first render of a
+ * connection is always complete, so a reconnecting client needs no history.
+ */
+export type WireNode =
+  | { id: string; same: true }
+  | { id: string; type: string; props: Record<string, unknown>; children?: WireNode[]; stale?: boolean }
+  | { id: string; type: string; sameProps: true; children?: WireNode[]; stale?: boolean }
+
+type RenderMessage = Extract<ServerMessage, { type: 'render' }>
+/** What a socket carries: `ServerMessage` with the render's trees encoded as `WireNode`s. */
+export type WireServerMessage = Exclude<ServerMessage, RenderMessage> | (Omit<RenderMessage, 'main' | 'sidebar'> & { main: WireNode[]; sidebar: WireNode[] })
+
 const v1 = { v: z.literal(1) }
 const json = z.unknown()
 

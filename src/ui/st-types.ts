@@ -167,6 +167,13 @@ export interface ProgressBar {
 
 /** Element and layout methods, on `st` and on every container. */
 export interface StContainer extends StChatMethods, StMoreElements {
+  /**
+   * A part of the page that reruns on its own: a widget inside it reruns only `fn`, and
+   * `runEvery` reruns it on a timer. `fn` gets an `st` that writes into the fragment. Await it
+   * when `fn` is async.
+   */
+  fragment(fn: (st: St) => Promise<void>, options?: FragmentOptions): Promise<void>
+  fragment(fn: (st: St) => void, options?: FragmentOptions): void
   title(text: string, options?: HeadingOptions): void
   header(text: string, options?: HeadingOptions): void
   subheader(text: string, options?: HeadingOptions): void
@@ -464,4 +471,11 @@ export interface StMoreElements {
   segmentedControl<T>(label: string, options: readonly T[], opts?: PillsOptions<T, T | null> & { selectionMode?: 'single' }): T | null
   /** Thumbs (0 down, 1 up), five faces or five stars (0..4); null until the visitor picks one. */
   feedback(options?: 'thumbs' | 'faces' | 'stars', opts?: FeedbackOptions): number | null
+}
+
+// ---- fragments ----
+
+export interface FragmentOptions {
+  /** Rerun the fragment alone this often: seconds, or a duration like `'5s'`, `'1m'`. */
+  runEvery?: number | string | null
 }

@@ -3,7 +3,8 @@ import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { WebSocket } from 'ws'
-import type { ServerMessage } from '../../src/ui/protocol.js'
+import { RenderDecoder } from '../../src/ui/client/patch.js'
+import type { ServerMessage, WireServerMessage } from '../../src/ui/protocol.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 export const SIDECAR_MAIN = join(ROOT, 'dist', 'src', 'ui', 'server', 'main.js')
@@ -72,12 +73,13 @@ export async function startSidecar(app: string, env: Record<string, string> = {}
 export class PageClient {
   readonly ws: WebSocket
   readonly #queue: ServerMessage[] = []
+  readonly #decoder = new RenderDecoder()
   #wake: (() => void) | null = null
 
   constructor(url: string, headers: Record<string, string> = {}) {
     this.ws = new WebSocket(url, { headers })
     this.ws.on('message', (d) => {
-      this.#queue.push(JSON.parse(d.toString()) as ServerMessage)
+      this.#queue.push(this.#decoder.decode(JSON.parse(d.toString()) as WireServerMessage))
       this.#wake?.()
     })
   }

@@ -1,4 +1,4 @@
-import type { ServerMessage } from '../protocol.js'
+import type { WireServerMessage } from '../protocol.js'
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js'
 
 /** `connected` is set by the runtime once the server answers `hello` with a session. */
@@ -7,7 +7,7 @@ export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting'
 export interface ConnectionHandlers {
   /** The socket is open: send `hello` now. */
   onOpen(): void
-  onMessage(message: ServerMessage): void
+  onMessage(message: WireServerMessage): void
   /** The socket is down and a (re)connect is pending. */
   onStatus(status: Exclude<ConnectionStatus, 'connected'>): void
 }
@@ -90,9 +90,9 @@ export class Connection {
     })
     socket.addEventListener('message', (event) => {
       if (typeof event.data !== 'string') return
-      let message: ServerMessage
+      let message: WireServerMessage
       try {
-        message = JSON.parse(event.data) as ServerMessage
+        message = JSON.parse(event.data) as WireServerMessage
       } catch {
         return
       }

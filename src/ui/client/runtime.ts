@@ -1,6 +1,7 @@
-import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../protocol.js'
+import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
 import type { ClientConfig } from './config.js'
 import { Connection, type ConnectionStatus } from './connection.js'
+import { RenderDecoder } from './patch.js'
 import { pageHref, pagePathFromLocation, streamUrl, stripQuestionMark } from './url.js'
 
 export interface Toast {
@@ -43,6 +44,8 @@ export class Runtime {
   readonly #storageKey: string
   /** Held in memory while the page lives; see `#takeStoredSessionId`. */
   #sessionId: string | null
+  /** Renders arrive as changes against the previous one on the same connection. */
+  #decoder = new RenderDecoder()
   #pending: ClientMessage[] = []
   #inSession = false
   #state: ViewState
@@ -65,7 +68,10 @@ export class Runtime {
       path: this.#locationPath(),
     }
     this.#connection = new Connection(streamUrl(location, config.basePath), {
-      onOpen: () => this.#hello(),
+      onOpen: () => {
+        this.#decoder = new RenderDecoder()
+        this.#hello()
+      },
       onMessage: (m) => this.#onMessage(m),
       onStatus: (status) => {
         this.#inSession = false
@@ -180,7 +186,8 @@ export class Runtime {
     if (this.#pending.length > MAX_PENDING) this.#pending.shift()
   }
 
-  #onMessage(message: ServerMessage): void {
+  #onMessage(wire: WireServerMessage): void {
+    const message = this.#decoder.decode(wire)
     switch (message.type) {
       case 'session': {
         if (this.#sessionId !== null && !message.restored) {

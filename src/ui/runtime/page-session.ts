@@ -12,7 +12,7 @@ import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
 import type { St, StContext } from '../st-types.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
-import { RunContext, type RunHost } from './run-context.js'
+import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
 import { WidgetStore } from './widget-store.js'
 
@@ -65,6 +65,9 @@ export class PageSession implements RunHost {
   #runId = 0
   #renderedRunId = 0
   #scheduled = false
+  /** What the scheduled run reruns: null for the page, else a fragment id. */
+  #scheduledScope: string | null = null
+  #runningScope: string | null = null
   #settled = true
   #waiters: (() => void)[] = []
   #previous: { main: UiElement[]; sidebar: UiElement[] } = { main: [], sidebar: [] }
@@ -72,6 +75,12 @@ export class PageSession implements RunHost {
   readonly #dfViews = new Map<string, { page: number; sort: SortSpec | null }>()
   #lastError: unknown = null
   #lastTriggers: ReadonlySet<string> = new Set()
+  #lastPage: ResolvedPage | undefined = undefined
+  #lastMeta: PageMeta | null = null
+  /** Fragments of the last page run, by node id, and which fragment each widget is in. */
+  #fragments = new Map<string, FragmentSpec>()
+  #widgetFragment = new Map<string, string>()
+  readonly #timers = new Map<string, { ms: number; timer: NodeJS.Timeout }>()
 
   constructor(options: PageSessionOptions) {
     this.#opts = options
@@ -105,6 +114,8 @@ export class PageSession implements RunHost {
 
   detach(): void {
     this.#send = null
+    // Nobody sees timed fragments now; the first run after the next attach starts them again.
+    this.#syncTimers(new Map())
   }
 
   /** First message of a connection: where the browser is. */
@@ -120,13 +131,12 @@ export class PageSession implements RunHost {
         this.start(msg.path, msg.query)
         return
       case 'widget':
-        if (this.widgets.queue(msg.id, msg.value, msg.trigger === true)) this.requestRerun()
+        if (this.widgets.queue(msg.id, msg.value, msg.trigger === true)) this.rerunFor([msg.id])
         else this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
         return
       case 'form_submit': {
-        let any = false
-        for (const [id, value] of Object.entries(msg.values)) any = this.widgets.queue(id, value, false) || any
-        if (any) this.requestRerun()
+        const queued = Object.entries(msg.values).filter(([id, value]) => this.widgets.queue(id, value, false))
+        if (queued.length > 0) this.rerunFor(queued.map(([id]) => id))
         return
       }
       case 'navigate':
@@ -149,13 +159,34 @@ export class PageSession implements RunHost {
 
   /** Make the current run stale and start a fresh one on the next turn (coalescing bursts). */
   requestRerun(): void {
+    this.#schedule(null)
+  }
+
+  /** Widgets changed: rerun their fragment alone when they all live in one, else the page. */
+  rerunFor(ids: string[]): void {
+    const scopes = new Set(ids.map((id) => this.#widgetFragment.get(id) ?? null))
+    this.#schedule(scopes.size === 1 ? [...scopes][0]! : null)
+  }
+
+  /**
+   * A fragment rerun only replaces a settled page or a run of the same fragment; when the page
+   * (or another fragment) is still running or due, it becomes a page rerun, which draws the
+   * fragment too.
+   */
+  #schedule(scope: string | null): void {
+    const wasSettled = this.#settled
     this.generation++
     this.#settled = false
-    if (this.#scheduled) return
+    if (this.#scheduled) {
+      if (this.#scheduledScope !== scope) this.#scheduledScope = null
+      return
+    }
     this.#scheduled = true
+    this.#scheduledScope = !wasSettled && this.#runningScope !== scope ? null : scope
     setImmediate(() => {
       this.#scheduled = false
-      void runWithRequestId(this.context.requestId, () => this.#run())
+      const target = this.#scheduledScope
+      void runWithRequestId(this.context.requestId, () => (target === null ? this.#run() : this.#runFragment(target)))
     })
   }
 
@@ -169,6 +200,7 @@ export class PageSession implements RunHost {
   close(): void {
     this.generation++
     this.#send = null
+    this.#syncTimers(new Map())
     this.#settle()
   }
 
@@ -221,6 +253,7 @@ export class PageSession implements RunHost {
   }
 
   async #run(): Promise<void> {
+    this.#runningScope = null
     const ctx = new RunContext(this.generation, this)
     const runId = ++this.#runId
     this.#emit({ v: 1, type: 'run_state', runId, running: true })
@@ -234,7 +267,7 @@ export class PageSession implements RunHost {
     const timer = setInterval(() => {
       if (!ctx.current || ctx.version === flushed) return
       flushed = ctx.version
-      this.#emit(this.#render(runId, page, meta, ctx, true))
+      this.#emit(this.#render(runId, page, meta, mergePartial(ctx.main, this.#previous.main), mergePartial(ctx.sidebar, this.#previous.sidebar), true))
     }, flushMs)
     try {
       for (const change of this.widgets.applyPending(this.state)) {
@@ -249,23 +282,35 @@ export class PageSession implements RunHost {
         this.#notFound(st)
       }
     } catch (err) {
-      if (!ctx.current) outcome = 'complete'
-      else if (err instanceof RerunRequested) outcome = 'rerun'
-      else if (err instanceof StopRequested) outcome = 'stop'
-      else if (err instanceof SwitchPageRequested) {
-        outcome = 'switch'
-        switchTo = err.path
-      } else {
-        outcome = 'error'
-        this.#lastError = err
-        st.exception(err)
-      }
+      ;({ outcome, switchTo } = this.#failed(err, ctx, st))
     } finally {
       clearInterval(timer)
     }
     if (!ctx.current) return
     if (outcome !== 'error') this.#lastError = null
     this.#finish(ctx, outcome)
+    this.#lastPage = page
+    this.#lastMeta = meta
+    this.#fragments = ctx.fragments
+    this.#widgetFragment = new Map()
+    for (const id of ctx.fragments.keys()) this.#claimWidgets(id, ctx.rendered)
+    if (this.attached) this.#syncTimers(ctx.fragments)
+    this.#tail(runId, page, meta, outcome, switchTo)
+  }
+
+  /** How a run that threw ended; a page error is shown where the run got to. */
+  #failed(err: unknown, ctx: RunContext, st: St): { outcome: Outcome; switchTo: string } {
+    if (!ctx.current) return { outcome: 'complete', switchTo: '' }
+    if (err instanceof RerunRequested) return { outcome: 'rerun', switchTo: '' }
+    if (err instanceof StopRequested) return { outcome: 'stop', switchTo: '' }
+    if (err instanceof SwitchPageRequested) return { outcome: 'switch', switchTo: err.path }
+    this.#lastError = err
+    st.exception(err)
+    return { outcome: 'error', switchTo: '' }
+  }
+
+  /** After a run that was not replaced: follow its signal, or send its final render. */
+  #tail(runId: number, page: ResolvedPage | undefined, meta: PageMeta | null, outcome: Outcome, switchTo: string): void {
     if (outcome === 'rerun') {
       this.requestRerun()
       return
@@ -279,13 +324,98 @@ export class PageSession implements RunHost {
       return
     }
     this.#renderedRunId = runId
-    this.#emit(this.#render(runId, page, meta, ctx, false))
+    this.#emit(this.#render(runId, page, meta, this.#previous.main, this.#previous.sidebar, false))
     this.#emit({ v: 1, type: 'run_state', runId, running: false })
     if (!this.#scheduled) this.#settle()
   }
 
+  /**
+   * Rerun one fragment: its function runs again into a fresh child list that replaces the
+   * fragment's children in the last tree; widgets outside it keep their values and the page
+   * function does not run. The render holds the whole tree; the connection's encoder turns
+   * everything outside the fragment into references.
+   */
+  async #runFragment(id: string): Promise<void> {
+    const spec = this.#fragments.get(id)
+    const slot = spec && findNode([...this.#previous.main, ...this.#previous.sidebar], id)
+    if (!spec || !slot) return this.#run()
+    this.#runningScope = id
+    const ctx = new RunContext(this.generation, this, id)
+    const runId = ++this.#runId
+    this.#emit({ v: 1, type: 'run_state', runId, running: true })
+    const children: UiElement[] = []
+    const st = createSt(ctx, { id, list: children })
+    let outcome: Outcome = 'complete'
+    let switchTo = ''
+    try {
+      for (const change of this.widgets.applyPending(this.state)) {
+        if (change.meta.onChange) await change.meta.onChange(change.value)
+      }
+      ctx.check()
+      await spec.fn(st)
+    } catch (err) {
+      ;({ outcome, switchTo } = this.#failed(err, ctx, st))
+    }
+    if (!ctx.current) return
+    if (outcome !== 'error') this.#lastError = null
+    const submitted = this.#takeTriggers()
+    if (outcome === 'complete') {
+      const keep = new Set(this.widgets.metas.keys())
+      for (const [w, f] of this.#widgetFragment) if (f === id && !ctx.rendered.has(w)) keep.delete(w)
+      this.widgets.dropUnrendered(keep, this.state)
+    }
+    this.#clearForms(submitted, ctx, children)
+    for (const [df, table] of ctx.dataframes) this.#dataframes.set(df, table)
+    slot.children = children
+    for (const [w, f] of this.#widgetFragment) if (f === id) this.#widgetFragment.delete(w)
+    this.#claimWidgets(id, ctx.rendered)
+    this.#tail(runId, this.#lastPage, this.#lastMeta, outcome, switchTo)
+  }
+
+  /** Remember which of `rendered` are drawn inside fragment `id` (their messages rerun it alone). */
+  #claimWidgets(id: string, rendered: ReadonlySet<string>): void {
+    const node = findNode([...this.#previous.main, ...this.#previous.sidebar], id)
+    const walk = (nodes: readonly UiElement[]): void => {
+      for (const n of nodes) {
+        if (rendered.has(n.id)) this.#widgetFragment.set(n.id, id)
+        if (n.children) walk(n.children)
+      }
+    }
+    if (node?.children) walk(node.children)
+  }
+
+  /** Keep one interval per timed fragment of the page; stop those that are gone or changed. */
+  #syncTimers(fragments: ReadonlyMap<string, FragmentSpec>): void {
+    for (const [id, t] of this.#timers) {
+      if (fragments.get(id)?.runEveryMs === t.ms) continue
+      clearInterval(t.timer)
+      this.#timers.delete(id)
+    }
+    for (const [id, f] of fragments) {
+      if (f.runEveryMs === null || this.#timers.has(id)) continue
+      // A tick while something else runs is skipped: that run is newer than the tick.
+      const timer = setInterval(() => {
+        if (this.#settled && this.attached) this.#schedule(id)
+      }, f.runEveryMs)
+      timer.unref()
+      this.#timers.set(id, { ms: f.runEveryMs, timer })
+    }
+  }
+
   /** Bookkeeping of a run that was not replaced: triggers, dropped widgets, cleared forms. */
   #finish(ctx: RunContext, outcome: Outcome): void {
+    const submitted = this.#takeTriggers()
+    if (outcome === 'complete') {
+      this.widgets.dropUnrendered(ctx.rendered, this.state)
+      for (const id of this.#dfViews.keys()) if (!ctx.dataframes.has(id)) this.#dfViews.delete(id)
+    }
+    this.#clearForms(submitted, ctx, [...ctx.main, ...ctx.sidebar])
+    this.#dataframes = ctx.dataframes
+    this.#previous = { main: ctx.main, sidebar: ctx.sidebar }
+  }
+
+  /** The run's triggers become `lastTriggers`; returns the forms they submitted. */
+  #takeTriggers(): Set<string> {
     const submitted = new Set<string>()
     for (const id of this.widgets.activeTriggers) {
       const meta = this.widgets.metas.get(id)
@@ -293,20 +423,18 @@ export class PageSession implements RunHost {
     }
     this.#lastTriggers = new Set(this.widgets.activeTriggers)
     this.widgets.activeTriggers.clear()
-    if (outcome === 'complete') {
-      this.widgets.dropUnrendered(ctx.rendered, this.state)
-      for (const id of this.#dfViews.keys()) if (!ctx.dataframes.has(id)) this.#dfViews.delete(id)
-    }
+    return submitted
+  }
+
+  #clearForms(submitted: ReadonlySet<string>, ctx: RunContext, nodes: UiElement[]): void {
     for (const formId of submitted) {
       if (!ctx.forms.get(formId)?.clearOnSubmit) continue
       this.widgets.clearForm(formId, this.state)
-      resetFormValues([...ctx.main, ...ctx.sidebar], formId, ctx.widgetDefaults)
+      resetFormValues(nodes, formId, ctx.widgetDefaults)
     }
-    this.#dataframes = ctx.dataframes
-    this.#previous = { main: ctx.main, sidebar: ctx.sidebar }
   }
 
-  #render(runId: number, page: ResolvedPage | undefined, meta: PageMeta | null, ctx: RunContext, partial: boolean): ServerMessage {
+  #render(runId: number, page: ResolvedPage | undefined, meta: PageMeta | null, main: UiElement[], sidebar: UiElement[], partial: boolean): ServerMessage {
     const dir = this.#opts.directory()
     const m = meta ?? page?.pageMeta ?? null
     const info: PageInfo = page
@@ -318,8 +446,8 @@ export class PageSession implements RunHost {
       runId,
       page: info,
       nav: dir.nav(),
-      main: asNodes(partial ? mergePartial(ctx.main, this.#previous.main) : ctx.main),
-      sidebar: asNodes(partial ? mergePartial(ctx.sidebar, this.#previous.sidebar) : ctx.sidebar),
+      main: asNodes(main),
+      sidebar: asNodes(sidebar),
       query: this.query.toString(),
       ...(page ? {} : { notFound: true }),
       ...(partial ? { partial: true } : {}),
@@ -348,6 +476,15 @@ export class PageSession implements RunHost {
 /** Element props are closed interfaces; on the wire they are the protocol's open records. */
 function asNodes(list: UiElement[]): UiNode[] {
   return list as unknown as UiNode[]
+}
+
+function findNode(nodes: readonly UiElement[], id: string): UiElement | undefined {
+  for (const n of nodes) {
+    if (n.id === id) return n
+    const inner = n.children ? findNode(n.children, id) : undefined
+    if (inner) return inner
+  }
+  return undefined
 }
 
 function resetFormValues(nodes: UiElement[], formId: string, defaults: ReadonlyMap<string, unknown>): void {

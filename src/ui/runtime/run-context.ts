@@ -3,7 +3,7 @@ import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'
-import type { StContext } from '../st-types.js'
+import type { St, StContext } from '../st-types.js'
 import { RunAborted } from './signals.js'
 import type { WidgetMeta, WidgetStore } from './widget-store.js'
 
@@ -59,6 +59,11 @@ function stableJson(value: unknown): string {
   }
 }
 
+export interface FragmentSpec {
+  fn: (st: St) => unknown
+  runEveryMs: number | null
+}
+
 /** One execution of a page function: its element tree and the widgets it declared. */
 export class RunContext {
   readonly main: UiElement[] = []
@@ -71,10 +76,16 @@ export class RunContext {
   readonly widgetDefaults = new Map<string, unknown>()
   /** Bumped on every tree change; partial renders are sent only when it moved. */
   version = 0
+  /** Fragments this run drew, by node id. */
+  readonly fragments = new Map<string, FragmentSpec>()
+  /** Makes the `st` of a fragment (set by `createSt`, which owns the `st` classes). */
+  stFor: ((target: { id: string; list: UiElement[] }) => St) | null = null
 
   constructor(
     readonly generation: number,
     readonly host: RunHost,
+    /** The fragment this run reruns alone, or null for a page run. */
+    readonly scope: string | null = null,
   ) {}
 
   get current(): boolean {

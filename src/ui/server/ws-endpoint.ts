@@ -6,6 +6,7 @@ import { runWithRequestId } from '../../logging/context.js'
 import { parseClientMessage, type ServerMessage } from '../protocol.js'
 import type { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
+import { RenderEncoder } from './render-diff.js'
 import type { SessionManager } from './session-manager.js'
 
 /** A client that sends nothing for this long after connecting is closed (it never said hello). */
@@ -59,13 +60,14 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   const context = handshakeContext(req)
   const log = deps.logger
   let session: PageSession | null = null
+  const encoder = new RenderEncoder()
   const send = (message: ServerMessage): void => {
     if (ws.readyState !== WebSocket.OPEN) return
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       ws.close(1013, 'client too slow')
       return
     }
-    ws.send(JSON.stringify(message))
+    ws.send(encoder.encode(message))
   }
   const helloTimer = setTimeout(() => ws.close(1008, 'expected hello'), HELLO_TIMEOUT_MS)
   helloTimer.unref()

@@ -7,13 +7,14 @@ import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, Pd
 import type {
   AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataEditorOptions, DataframeOptions, DataframeSelection,
   DateInputOptions, DownloadButtonOptions, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
-  LinkOptions, MetricOptions, MultiselectOptions, NumberInputOptions, ProgressBar, RadioOptions, SelectboxOptions,
-  SliderOptions, StContainer, TableData, TableOptions, TextAreaOptions, TextInputOptions, TextOptions, UploadedFile,
+  FragmentOptions, LinkOptions, MetricOptions, MultiselectOptions, NumberInputOptions, ProgressBar, RadioOptions, SelectboxOptions,
+  SliderOptions, St, StContainer, TableData, TableOptions, TextAreaOptions, TextInputOptions, TextOptions, UploadedFile,
   VegaLiteChartOptions,
 } from '../st-types.js'
 import { chartProps, vegaLiteProps } from './charts.js'
 import { normalizeTable } from './data.js'
 import * as df from './dataframe.js'
+import { fragment } from './fragment.js'
 import { toJsonSafe, formatNumber } from './values.js'
 import * as w from './widgets.js'
 import * as chat from './chat.js'
@@ -41,6 +42,11 @@ export class Container implements StContainer, w.Emitter {
     this.#prefix = prefix
     this.formId = formId
     this.#single = single
+  }
+
+  /** Id of the node this container writes into (`m`, `s`, or a node's position path). */
+  get path(): string {
+    return this.#prefix
   }
 
   emit<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, children?: UiElement[]): UiElement {
@@ -232,6 +238,12 @@ export class Container implements StContainer, w.Emitter {
     this.ctx.check()
     this.#list.length = 0
     this.ctx.touch()
+  }
+
+  fragment(fn: (st: St) => Promise<void>, o?: FragmentOptions): Promise<void>
+  fragment(fn: (st: St) => void, o?: FragmentOptions): void
+  fragment(fn: (st: St) => void | Promise<void>, o?: FragmentOptions): void | Promise<void> {
+    return fragment(this, fn, o)
   }
 
   // ---- widgets ----

@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js'
+import type { UiElement } from '../elements.js'
 import type { RunContext } from '../runtime/run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/signals.js'
 import type { QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
@@ -24,15 +25,22 @@ function sessionStateProxy(ctx: RunContext): SessionState {
   })
 }
 
+/** `st.sidebar` of a fragment's `st`: a fragment reruns alone, so it owns no part of the sidebar. */
+class FragmentSidebar extends Container {
+  override emit(): never {
+    throw new SvcError('SVC_ERR_UI_BAD_CALL', 'st.sidebar cannot be written from inside st.fragment(); write to the sidebar outside the fragment')
+  }
+}
+
 class StRoot extends Container implements St {
   readonly sidebar: StContainer
   readonly sessionState: SessionState
   readonly queryParams: QueryParams
   readonly context: StContext
 
-  constructor(ctx: RunContext) {
-    super(ctx, ctx.main, 'm', null)
-    this.sidebar = new Container(ctx, ctx.sidebar, 's', null)
+  constructor(ctx: RunContext, target?: FragmentTarget) {
+    super(ctx, target?.list ?? ctx.main, target?.id ?? 'm', null)
+    this.sidebar = target ? new FragmentSidebar(ctx, [], target.id, null) : new Container(ctx, ctx.sidebar, 's', null)
     this.sessionState = sessionStateProxy(ctx)
     this.queryParams = ctx.host.query
     this.context = ctx.host.context
@@ -63,7 +71,14 @@ class StRoot extends Container implements St {
   }
 }
 
-/** The `st` object of one run. */
-export function createSt(ctx: RunContext): St {
-  return new StRoot(ctx)
+/** Where a fragment's `st` writes: the fragment node's id and its children. */
+export interface FragmentTarget {
+  id: string
+  list: UiElement[]
+}
+
+/** The `st` object of one run; with `target`, the `st` a fragment function gets. */
+export function createSt(ctx: RunContext, target?: FragmentTarget): St {
+  ctx.stFor = (t) => new StRoot(ctx, t)
+  return new StRoot(ctx, target)
 }

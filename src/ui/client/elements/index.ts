@@ -18,6 +18,7 @@ import { Dialog, Popover, Status } from './overlays.js'
 import { VegaChart } from './charts.js'
 import { Audio, Pdf, Video } from './media-more.js'
 import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
+import { Fragment } from './fragment.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -86,6 +87,7 @@ const REGISTRY: Registry = {
   pills: Pills,
   segmentedControl: SegmentedControl,
   feedback: Feedback,
+  fragment: Fragment,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>

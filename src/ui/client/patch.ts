@@ -1,0 +1,59 @@
+import type { ServerMessage, UiNode, WireNode, WireServerMessage } from '../protocol.js'
+
+/** Every node of a tree by id (the references of the next render point into it). */
+export function indexNodes(trees: readonly UiNode[][]): Map<string, UiNode> {
+  const index = new Map<string, UiNode>()
+  const walk = (nodes: readonly UiNode[]): void => {
+    for (const n of nodes) {
+      index.set(n.id, n)
+      if (n.children) walk(n.children)
+    }
+  }
+  for (const t of trees) walk(t)
+  return index
+}
+
+/**
+ * Rebuild a render's tree from its wire form against the previous render's nodes. Unchanged
+ * nodes come back as the very same objects, so the view can skip them. A reference to an
+ * unknown id (it cannot happen on one connection) is dropped rather than drawn wrong.
+ */
+export function applyWire(previous: ReadonlyMap<string, UiNode>, wire: readonly WireNode[]): UiNode[] {
+  const out: UiNode[] = []
+  for (const w of wire) {
+    if ('same' in w) {
+      const n = previous.get(w.id)
+      if (n) out.push(n)
+      continue
+    }
+    let props: Record<string, unknown>
+    if ('sameProps' in w) {
+      const before = previous.get(w.id)
+      if (!before) continue
+      props = before.props
+    } else {
+      props = w.props
+    }
+    out.push({
+      id: w.id,
+      type: w.type,
+      props,
+      ...(w.children ? { children: applyWire(previous, w.children) } : {}),
+      ...(w.stale ? { stale: true } : {}),
+    })
+  }
+  return out
+}
+
+/** Turns the wire messages of one connection back into complete ones (keeps the last render's tree). */
+export class RenderDecoder {
+  #previous = new Map<string, UiNode>()
+
+  decode(message: WireServerMessage): ServerMessage {
+    if (message.type !== 'render') return message
+    const main = applyWire(this.#previous, message.main)
+    const sidebar = applyWire(this.#previous, message.sidebar)
+    this.#previous = indexNodes([main, sidebar])
+    return { ...message, main, sidebar }
+  }
+}
