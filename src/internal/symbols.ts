@@ -2,6 +2,7 @@
 export const kSvcApp = Symbol.for('svc.app')
 export const kServeHealth = Symbol('svc.serveHealth')
 export const kPages = Symbol('svc.pages')
-export const kSharedState = Symbol('svc.sharedState')
+/** Symbol.for: the page server may run from another copy of svc than the one the app imported (tests, linked checkouts). */
+export const kSharedState = Symbol.for('svc.sharedState')
 /** The settings given to `new Svc({...})`, as written: `svc config` names them as the source. */
 export const kSettingsInput = Symbol('svc.settingsInput')

@@ -121,6 +121,12 @@ export function showcaseMain(): UiNode[] {
     el('m.28', 'empty', {}, [el('m.28.0', 'markdown', { html: '<p>Inside an <em>empty</em> placeholder.</p>' })]),
     el('m.29', 'chatMessage', { role: 'assistant', avatar: null, avatarKind: 'default' }, [el('m.29.0', 'markdown', { html: '<p>Ask me about these numbers.</p>' })]),
     el('w.chat', 'chatInput', { ...widget('Ask a question', { labelVisibility: 'collapsed' }), placeholder: 'Ask a question', maxChars: null, pinned: false }),
+    el('w.time', 'timeInput', { ...widget('Start time'), value: '09:30', step: 900 }),
+    el('w.colour', 'colorPicker', { ...widget('Accent'), value: '#4f46e5' }),
+    el('w.sel-slider', 'selectSlider', { ...widget('Size'), options: ['S', 'M', 'L', 'XL'], value: 1 }),
+    el('w.pills', 'pills', { ...widget('Teams'), options: ['North', 'South', 'East'], selectionMode: 'multi', value: [0, 2] }),
+    el('w.segmented', 'segmentedControl', { ...widget('View'), options: ['Day', 'Week', 'Month'], selectionMode: 'single', value: [1] }),
+    el('w.feedback', 'feedback', { ...widget(''), options: 'thumbs', value: null }),
   ]
 }
 

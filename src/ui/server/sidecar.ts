@@ -45,13 +45,13 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     port: env.port,
     logger,
     sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
-    snapshots: pageSnapshots(app[kSharedState].redis, app.settings.ui_session_ttl_s, logger),
+    snapshots: pageSnapshots(app[kSharedState]?.redis ?? null, app.settings.ui_session_ttl_s, logger),
     clientDir: clientDir(),
     showErrorDetails,
   })
   const port = await server.start()
   // Connect now, not when the first browser fails over to this replica.
-  void app[kSharedState].redis?.probe()
+  void app[kSharedState]?.redis?.probe()
   const watcher = env.devReload
     ? watchAppModule({ file, exportName, logger, own: ownPaths(app.settings), onReload: (next) => logger.info({ reran: server.replaceApp(next) }, 'ui reload: sessions rerun') })
     : null
