@@ -24,19 +24,31 @@ export function Dialog({ node, props }: ElementProps<DialogProps>) {
   const dismissed = useRef(false)
   /** `data-id` of the element last focused inside, to focus it again after a re-show. */
   const focused = useRef<string | null>(null)
+  /**
+   * Moving an open modal in the DOM (the page opened it at another position, or elements before
+   * it came or went) drops it out of the top layer but leaves it open: show it as a modal again,
+   * focus where the user was. Unchanged nodes are not re-rendered (render diffs), so this watches
+   * the DOM rather than waiting for a render of the dialog.
+   */
+  const keepModal = () => {
+    const d = ref.current
+    if (!d || !d.open || d.matches(':modal') || !d.isConnected) return
+    const last = focused.current
+    d.close()
+    d.showModal()
+    const was = last && d.querySelector(`[data-id="${CSS.escape(last)}"]`)
+    if (was) was.querySelector<HTMLElement>('input, textarea, select, button')?.focus()
+  }
+  useEffect(() => {
+    const observer = new MutationObserver(keepModal)
+    observer.observe(document.body, { childList: true, subtree: true })
+    return () => observer.disconnect()
+  }, [])
   useEffect(() => {
     const d = ref.current
     if (!d || node.stale) return
     dismissed.current = false
-    // Moving an open modal in the DOM (the page opened it at another position) drops it out of
-    // the top layer but leaves it open: show it as a modal again, focus where the user was.
-    if (d.open && !d.matches(':modal')) {
-      const last = focused.current
-      d.close()
-      d.showModal()
-      const was = last && d.querySelector(`[data-id="${CSS.escape(last)}"]`)
-      if (was) was.querySelector<HTMLElement>('input, textarea, select, button')?.focus()
-    }
+    keepModal()
     if (!d.open) d.showModal()
   }, [node.props, node.stale])
   const dismiss = () => {
