@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import type { Logger } from 'pino'
 import { isSvcError } from '../../errors.js'
 import type { SidecarToSupervisor } from '../../../ipc/messages.js'
@@ -38,6 +39,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   const { app, file, exportName } = await loadTarget(env.target)
   const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
   const showErrorDetails = app.settings.show_error_details ?? env.devMode
+  const threads = pageThreadCount(app.settings.ui_page_threads)
   const server = new UiServer({
     app,
     basePath: env.basePath,
@@ -45,17 +47,27 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     port: env.port,
     logger,
     sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
-    snapshots: pageSnapshots(app[kSharedState].redis, app.settings.ui_session_ttl_s, logger),
+    snapshots: threads === 0 ? pageSnapshots(app[kSharedState]?.redis, app.settings.ui_session_ttl_s, logger) : null,
     clientDir: clientDir(),
     showErrorDetails,
+    threads: threads > 0 ? { count: threads, target: env.target, cwd: process.cwd() } : null,
   })
   const port = await server.start()
-  // Connect now, not when the first browser fails over to this replica.
-  void app[kSharedState].redis?.probe()
+  // Connect now, not when the first browser fails over to this replica (page threads connect their own).
+  if (threads === 0) void app[kSharedState]?.redis?.probe()
   const watcher = env.devReload
-    ? watchAppModule({ file, exportName, logger, own: ownPaths(app.settings), onReload: (next) => logger.info({ reran: server.replaceApp(next) }, 'ui reload: sessions rerun') })
+    ? watchAppModule({
+        file,
+        exportName,
+        logger,
+        own: ownPaths(app.settings),
+        onReload: (next) => void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun')),
+      })
     : null
-  logger.info({ port, host: env.host, root_path: env.basePath, pages: app.pages.length, dev_reload: env.devReload, show_error_details: showErrorDetails }, `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`)
+  logger.info(
+    { port, host: env.host, root_path: env.basePath, pages: app.pages.length, page_threads: threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
+    `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
+  )
   return {
     port,
     logger,
@@ -64,6 +76,11 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
       await server.close()
     },
   }
+}
+
+/** `ui_page_threads`, with null meaning one per core and at least two (so one busy page never stalls all). */
+export function pageThreadCount(setting: number | null): number {
+  return setting ?? Math.max(2, availableParallelism())
 }
 
 /** With `redis_url` set, page sessions are snapshotted there so another replica can resume them. */

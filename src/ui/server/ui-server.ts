@@ -7,8 +7,8 @@ import { getClient } from '../../client/api-client.js'
 import { overridesFromEnv } from '../inject.js'
 import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
 import { PageDirectory } from '../runtime/page-directory.js'
-import { PageSession } from '../runtime/page-session.js'
-import { SessionManager } from './session-manager.js'
+import { LocalSessions } from './local-sessions.js'
+import { PageThreadPool } from './page-thread-pool.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
@@ -30,6 +30,11 @@ export interface UiServerOptions {
   maxMessageBytes?: number
   /** Page-session snapshots for resuming on another replica (Redis); null keeps sessions here only. */
   snapshots?: PageSnapshots | null
+  /**
+   * Run page sessions on this many worker threads, each loading `target` itself (`ui_page_threads`);
+   * null runs them in this thread.
+   */
+  threads?: { count: number; target: string; cwd: string } | null
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -51,9 +56,8 @@ export class UiServer {
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
-  readonly #sessions: SessionManager
+  readonly #sessions: LocalSessions | PageThreadPool
   readonly #media: MediaStore
-  readonly #overrides: Record<string, unknown>
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
 
@@ -62,23 +66,23 @@ export class UiServer {
     this.#app = options.app
     this.#directory = new PageDirectory(options.app.pages)
     this.#media = new MediaStore({ basePath: options.basePath })
-    this.#overrides = overridesFromEnv()
-    const client = getClient(options.app)
-    this.#sessions = new SessionManager({
-      ttlMs: options.sessionTtlMs,
-      logger: options.logger,
-      snapshots: options.snapshots ?? null,
-      create: (id) =>
-        new PageSession({
-          id,
-          directory: () => this.#directory,
-          client,
+    this.#sessions = options.threads
+      ? new PageThreadPool({
+          size: options.threads.count,
+          data: { target: options.threads.target, cwd: options.threads.cwd, basePath: options.basePath, showErrorDetails: options.showErrorDetails },
           media: this.#media,
           logger: options.logger,
-          overrides: this.#overrides,
+        })
+      : new LocalSessions({
+          app: options.app,
+          client: getClient(options.app),
+          media: this.#media,
+          logger: options.logger,
+          ttlMs: options.sessionTtlMs,
           showErrorDetails: options.showErrorDetails,
-        }),
-    })
+          overrides: overridesFromEnv(),
+          snapshots: options.snapshots ?? null,
+        })
     this.#http = createServer((req, res) => void this.#onRequest(req, res))
     this.#http.on('connection', (s) => {
       this.#sockets.add(s)
@@ -88,14 +92,11 @@ export class UiServer {
     this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket as Socket, head))
   }
 
-  get sessions(): SessionManager {
-    return this.#sessions
-  }
-
   /** Listen; resolves with the bound port. */
   async start(): Promise<number> {
     if (this.#state !== 'idle') throw new SvcError('SVC_ERR_UI_SIDECAR_START', `bug: UiServer.start() in state ${this.#state}`)
     this.#state = 'starting'
+    if (this.#sessions instanceof PageThreadPool) await this.#sessions.start()
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject)
       this.#http.listen(this.#opts.port, this.#opts.host, () => {
@@ -107,11 +108,12 @@ export class UiServer {
     return (this.#http.address() as AddressInfo).port
   }
 
-  /** Swap in a reloaded app module and rerun every connected session (state kept). */
-  replaceApp(app: PageApp): number {
+  /** Swap in a reloaded app module and rerun every connected session (state kept); resolves with how many. */
+  async replaceApp(app: PageApp): Promise<number> {
     this.#app = app
     this.#directory = new PageDirectory(app.pages)
-    return this.#sessions.rerunAll()
+    // Page threads re-import the module themselves: an app object cannot cross threads.
+    return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -123,8 +125,7 @@ export class UiServer {
   async #close(): Promise<void> {
     this.#state = 'closing'
     for (const ws of this.#wss.clients) ws.close(1001, 'server shutting down')
-    await this.#sessions.flushSnapshots()
-    this.#sessions.closeAll()
+    await this.#sessions.close()
     const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()))
     this.#http.closeIdleConnections()
     const force = setTimeout(() => {
