@@ -44,8 +44,9 @@ class PageThread {
     return this.sessions.size + this.pendingOpens
   }
 
+  /** A thread still loading the app is not busy: a session placed there waits for it, then runs alone. */
   busy(now: number): boolean {
-    return now - this.lastBeat > BUSY_AFTER_MS
+    return this.wasReady && now - this.lastBeat > BUSY_AFTER_MS
   }
 }
 
@@ -65,6 +66,9 @@ export class PageThreadPool implements SessionHost {
   readonly #bySession = new Map<string, PageThread>()
   #nextConn = 1
   #closing = false
+  /** When recent threads stopped, for the replacement back-off. */
+  #crashes: number[] = []
+  readonly #respawns = new Set<NodeJS.Timeout>()
 
   constructor(options: { size: number; data: PageThreadData; media: MediaStore; logger: Logger }) {
     this.#size = options.size
@@ -82,11 +86,14 @@ export class PageThreadPool implements SessionHost {
     return this.#threads.length
   }
 
-  /** Start every thread; rejects with the first thread's load failure. */
-  async start(): Promise<void> {
-    const starting: Promise<void>[] = []
-    while (this.#threads.length < this.#size) starting.push(this.#spawn().ready)
-    await Promise.all(starting)
+  /**
+   * Start every thread. Not awaited: the page server is ready as soon as its own thread loaded the
+   * app (the threads load it meanwhile), and a session that opens earlier waits for its thread.
+   */
+  start(): void {
+    while (this.#threads.length < this.#size) {
+      this.#spawn().ready.catch((err: unknown) => this.#logger.error({ err }, 'ui page thread could not start; retrying'))
+    }
   }
 
   async open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession> {
@@ -124,6 +131,7 @@ export class PageThreadPool implements SessionHost {
   /** Threads flush their session snapshots and close; one that does not answer in time is terminated. */
   async close(): Promise<void> {
     this.#closing = true
+    for (const timer of this.#respawns) clearTimeout(timer)
     await Promise.all(
       this.#threads.map(async (t) => {
         if (t.alive) {
@@ -140,9 +148,9 @@ export class PageThreadPool implements SessionHost {
 
   /** Fewest sessions among threads whose event loop turns; all busy: fewest sessions overall. */
   #pick(): PageThread {
-    if (this.#threads.length < this.#size) this.#spawn()
     const now = performance.now()
     const live = this.#threads.filter((t) => t.alive)
+    if (live.length === 0) throw new SvcError('SVC_ERR_UI_PAGE_THREAD', 'no page thread is running (they are being replaced); the browser retries')
     const free = live.filter((t) => !t.busy(now))
     const pool = free.length > 0 ? free : live
     let best = pool[0]!
@@ -173,8 +181,8 @@ export class PageThreadPool implements SessionHost {
       for (const r of thread.reloads.splice(0)) r(0)
       if (this.#closing) return
       if (thread.wasReady) this.#crashed(thread, code)
-      // One that never loaded is not replaced here (no respawn loop on a broken app): `#pick` retries.
       else this.#remove(thread)
+      this.#replace()
     })
     return thread
   }
@@ -264,6 +272,18 @@ export class PageThreadPool implements SessionHost {
     }
     thread.conns.clear()
     thread.sessions.clear()
-    this.#spawn().ready.catch((err: unknown) => this.#logger.error({ err }, 'ui page thread could not be replaced; retrying on the next session'))
+  }
+
+  /** Start a thread in place of one that stopped, after 100 ms × 2^(n−1) (at most 5 s) for n stops in the last minute. */
+  #replace(): void {
+    const now = Date.now()
+    this.#crashes = [...this.#crashes.filter((t) => now - t < 60_000), now]
+    const delay = Math.min(5_000, 100 * 2 ** (this.#crashes.length - 1))
+    const timer = setTimeout(() => {
+      this.#respawns.delete(timer)
+      if (this.#closing) return
+      this.#spawn().ready.catch((err: unknown) => this.#logger.error({ err }, 'ui page thread could not start; retrying'))
+    }, delay)
+    this.#respawns.add(timer)
   }
 }

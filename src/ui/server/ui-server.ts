@@ -96,7 +96,7 @@ export class UiServer {
   async start(): Promise<number> {
     if (this.#state !== 'idle') throw new SvcError('SVC_ERR_UI_SIDECAR_START', `bug: UiServer.start() in state ${this.#state}`)
     this.#state = 'starting'
-    if (this.#sessions instanceof PageThreadPool) await this.#sessions.start()
+    if (this.#sessions instanceof PageThreadPool) this.#sessions.start()
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject)
       this.#http.listen(this.#opts.port, this.#opts.host, () => {
