@@ -102,3 +102,43 @@ describe('ui page threads (real sidecar, two threads)', () => {
     expect(sc.stderr()).toBe('')
   }, 60_000)
 })
+
+describe('ui_page_threads: 0 (sessions in the page server thread)', () => {
+  let sc: Sidecar
+  const clients: PageClient[] = []
+
+  beforeAll(async () => {
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '0', BURN_MS: '600' }, 60_000)
+  }, 70_000)
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()))
+    await sc?.stop()
+  })
+
+  it('serves sessions, media and resume in-process; a burning session delays the others (the trade-off)', async () => {
+    const open = async (sessionId: string | null = null) => {
+      const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
+      clients.push(c)
+      c.send({ type: 'hello', sessionId, path: '/', query: '' })
+      return { c, session: await c.next('session'), render: await c.render() }
+    }
+    const a = await open()
+    const b = await open()
+    const image = b.render.main.find((n) => n.type === 'image')!
+    expect((await fetch(`${sc.url}${String(image.props.url)}`)).status).toBe(200)
+
+    const burn = a.render.main.find((n) => n.type === 'button' && n.props.label === 'Burn')!
+    a.c.send({ type: 'widget', id: burn.id, value: true, trigger: true })
+    await a.c.next('run_state', 5000, (m) => m.running && m.runId > a.render.runId)
+    const t0 = performance.now()
+    const add = b.render.main.find((n) => n.type === 'button' && n.props.label === 'Add')!
+    b.c.send({ type: 'widget', id: add.id, value: true, trigger: true })
+    expect(textOf(await b.c.render(5000))).toContain('count=1')
+    expect(performance.now() - t0).toBeGreaterThan(300)
+
+    await b.c.close()
+    const again = await open(b.session.sessionId)
+    expect(again.session.restored).toBe(true)
+    expect(textOf(again.render)).toContain('count=1')
+  }, 60_000)
+})
