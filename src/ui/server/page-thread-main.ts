@@ -52,11 +52,19 @@ const host = new LocalSessions({
 })
 void redis?.probe()
 const conns = new Map<number, BoundSession | Promise<BoundSession | null>>()
+/** Sockets whose session has a run in progress: the main thread places new sessions elsewhere first. */
+const running = new Set<number>()
 
 async function open(m: Extract<ToPageThread, { t: 'open' }>): Promise<BoundSession | null> {
   try {
     const bound = await host.open(m, m.context, {
-      send: (message) => post({ t: 'out', conn: m.conn, data: typeof message === 'string' ? message : JSON.stringify(message) }),
+      send: (message) => {
+        if (typeof message === 'string') return post({ t: 'out', conn: m.conn, data: message })
+        if (message.type !== 'run_state') return post({ t: 'out', conn: m.conn, data: JSON.stringify(message) })
+        if (message.running) running.add(m.conn)
+        else running.delete(m.conn)
+        post({ t: 'out', conn: m.conn, data: JSON.stringify(message), running: running.size })
+      },
       close: () => undefined,
     })
     post({ t: 'opened', conn: m.conn, sessionId: bound.id })
@@ -89,6 +97,7 @@ port.on('message', (m: ToPageThread) => {
     case 'release': {
       const bound = conns.get(m.conn)
       conns.delete(m.conn)
+      running.delete(m.conn)
       if (bound && !(bound instanceof Promise)) bound.release()
       return
     }
@@ -103,5 +112,5 @@ port.on('message', (m: ToPageThread) => {
 })
 
 // The main thread reads a late beat as "busy" and places new sessions on other threads.
-const beat = setInterval(() => post({ t: 'beat' }), BEAT_MS)
+const beat = setInterval(() => post({ t: 'beat', running: running.size }), BEAT_MS)
 post({ t: 'ready' })

@@ -21,13 +21,16 @@ export type ToPageThread =
 export type FromPageThread =
   | { t: 'ready' }
   | { t: 'fatal'; code: string | null; message: string }
-  /** Page output for one socket, already JSON (the main thread sends it as is). */
-  | { t: 'out'; conn: number; data: string }
+  /**
+   * Page output for one socket, already JSON (the main thread sends it as is); with a run starting
+   * or ending, how many of the thread's sessions have a run in progress.
+   */
+  | { t: 'out'; conn: number; data: string; running?: number }
   | { t: 'opened'; conn: number; sessionId: string }
   | { t: 'open_failed'; conn: number; message: string }
   | { t: 'gone'; sessionId: string }
   | { t: 'media'; bytes: Uint8Array; mime: string; fileName: string | null }
-  | { t: 'beat' }
+  | { t: 'beat'; running: number }
   | { t: 'reloaded'; reran: number }
   | { t: 'closed' }
 

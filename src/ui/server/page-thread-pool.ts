@@ -25,6 +25,8 @@ class PageThread {
   readonly conns = new Map<number, Conn>()
   readonly sessions = new Set<string>()
   pendingOpens = 0
+  /** Sessions of this thread with a run in progress (a run may be burning CPU right now). */
+  running = 0
   lastBeat = performance.now()
   alive = true
   wasReady = false
@@ -146,13 +148,17 @@ export class PageThreadPool implements SessionHost {
     )
   }
 
-  /** Fewest sessions among threads whose event loop turns; all busy: fewest sessions overall. */
+  /**
+   * Fewest sessions among idle threads (event loop turning, no run in progress), else among
+   * threads whose event loop turns (a run that awaits I/O), else among all.
+   */
   #pick(): PageThread {
     const now = performance.now()
     const live = this.#threads.filter((t) => t.alive)
     if (live.length === 0) throw new SvcError('SVC_ERR_UI_PAGE_THREAD', 'no page thread is running (they are being replaced); the browser retries')
-    const free = live.filter((t) => !t.busy(now))
-    const pool = free.length > 0 ? free : live
+    const turning = live.filter((t) => !t.busy(now))
+    const idle = turning.filter((t) => t.running === 0)
+    const pool = idle.length > 0 ? idle : turning.length > 0 ? turning : live
     let best = pool[0]!
     for (const t of pool) if (t.load < best.load) best = t
     return best
@@ -191,8 +197,10 @@ export class PageThreadPool implements SessionHost {
     switch (m.t) {
       case 'beat':
         thread.lastBeat = performance.now()
+        thread.running = m.running
         return
       case 'out':
+        if (m.running !== undefined) thread.running = m.running
         thread.conns.get(m.conn)?.out.send(m.data)
         return
       case 'media':
