@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
 import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
 
 /**
@@ -24,13 +25,27 @@ describe('ui page threads (real sidecar, two threads)', () => {
   const buttonId = (render: Awaited<ReturnType<PageClient['render']>>, label: string): string =>
     render.main.find((n) => n.type === 'button' && n.props.label === label)!.id
 
+  let api: Server
+
   beforeAll(async () => {
-    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_UI_SESSION_TTL_S: '30' }, 60_000)
+    // The API the page's client calls (SVC_INTERNAL_API_BASE reaches the threads through their environment).
+    api = createServer((req, res) => res.end(req.url === '/api/ping' ? 'pong' : 'wrong path'))
+    api.listen(0, '127.0.0.1')
+    await once(api, 'listening')
+    const apiBase = `http://127.0.0.1:${(api.address() as { port: number }).port}/api`
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_UI_SESSION_TTL_S: '30', SVC_INTERNAL_API_BASE: apiBase }, 60_000)
   }, 70_000)
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()))
     await sc?.stop()
+    await new Promise((resolve) => api?.close(resolve))
   })
+
+  it("a page's API client reaches the API from its thread", async () => {
+    const c = await connect()
+    c.send({ type: 'hello', sessionId: null, path: '/api', query: '' })
+    expect(textOf(await c.render(15_000))).toBe('api says pong')
+  }, 60_000)
 
   it("a session burning 2 s of CPU does not delay another session's rerun", async () => {
     const a = await connect()
