@@ -38,7 +38,7 @@ export interface SessionHost {
  * one page thread of the pool (page-thread-main.ts).
  */
 export class LocalSessions implements SessionHost {
-  readonly manager: SessionManager
+  readonly #manager: SessionManager
   #directory: PageDirectory
   readonly #logger: Logger
 
@@ -55,7 +55,7 @@ export class LocalSessions implements SessionHost {
   }) {
     this.#directory = new PageDirectory(options.app.pages)
     this.#logger = options.logger
-    this.manager = new SessionManager({
+    this.#manager = new SessionManager({
       ttlMs: options.ttlMs,
       logger: options.logger,
       snapshots: options.snapshots,
@@ -74,24 +74,20 @@ export class LocalSessions implements SessionHost {
   }
 
   get size(): number {
-    return this.manager.size
-  }
-
-  get directory(): PageDirectory {
-    return this.#directory
+    return this.#manager.size
   }
 
   async open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession> {
-    const { session, restored } = await this.manager.open(hello.requestedId)
+    const { session, restored } = await this.#manager.open(hello.requestedId)
     return runWithRequestId(context.requestId, () => {
       session.attach((m) => out.send(m), context)
       out.send({ v: 1, type: 'session', sessionId: session.id, restored })
-      this.#logger.info({ restored, session_count: this.manager.size }, 'ui session connected')
+      this.#logger.info({ restored, session_count: this.#manager.size }, 'ui session connected')
       session.start(hello.path, hello.query)
       return {
         id: session.id,
         handle: (msg: ClientMessage) => runWithRequestId(context.requestId, () => session.handle(msg)),
-        release: () => this.manager.release(session),
+        release: () => this.#manager.release(session),
       }
     })
   }
@@ -99,11 +95,11 @@ export class LocalSessions implements SessionHost {
   /** A reloaded app module: sessions rerun with the new page functions (state kept). */
   replaceApp(app: PageApp): number {
     this.#directory = new PageDirectory(app.pages)
-    return this.manager.rerunAll()
+    return this.#manager.rerunAll()
   }
 
   async close(): Promise<void> {
-    await this.manager.flushSnapshots()
-    this.manager.closeAll()
+    await this.#manager.flushSnapshots()
+    this.#manager.closeAll()
   }
 }

@@ -84,10 +84,6 @@ export class PageThreadPool implements SessionHost {
     return this.#bySession.size
   }
 
-  get threadCount(): number {
-    return this.#threads.length
-  }
-
   /**
    * Start every thread. Not awaited: the page server is ready as soon as its own thread loaded the
    * app (the threads load it meanwhile), and a session that opens earlier waits for its thread.
