@@ -45,7 +45,7 @@ const host = new LocalSessions({
   media: new RelayedMedia({ basePath: data.basePath, maxBytes: 0 }),
   logger,
   ttlMs: app.settings.ui_session_ttl_s * 1000,
-  showErrorDetails: data.showErrorDetails,
+  showErrorDetails: app.settings.show_error_details ?? data.devMode,
   overrides: overridesFromEnv(),
   snapshots: redis ? new PageSnapshots({ backend: redis, ttlSeconds: app.settings.ui_session_ttl_s, logger }) : null,
   onDrop: (sessionId) => post({ t: 'gone', sessionId }),

@@ -6,7 +6,8 @@ export interface PageThreadData {
   target: string
   cwd: string
   basePath: string
-  showErrorDetails: boolean
+  /** `svc dev`: `show_error_details` defaults to on (each thread reads the setting from its app). */
+  devMode: boolean
 }
 
 /** Main thread → page thread. `conn` numbers one page socket of the main thread. */

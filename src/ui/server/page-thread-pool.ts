@@ -30,6 +30,10 @@ class PageThread {
   lastBeat = performance.now()
   alive = true
   wasReady = false
+  /** Ended on purpose (`resize`): not a crash, not replaced. */
+  retired = false
+  /** The uncaught error it died of, if any. */
+  error: Error | null = null
   closed: (() => void) | null = null
   readonly reloads: ((reran: number) => void)[] = []
 
@@ -60,10 +64,10 @@ class PageThread {
  * crashes is replaced; its sockets are closed so their browsers reconnect to a live thread.
  */
 export class PageThreadPool implements SessionHost {
-  readonly #size: number
+  #size: number
   readonly #data: PageThreadData
-  readonly #media: MediaStore
-  readonly #logger: Logger
+  #media: MediaStore | null = null
+  #logger: Logger | null = null
   readonly #threads: PageThread[] = []
   readonly #bySession = new Map<string, PageThread>()
   #nextConn = 1
@@ -72,11 +76,35 @@ export class PageThreadPool implements SessionHost {
   #crashes: number[] = []
   readonly #respawns = new Set<NodeJS.Timeout>()
 
-  constructor(options: { size: number; data: PageThreadData; media: MediaStore; logger: Logger }) {
+  /**
+   * Threads start loading the app at once, before the page server's own thread has: their
+   * loads run alongside (see `bind` and `resize`).
+   */
+  constructor(options: { size: number; data: PageThreadData }) {
     this.#size = options.size
     this.#data = options.data
+    this.#fill()
+  }
+
+  /** The page server's media store and logger, known once its own thread has loaded the app. */
+  bind(options: { media: MediaStore; logger: Logger }): void {
     this.#media = options.media
     this.#logger = options.logger
+  }
+
+  /** The app's `ui_page_threads` (known after the early start): start or end threads to match. */
+  resize(size: number): void {
+    this.#size = size
+    this.#fill()
+    for (const extra of this.#threads.splice(size)) {
+      extra.retired = true
+      void extra.worker.terminate()
+    }
+  }
+
+  /** Resolves once every thread has loaded the app; rejects with the first load failure. */
+  async ready(): Promise<void> {
+    await Promise.all(this.#threads.map((t) => t.ready))
   }
 
   /** Live sessions across the threads. */
@@ -84,14 +112,8 @@ export class PageThreadPool implements SessionHost {
     return this.#bySession.size
   }
 
-  /**
-   * Start every thread. Not awaited: the page server is ready as soon as its own thread loaded the
-   * app (the threads load it meanwhile), and a session that opens earlier waits for its thread.
-   */
-  start(): void {
-    while (this.#threads.length < this.#size) {
-      this.#spawn().ready.catch((err: unknown) => this.#logger.error({ err }, 'ui page thread could not start; retrying'))
-    }
+  #fill(): void {
+    while (this.#threads.length < this.#size) this.#spawn()
   }
 
   async open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession> {
@@ -175,13 +197,16 @@ export class PageThreadPool implements SessionHost {
     thread.ready.catch(() => undefined)
     this.#threads.push(thread)
     worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m, ready, failed))
-    worker.on('error', (err) => this.#logger.error({ err }, 'ui page thread crashed'))
+    worker.on('error', (err) => {
+      thread.error = err
+      this.#logger?.error({ err }, 'ui page thread crashed')
+    })
     worker.on('exit', (code) => {
       thread.alive = false
-      failed(new SvcError('SVC_ERR_UI_PAGE_THREAD', `a page thread exited (code ${code}) before it was ready`))
+      failed(thread.error ?? new SvcError('SVC_ERR_UI_PAGE_THREAD', `a page thread exited (code ${code}) before it was ready`))
       thread.closed?.()
       for (const r of thread.reloads.splice(0)) r(0)
-      if (this.#closing) return
+      if (this.#closing || thread.retired) return
       if (thread.wasReady) this.#crashed(thread, code)
       else this.#remove(thread)
       this.#replace()
@@ -200,7 +225,7 @@ export class PageThreadPool implements SessionHost {
         thread.conns.get(m.conn)?.out.send(m.data)
         return
       case 'media':
-        this.#media.add(m.bytes, m.mime, m.fileName)
+        this.#media?.add(m.bytes, m.mime, m.fileName)
         return
       case 'opened': {
         const conn = thread.conns.get(m.conn)
@@ -265,7 +290,7 @@ export class PageThreadPool implements SessionHost {
   #crashed(thread: PageThread, code: number): void {
     this.#remove(thread)
     for (const id of thread.sessions) if (this.#bySession.get(id) === thread) this.#bySession.delete(id)
-    this.#logger.error({ exit_code: code, sessions: thread.sessions.size, sockets: thread.conns.size }, 'ui page thread stopped; its sessions reconnect to a new thread')
+    this.#logger?.error({ exit_code: code, sessions: thread.sessions.size, sockets: thread.conns.size }, 'ui page thread stopped; its sessions reconnect to a new thread')
     for (const conn of thread.conns.values()) {
       if (conn.failed) {
         conn.failed(new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page thread stopped while the session was opening'))
@@ -286,7 +311,7 @@ export class PageThreadPool implements SessionHost {
     const timer = setTimeout(() => {
       this.#respawns.delete(timer)
       if (this.#closing) return
-      this.#spawn().ready.catch((err: unknown) => this.#logger.error({ err }, 'ui page thread could not start; retrying'))
+      this.#spawn().ready.catch((err: unknown) => this.#logger?.error({ err }, 'ui page thread could not start; retrying'))
     }, delay)
     this.#respawns.add(timer)
   }

@@ -30,11 +30,8 @@ export interface UiServerOptions {
   maxMessageBytes?: number
   /** Page-session snapshots for resuming on another replica (Redis); null keeps sessions here only. */
   snapshots?: PageSnapshots | null
-  /**
-   * Run page sessions on this many worker threads, each loading `target` itself (`ui_page_threads`);
-   * null runs them in this thread.
-   */
-  threads?: { count: number; target: string; cwd: string } | null
+  /** Page threads that run the sessions (`ui_page_threads`); null runs them in this thread. */
+  pool?: PageThreadPool | null
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -66,13 +63,9 @@ export class UiServer {
     this.#app = options.app
     this.#directory = new PageDirectory(options.app.pages)
     this.#media = new MediaStore({ basePath: options.basePath })
-    this.#sessions = options.threads
-      ? new PageThreadPool({
-          size: options.threads.count,
-          data: { target: options.threads.target, cwd: options.threads.cwd, basePath: options.basePath, showErrorDetails: options.showErrorDetails },
-          media: this.#media,
-          logger: options.logger,
-        })
+    options.pool?.bind({ media: this.#media, logger: options.logger })
+    this.#sessions = options.pool
+      ? options.pool
       : new LocalSessions({
           app: options.app,
           client: getClient(options.app),
@@ -96,7 +89,7 @@ export class UiServer {
   async start(): Promise<number> {
     if (this.#state !== 'idle') throw new SvcError('SVC_ERR_UI_SIDECAR_START', `bug: UiServer.start() in state ${this.#state}`)
     this.#state = 'starting'
-    if (this.#sessions instanceof PageThreadPool) this.#sessions.start()
+    if (this.#sessions instanceof PageThreadPool) await this.#sessions.ready()
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject)
       this.#http.listen(this.#opts.port, this.#opts.host, () => {
