@@ -99,30 +99,6 @@ describe('ui page threads (real sidecar, two threads)', () => {
     expect(resumed.session).toMatchObject({ sessionId: session.sessionId, restored: true })
     expect(textOf(resumed.render)).toContain('count=1')
   }, 60_000)
-
-  it('a thread that crashes is replaced; its sessions get an error and reconnect, the others keep running', async () => {
-    const a = await connect()
-    const { session: sa, render: ra } = await hello(a)
-    const b = await connect()
-    const { render: rb } = await hello(b)
-    const closed = once(a.ws, 'close') as Promise<[number, Buffer]>
-    a.send({ type: 'widget', id: buttonId(ra, 'Crash'), value: true, trigger: true })
-    const error = await a.next('error', 10_000)
-    expect(error.message).toMatch(/restarted this session/)
-    const [code] = await closed
-    expect(code).toBe(1012)
-
-    // The other thread's session is untouched.
-    b.send({ type: 'widget', id: buttonId(rb, 'Add'), value: true, trigger: true })
-    expect(textOf(await b.render())).toContain('count=1')
-
-    expect((await fetch(`${sc.url}/_stcore/health`)).status).toBe(200)
-    const back = await connect()
-    const { session, render } = await hello(back, sa.sessionId)
-    expect(session.restored).toBe(false)
-    expect(textOf(render)).toContain('count=0')
-    expect(sc.stderr()).toBe('')
-  }, 60_000)
 })
 
 describe('ui_page_threads: 0 (sessions in the page server thread)', () => {
@@ -162,5 +138,54 @@ describe('ui_page_threads: 0 (sessions in the page server thread)', () => {
     const again = await open(b.session.sessionId)
     expect(again.session.restored).toBe(true)
     expect(textOf(again.render)).toContain('count=1')
+  }, 60_000)
+})
+
+describe('ui page threads: a crashed thread', () => {
+  let sc: Sidecar
+  const clients: PageClient[] = []
+  const connect = async (): Promise<PageClient> => {
+    const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
+    clients.push(c)
+    return c
+  }
+  const hello = async (c: PageClient, sessionId: string | null = null) => {
+    c.send({ type: 'hello', sessionId, path: '/', query: '' })
+    return { session: await c.next('session', 15_000), render: await c.render(15_000) }
+  }
+  const buttonId = (render: Awaited<ReturnType<PageClient['render']>>, label: string): string =>
+    render.main.find((n) => n.type === 'button' && n.props.label === label)!.id
+
+  // A fresh pool: the first two sessions land on different threads.
+  beforeAll(async () => {
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2' }, 60_000)
+  }, 70_000)
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()))
+    await sc?.stop()
+  })
+
+  it('a thread that crashes is replaced; its sessions get an error and reconnect, the others keep running', async () => {
+    const a = await connect()
+    const { session: sa, render: ra } = await hello(a)
+    const b = await connect()
+    const { render: rb } = await hello(b)
+    const closed = once(a.ws, 'close') as Promise<[number, Buffer]>
+    a.send({ type: 'widget', id: buttonId(ra, 'Crash'), value: true, trigger: true })
+    const error = await a.next('error', 10_000)
+    expect(error.message).toMatch(/restarted this session/)
+    const [code] = await closed
+    expect(code).toBe(1012)
+
+    // The other thread's session is untouched.
+    b.send({ type: 'widget', id: buttonId(rb, 'Add'), value: true, trigger: true })
+    expect(textOf(await b.render())).toContain('count=1')
+
+    expect((await fetch(`${sc.url}/_stcore/health`)).status).toBe(200)
+    const back = await connect()
+    const { session, render } = await hello(back, sa.sessionId)
+    expect(session.restored).toBe(false)
+    expect(textOf(render)).toContain('count=0')
+    expect(sc.stderr()).toBe('')
   }, 60_000)
 })
