@@ -1,10 +1,13 @@
 /**
  * Page runtime: rerun latency of a 200-element page over a real page socket and in-process,
  * against a one-element baseline; bytes per rerun of a 10,000-row page whose slider moved; then
- * how many live sessions fit in 100 MiB of sidecar RSS.
+ * how many live sessions fit in 100 MiB of sidecar RSS; then isolation: one session's rerun
+ * latency while another burns 2 s of CPU, with page threads and without (`ui_page_threads: 0`),
+ * and the memory a page thread costs.
  * Run: npm run bench:pages (builds first; the sidecar is dist/src/ui/server/main.js).
  */
-import { app, PAGE_ELEMENTS, ROWS_PAGE_ROWS, SLIDER_KEY } from './fixtures/pages-app.js'
+import { app, BURN_KEY, PAGE_ELEMENTS, ROWS_PAGE_ROWS, SLIDER_KEY } from './fixtures/pages-app.js'
+import { rerunWhileBusy, type IsolationResult } from './pages-lib/isolation.js'
 import { comparePair, engineDriver, socketDriver, type LatencyResult, type PageUnderTest } from './pages-lib/rerun-latency.js'
 import { machineLine, mean, MIB, ms, printTable, ratio } from './pages-lib/report.js'
 import { describeSessions, sessionsPerBudget } from './pages-lib/session-memory.js'
@@ -23,8 +26,8 @@ const trivial: PageUnderTest = { path: '/trivial', sliderKey: SLIDER_KEY, expect
 const big: PageUnderTest = { path: '/', sliderKey: SLIDER_KEY, expectElements: PAGE_ELEMENTS }
 
 const running = new Set<SidecarProcess>()
-async function withSidecar<T>(use: (s: SidecarProcess) => Promise<T>): Promise<T> {
-  const sidecar = await SidecarProcess.start(APP_TARGET)
+async function withSidecar<T>(use: (s: SidecarProcess) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+  const sidecar = await SidecarProcess.start(APP_TARGET, env)
   running.add(sidecar)
   try {
     return await use(sidecar)
@@ -81,6 +84,30 @@ printTable(['', 'bytes/rerun'], [
   ['final render if sent whole', rowsBytes.whole.toFixed(0)],
 ])
 
-console.log(`\n3. Concurrent sessions of the 200-element page per ${BUDGET / MIB} MiB of sidecar RSS (caps: ${MAX_SESSIONS} sessions, ${MAX_SESSION_MS / 1000} s)`)
-const sessions = await withSidecar((s) => sessionsPerBudget(s, { path: '/', budgetBytes: BUDGET, maxSessions: MAX_SESSIONS, maxMs: MAX_SESSION_MS }))
+const SESSION_THREADS = 2
+console.log(`\n3. Concurrent sessions of the 200-element page per ${BUDGET / MIB} MiB of sidecar RSS, ${SESSION_THREADS} page threads (caps: ${MAX_SESSIONS} sessions, ${MAX_SESSION_MS / 1000} s)`)
+const sessions = await withSidecar(async (s) => {
+  // Page threads load the app after the sidecar is healthy: one open session per thread makes
+  // sure each has, so the idle RSS includes them and the slope is the sessions' own cost.
+  const warm = await Promise.all(Array.from({ length: SESSION_THREADS }, () => PageSocket.open(s.wsUrl, '/trivial')))
+  try {
+    return await sessionsPerBudget(s, { path: '/', budgetBytes: BUDGET, maxSessions: MAX_SESSIONS, maxMs: MAX_SESSION_MS })
+  } finally {
+    await Promise.all(warm.map((w) => w.socket.close()))
+  }
+}, { SVC_UI_PAGE_THREADS: String(SESSION_THREADS) })
 for (const line of describeSessions(sessions, BUDGET)) console.log(line)
+
+const BURN_MS = 2000
+const ROUNDS = 3
+const THREADS = 2
+console.log(`\n4. Isolation: session B reruns a trivial page in a loop while session A's page burns ${BURN_MS} ms of CPU (${ROUNDS} rounds), send → final render`)
+const burnOptions = { burnPath: '/burn', burnKey: BURN_KEY, otherPath: '/trivial', otherKey: SLIDER_KEY, burnMs: BURN_MS, rounds: ROUNDS }
+const inProcess = await withSidecar((s) => rerunWhileBusy(s, burnOptions), { SVC_UI_PAGE_THREADS: '0' })
+const pooled = await withSidecar((s) => rerunWhileBusy(s, burnOptions), { SVC_UI_PAGE_THREADS: String(THREADS) })
+const isoRow = (label: string, r: IsolationResult): string[] => [label, String(r.samples), ms(r.p50), ms(r.max), (r.rss / MIB).toFixed(1)]
+printTable(['', "B's reruns", 'p50 ms', 'max ms', 'RSS MiB (2 sessions)'], [
+  isoRow('ui_page_threads: 0 (one event loop)', inProcess),
+  isoRow(`ui_page_threads: ${THREADS}`, pooled),
+])
+console.log(`memory per page thread (app loaded, one session each): ${((pooled.rss - inProcess.rss) / THREADS / MIB).toFixed(1)} MiB of sidecar RSS`)

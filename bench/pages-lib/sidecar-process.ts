@@ -21,11 +21,11 @@ export class SidecarProcess {
     proc.stdout!.resume()
   }
 
-  static async start(app: string): Promise<SidecarProcess> {
+  static async start(app: string, env: Record<string, string> = {}): Promise<SidecarProcess> {
     const port = await freePort()
     const proc = fork(SIDECAR_MAIN, [], {
       cwd: ROOT,
-      env: { ...process.env, SVC_APP: app, SVC_UI_PORT: String(port), SVC_UI_HOST: '127.0.0.1', SVC_ROOT_PATH: '' },
+      env: { ...process.env, SVC_APP: app, SVC_UI_PORT: String(port), SVC_UI_HOST: '127.0.0.1', SVC_ROOT_PATH: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
     const sidecar = new SidecarProcess(proc, port)

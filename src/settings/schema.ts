@@ -158,6 +158,8 @@ export const FIELDS = {
   ui_health_path: { schema: z.string().startsWith('/').nullable(), default: null as string | null, parse: asString },
   ui_startup_timeout_s: { schema: seconds, default: 60, parse: asNumber },
   ui_session_ttl_s: { schema: seconds, default: 120, parse: asNumber },
+  /** Worker threads running page sessions; null = max(2, available cores); 0 = in the page server's own thread. */
+  ui_page_threads: { schema: z.number().int().min(0).max(64).nullable(), default: null as number | null, parse: asNumber },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
   /** Shared state for several replicas (OIDC login state, URL sessions, page sessions); '' = in memory. */

@@ -12,6 +12,25 @@ function isSvcApp(value: unknown): value is PageApp {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kSvcApp] === true
 }
 
+/**
+ * Import the app module again through a fresh tsx namespace (the module and its local imports
+ * are evaluated again); null, logged, when it fails or no longer exports an app.
+ */
+export async function importAppModule(file: string, exportName: string, logger: Logger): Promise<PageApp | null> {
+  try {
+    const mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url })) as Record<string, unknown>
+    const app = mod[exportName]
+    if (!isSvcApp(app)) {
+      logger.error(`ui reload: ${basename(file)} no longer exports an Svc app as "${exportName}"; keeping the previous version`)
+      return null
+    }
+    return app
+  } catch (err) {
+    logger.error({ err }, `ui reload: importing ${basename(file)} failed; keeping the previous version`)
+    return null
+  }
+}
+
 /** Changes closer together than this are one reload. */
 export const RELOAD_DEBOUNCE_MS = 150
 
@@ -37,17 +56,8 @@ export function watchAppModule(options: {
     ignored: reloadIgnore(root, options.own),
   })
   const reload = async (): Promise<void> => {
-    try {
-      const mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url })) as Record<string, unknown>
-      const app = mod[exportName]
-      if (!isSvcApp(app)) {
-        logger.error(`ui reload: ${basename(file)} no longer exports an Svc app as "${exportName}"; keeping the previous version`)
-        return
-      }
-      options.onReload(app)
-    } catch (err) {
-      logger.error({ err }, `ui reload: importing ${basename(file)} failed; keeping the previous version`)
-    }
+    const app = await importAppModule(file, exportName, logger)
+    if (app) options.onReload(app)
   }
   watcher.on('all', (event, path) => {
     if (!RELOAD_FILE_EVENTS.has(event)) return

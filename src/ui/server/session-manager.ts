@@ -24,13 +24,22 @@ export class SessionManager {
   readonly #create: (id: string) => PageSession
   readonly #logger: Logger
   readonly #snapshots: PageSnapshots | null
+  readonly #onDrop: ((id: string) => void) | null
   /** Per session: the generation last written, and the encoded snapshot (to skip identical writes). */
   readonly #saved = new Map<string, { generation: number; encoded: string | null }>()
   #ticks = 0
   readonly #timer: NodeJS.Timeout | null
 
-  constructor(options: { ttlMs: number; create: (id: string) => PageSession; logger: Logger; snapshots?: PageSnapshots | null }) {
+  constructor(options: {
+    ttlMs: number
+    create: (id: string) => PageSession
+    logger: Logger
+    snapshots?: PageSnapshots | null
+    /** A session expired or was closed (a page thread tells the main thread, which routes by id). */
+    onDrop?: (id: string) => void
+  }) {
     this.#ttlMs = options.ttlMs
+    this.#onDrop = options.onDrop ?? null
     this.#create = options.create
     this.#logger = options.logger
     this.#snapshots = options.snapshots ?? null
@@ -162,6 +171,7 @@ export class SessionManager {
     this.#sessions.delete(id)
     this.#saved.delete(id)
     this.#snapshots?.forget(id)
+    this.#onDrop?.(id)
     this.#logger.debug({ session_count: this.#sessions.size }, 'ui session expired')
   }
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import type { Logger } from 'pino'
 import { isSvcError } from '../../errors.js'
 import type { SidecarToSupervisor } from '../../../ipc/messages.js'
@@ -10,6 +11,7 @@ import { parseChildEnv } from '../../../ipc/child-env.js'
 import { clientDir } from './static-files.js'
 import { UiServer } from './ui-server.js'
 import { PageSnapshots, type SnapshotBackend } from './session-snapshots.js'
+import { PageThreadPool } from './page-thread-pool.js'
 import { kSharedState } from '../../internal/symbols.js'
 
 /** What the bundled sidecar reads from its environment (set by the supervisor). */
@@ -20,11 +22,25 @@ export interface SidecarEnv {
   basePath: string
   devReload: boolean
   devMode: boolean
+  /**
+   * `SVC_UI_PAGE_THREADS` read leniently, to start page threads before the app is loaded; the
+   * app's validated `ui_page_threads` decides once it is (an invalid value fails there).
+   */
+  pageThreadsHint: number | null
 }
 
 export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
   const e = parseChildEnv(env)
-  return { target: e.app, port: e.uiPort, host: e.uiHost, basePath: normalizeMountPath(e.rootPath), devReload: e.devReload, devMode: e.devMode }
+  const hint = env.SVC_UI_PAGE_THREADS?.trim() ?? ''
+  return {
+    target: e.app,
+    port: e.uiPort,
+    host: e.uiHost,
+    basePath: normalizeMountPath(e.rootPath),
+    devReload: e.devReload,
+    devMode: e.devMode,
+    pageThreadsHint: /^\d{1,2}$/.test(hint) ? Number(hint) : null,
+  }
 }
 
 export interface RunningSidecar {
@@ -35,9 +51,22 @@ export interface RunningSidecar {
 
 /** Load the app, start the page server and (in dev) the module watcher. */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
+  // Page threads load the app alongside this thread, not after it (startup stays one app load).
+  const guess = pageThreadCount(env.pageThreadsHint)
+  const threadData = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
+  let pool = guess > 0 ? new PageThreadPool({ size: guess, data: threadData }) : null
+  // On a load failure the process exits (main.ts), and its threads with it.
   const { app, file, exportName } = await loadTarget(env.target)
   const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
   const showErrorDetails = app.settings.show_error_details ?? env.devMode
+  const threads = pageThreadCount(app.settings.ui_page_threads)
+  if (threads === 0 && pool) {
+    pool.resize(0)
+    pool = null
+  } else if (threads > 0) {
+    if (pool) pool.resize(threads)
+    else pool = new PageThreadPool({ size: threads, data: threadData })
+  }
   const server = new UiServer({
     app,
     basePath: env.basePath,
@@ -45,17 +74,27 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     port: env.port,
     logger,
     sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
-    snapshots: pageSnapshots(app[kSharedState]?.redis ?? null, app.settings.ui_session_ttl_s, logger),
+    snapshots: pool ? null : pageSnapshots(app[kSharedState]?.redis ?? null, app.settings.ui_session_ttl_s, logger),
     clientDir: clientDir(),
     showErrorDetails,
+    pool,
   })
   const port = await server.start()
-  // Connect now, not when the first browser fails over to this replica.
-  void app[kSharedState]?.redis?.probe()
+  // Connect now, not when the first browser fails over to this replica (page threads connect their own).
+  if (threads === 0) void app[kSharedState]?.redis?.probe()
   const watcher = env.devReload
-    ? watchAppModule({ file, exportName, logger, own: ownPaths(app.settings), onReload: (next) => logger.info({ reran: server.replaceApp(next) }, 'ui reload: sessions rerun') })
+    ? watchAppModule({
+        file,
+        exportName,
+        logger,
+        own: ownPaths(app.settings),
+        onReload: (next) => void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun')),
+      })
     : null
-  logger.info({ port, host: env.host, root_path: env.basePath, pages: app.pages.length, dev_reload: env.devReload, show_error_details: showErrorDetails }, `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`)
+  logger.info(
+    { port, host: env.host, root_path: env.basePath, pages: app.pages.length, page_threads: threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
+    `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
+  )
   return {
     port,
     logger,
@@ -64,6 +103,11 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
       await server.close()
     },
   }
+}
+
+/** `ui_page_threads`, with null meaning one per core and at least two (so one busy page never stalls all). */
+export function pageThreadCount(setting: number | null): number {
+  return setting ?? Math.max(2, availableParallelism())
 }
 
 /** With `redis_url` set, page sessions are snapshotted there so another replica can resume them. */

@@ -7,8 +7,8 @@ import { getClient } from '../../client/api-client.js'
 import { overridesFromEnv } from '../inject.js'
 import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
 import { PageDirectory } from '../runtime/page-directory.js'
-import { PageSession } from '../runtime/page-session.js'
-import { SessionManager } from './session-manager.js'
+import { LocalSessions } from './local-sessions.js'
+import { PageThreadPool } from './page-thread-pool.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
@@ -31,6 +31,8 @@ export interface UiServerOptions {
   maxMessageBytes?: number
   /** Page-session snapshots for resuming on another replica (Redis); null keeps sessions here only. */
   snapshots?: PageSnapshots | null
+  /** Page threads that run the sessions (`ui_page_threads`); null runs them in this thread. */
+  pool?: PageThreadPool | null
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -55,9 +57,8 @@ export class UiServer {
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
-  readonly #sessions: SessionManager
+  readonly #sessions: LocalSessions | PageThreadPool
   readonly #media: MediaStore
-  readonly #overrides: Record<string, unknown>
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
 
@@ -67,23 +68,19 @@ export class UiServer {
     this.#directory = new PageDirectory(options.app.pages)
     this.#themeCss = themeCss(options.app.settings.theme)
     this.#media = new MediaStore({ basePath: options.basePath })
-    this.#overrides = overridesFromEnv()
-    const client = getClient(options.app)
-    this.#sessions = new SessionManager({
-      ttlMs: options.sessionTtlMs,
-      logger: options.logger,
-      snapshots: options.snapshots ?? null,
-      create: (id) =>
-        new PageSession({
-          id,
-          directory: () => this.#directory,
-          client,
+    options.pool?.bind({ media: this.#media, logger: options.logger })
+    this.#sessions = options.pool
+      ? options.pool
+      : new LocalSessions({
+          app: options.app,
+          client: getClient(options.app),
           media: this.#media,
           logger: options.logger,
-          overrides: this.#overrides,
+          ttlMs: options.sessionTtlMs,
           showErrorDetails: options.showErrorDetails,
-        }),
-    })
+          overrides: overridesFromEnv(),
+          snapshots: options.snapshots ?? null,
+        })
     this.#http = createServer((req, res) => void this.#onRequest(req, res))
     this.#http.on('connection', (s) => {
       this.#sockets.add(s)
@@ -93,14 +90,11 @@ export class UiServer {
     this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket as Socket, head))
   }
 
-  get sessions(): SessionManager {
-    return this.#sessions
-  }
-
   /** Listen; resolves with the bound port. */
   async start(): Promise<number> {
     if (this.#state !== 'idle') throw new SvcError('SVC_ERR_UI_SIDECAR_START', `bug: UiServer.start() in state ${this.#state}`)
     this.#state = 'starting'
+    if (this.#sessions instanceof PageThreadPool) await this.#sessions.ready()
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject)
       this.#http.listen(this.#opts.port, this.#opts.host, () => {
@@ -112,12 +106,13 @@ export class UiServer {
     return (this.#http.address() as AddressInfo).port
   }
 
-  /** Swap in a reloaded app module and rerun every connected session (state kept). */
-  replaceApp(app: PageApp): number {
+  /** Swap in a reloaded app module and rerun every connected session (state kept); resolves with how many. */
+  async replaceApp(app: PageApp): Promise<number> {
     this.#app = app
     this.#directory = new PageDirectory(app.pages)
     this.#themeCss = themeCss(app.settings.theme)
-    return this.#sessions.rerunAll()
+    // Page threads re-import the module themselves: an app object cannot cross threads.
+    return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -129,8 +124,7 @@ export class UiServer {
   async #close(): Promise<void> {
     this.#state = 'closing'
     for (const ws of this.#wss.clients) ws.close(1001, 'server shutting down')
-    await this.#sessions.flushSnapshots()
-    this.#sessions.closeAll()
+    await this.#sessions.close()
     const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()))
     this.#http.closeIdleConnections()
     const force = setTimeout(() => {

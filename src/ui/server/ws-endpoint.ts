@@ -4,10 +4,8 @@ import type { Logger } from 'pino'
 import { WebSocket } from 'ws'
 import { runWithRequestId } from '../../logging/context.js'
 import { parseClientMessage, type ServerMessage } from '../protocol.js'
-import type { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
-import { RenderEncoder } from './render-diff.js'
-import type { SessionManager } from './session-manager.js'
+import type { BoundSession, SessionHost } from './local-sessions.js'
 
 /** A client that sends nothing for this long after connecting is closed (it never said hello). */
 export const HELLO_TIMEOUT_MS = 10_000
@@ -56,18 +54,17 @@ export function stripBase(path: string, basePath: string): string {
 }
 
 /** Serve one page WebSocket: hello → session, then client messages → the session. */
-export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { sessions: SessionManager; basePath: string; logger: Logger }): void {
+export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { sessions: SessionHost; basePath: string; logger: Logger }): void {
   const context = handshakeContext(req)
   const log = deps.logger
-  let session: PageSession | null = null
-  const encoder = new RenderEncoder()
-  const send = (message: ServerMessage): void => {
+  let session: BoundSession | null = null
+  const send = (message: ServerMessage | string): void => {
     if (ws.readyState !== WebSocket.OPEN) return
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       ws.close(1013, 'client too slow')
       return
     }
-    ws.send(encoder.encode(message))
+    ws.send(typeof message === 'string' ? message : JSON.stringify(message))
   }
   const helloTimer = setTimeout(() => ws.close(1008, 'expected hello'), HELLO_TIMEOUT_MS)
   helloTimer.unref()
@@ -83,8 +80,8 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   }, HEARTBEAT_MS)
   heartbeat.unref()
 
-  // Opening may wait for a snapshot on another replica's behalf (Redis): messages that arrive
-  // meanwhile queue behind it, in order.
+  // Opening may wait for a snapshot on another replica's behalf (Redis) or for a page thread:
+  // messages that arrive meanwhile queue behind it, in order.
   let opening: Promise<void> | null = null
   let closed = false
   const dispatch = (msg: NonNullable<ReturnType<typeof parseClientMessage>>): void => {
@@ -108,19 +105,19 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
       }
       if (msg.type === 'hello' && session === null) {
         clearTimeout(helloTimer)
-        opening = deps.sessions.open(msg.sessionId).then((opened) =>
-          runWithRequestId(context.requestId, () => {
-            if (closed) {
-              deps.sessions.release(opened.session)
-              return
-            }
-            session = opened.session
-            session.attach(send, context)
-            send({ v: 1, type: 'session', sessionId: session.id, restored: opened.restored })
-            log.info({ restored: opened.restored, session_count: deps.sessions.size }, 'ui session connected')
-            session.start(stripBase(msg.path, deps.basePath), msg.query)
-          }),
-        )
+        opening = deps.sessions
+          .open({ requestedId: msg.sessionId, path: stripBase(msg.path, deps.basePath), query: msg.query }, context, { send, close: (code, reason) => ws.close(code, reason) })
+          .then(
+            (opened) =>
+              runWithRequestId(context.requestId, () => {
+                if (closed) opened.release()
+                else session = opened
+              }),
+            (err: unknown) => {
+              log.error({ err }, 'ui session could not be opened')
+              ws.close(1011, 'session unavailable')
+            },
+          )
         void opening.finally(() => (opening = null))
         return
       }
@@ -133,7 +130,7 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
     clearInterval(heartbeat)
     runWithRequestId(context.requestId, () => {
       if (session) {
-        deps.sessions.release(session)
+        session.release()
         log.info({ code }, 'ui session disconnected; state kept for the session TTL')
       }
     })

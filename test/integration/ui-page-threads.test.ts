@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
+
+/**
+ * Page sessions on worker threads (`ui_page_threads`): one session burning CPU does not delay
+ * another's rerun; media, dataframe paging and resume cross the thread boundary; a crashed
+ * thread is replaced and its sessions reconnect.
+ */
+describe('ui page threads (real sidecar, two threads)', () => {
+  let sc: Sidecar
+  const clients: PageClient[] = []
+  const connect = async (headers: Record<string, string> = {}): Promise<PageClient> => {
+    const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`, headers).open()
+    clients.push(c)
+    return c
+  }
+  const hello = async (c: PageClient, sessionId: string | null = null) => {
+    c.send({ type: 'hello', sessionId, path: '/', query: '' })
+    const session = await c.next('session', 15_000)
+    const render = await c.render(15_000)
+    return { session, render }
+  }
+  const buttonId = (render: Awaited<ReturnType<PageClient['render']>>, label: string): string =>
+    render.main.find((n) => n.type === 'button' && n.props.label === label)!.id
+
+  let api: Server
+
+  beforeAll(async () => {
+    // The API the page's client calls (SVC_INTERNAL_API_BASE reaches the threads through their environment).
+    api = createServer((req, res) => res.end(req.url === '/api/ping' ? 'pong' : 'wrong path'))
+    api.listen(0, '127.0.0.1')
+    await once(api, 'listening')
+    const apiBase = `http://127.0.0.1:${(api.address() as { port: number }).port}/api`
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_UI_SESSION_TTL_S: '30', SVC_INTERNAL_API_BASE: apiBase }, 60_000)
+  }, 70_000)
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()))
+    await sc?.stop()
+    await new Promise((resolve) => api?.close(resolve))
+  })
+
+  it("a page's API client reaches the API from its thread", async () => {
+    const c = await connect()
+    c.send({ type: 'hello', sessionId: null, path: '/api', query: '' })
+    expect(textOf(await c.render(15_000))).toBe('api says pong')
+  }, 60_000)
+
+  it("a session burning 2 s of CPU does not delay another session's rerun", async () => {
+    const a = await connect()
+    const { render: ra } = await hello(a)
+    const b = await connect({ 'accept-language': 'fr' })
+    const { render: rb } = await hello(b)
+    expect(textOf(rb)).toBe('count=0 hello=hi lang=fr')
+
+    a.send({ type: 'widget', id: buttonId(ra, 'Burn'), value: true, trigger: true })
+    // The run has started (and with it the burn) once its run_state arrives.
+    await a.next('run_state', 5000, (m) => m.running && m.runId > ra.runId)
+    const t0 = performance.now()
+    b.send({ type: 'widget', id: buttonId(rb, 'Add'), value: true, trigger: true })
+    const after = await b.render(5000)
+    const ms = performance.now() - t0
+    console.log(`isolation: B's rerun answered in ${ms.toFixed(1)} ms while A burns 2 s of CPU`)
+    expect(textOf(after)).toBe('count=1 hello=hi lang=fr')
+    // The figure is 100 ms; a loaded 2-core CI box gets a margin, still far below the 2 s burn.
+    expect(ms).toBeLessThan(400)
+    // A session opened meanwhile skips the busy thread (both threads hold one session).
+    const t1 = performance.now()
+    const c = await connect()
+    await hello(c)
+    const openMs = performance.now() - t1
+    console.log(`isolation: a new session's first render took ${openMs.toFixed(1)} ms while A burns`)
+    expect(openMs).toBeLessThan(1000)
+    const burnt = await a.render(10_000)
+    expect(textOf(burnt)).toBe('count=0 hello=hi lang=-')
+  }, 60_000)
+
+  it('media and dataframe paging cross the thread boundary; a reconnect resumes state on its thread', async () => {
+    const c = await connect()
+    const { session, render } = await hello(c)
+    const image = render.main.find((n) => n.type === 'image')!
+    const res = await fetch(`${sc.url}${String(image.props.url)}`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('image/png')
+    expect(new Uint8Array(await res.arrayBuffer()).subarray(1, 4)).toEqual(new TextEncoder().encode('PNG'))
+
+    const table = render.main.find((n) => n.type === 'dataframe')!
+    c.send({ type: 'dataframe_page', id: table.id, page: 2, sort: null })
+    const rows = await c.next('dataframe_rows')
+    expect(rows).toMatchObject({ id: table.id, page: 2, totalRows: 45 })
+    expect(JSON.stringify(rows.rows)).toContain('20')
+
+    c.send({ type: 'widget', id: buttonId(render, 'Add'), value: true, trigger: true })
+    expect(textOf(await c.render())).toContain('count=1')
+    await c.close()
+    const again = await connect()
+    const resumed = await hello(again, session.sessionId)
+    expect(resumed.session).toMatchObject({ sessionId: session.sessionId, restored: true })
+    expect(textOf(resumed.render)).toContain('count=1')
+  }, 60_000)
+})
+
+describe('ui_page_threads: 0 (sessions in the page server thread)', () => {
+  let sc: Sidecar
+  const clients: PageClient[] = []
+
+  beforeAll(async () => {
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '0', BURN_MS: '600' }, 60_000)
+  }, 70_000)
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()))
+    await sc?.stop()
+  })
+
+  it('serves sessions, media and resume in-process; a burning session delays the others (the trade-off)', async () => {
+    const open = async (sessionId: string | null = null) => {
+      const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
+      clients.push(c)
+      c.send({ type: 'hello', sessionId, path: '/', query: '' })
+      return { c, session: await c.next('session'), render: await c.render() }
+    }
+    const a = await open()
+    const b = await open()
+    const image = b.render.main.find((n) => n.type === 'image')!
+    expect((await fetch(`${sc.url}${String(image.props.url)}`)).status).toBe(200)
+
+    const burn = a.render.main.find((n) => n.type === 'button' && n.props.label === 'Burn')!
+    a.c.send({ type: 'widget', id: burn.id, value: true, trigger: true })
+    await a.c.next('run_state', 5000, (m) => m.running && m.runId > a.render.runId)
+    const t0 = performance.now()
+    const add = b.render.main.find((n) => n.type === 'button' && n.props.label === 'Add')!
+    b.c.send({ type: 'widget', id: add.id, value: true, trigger: true })
+    expect(textOf(await b.c.render(5000))).toContain('count=1')
+    expect(performance.now() - t0).toBeGreaterThan(300)
+
+    await b.c.close()
+    const again = await open(b.session.sessionId)
+    expect(again.session.restored).toBe(true)
+    expect(textOf(again.render)).toContain('count=1')
+  }, 60_000)
+})
+
+describe('ui page threads: a crashed thread', () => {
+  let sc: Sidecar
+  const clients: PageClient[] = []
+  const connect = async (): Promise<PageClient> => {
+    const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
+    clients.push(c)
+    return c
+  }
+  const hello = async (c: PageClient, sessionId: string | null = null) => {
+    c.send({ type: 'hello', sessionId, path: '/', query: '' })
+    return { session: await c.next('session', 15_000), render: await c.render(15_000) }
+  }
+  const buttonId = (render: Awaited<ReturnType<PageClient['render']>>, label: string): string =>
+    render.main.find((n) => n.type === 'button' && n.props.label === label)!.id
+
+  // A fresh pool: the first two sessions land on different threads.
+  beforeAll(async () => {
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2' }, 60_000)
+  }, 70_000)
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()))
+    await sc?.stop()
+  })
+
+  it('a thread that crashes is replaced; its sessions get an error and reconnect, the others keep running', async () => {
+    const a = await connect()
+    const { session: sa, render: ra } = await hello(a)
+    const b = await connect()
+    const { render: rb } = await hello(b)
+    const closed = once(a.ws, 'close') as Promise<[number, Buffer]>
+    a.send({ type: 'widget', id: buttonId(ra, 'Crash'), value: true, trigger: true })
+    const error = await a.next('error', 10_000)
+    expect(error.message).toMatch(/restarted this session/)
+    const [code] = await closed
+    expect(code).toBe(1012)
+
+    // The other thread's session is untouched.
+    b.send({ type: 'widget', id: buttonId(rb, 'Add'), value: true, trigger: true })
+    expect(textOf(await b.render())).toContain('count=1')
+
+    expect((await fetch(`${sc.url}/_stcore/health`)).status).toBe(200)
+    const back = await connect()
+    const { session, render } = await hello(back, sa.sessionId)
+    expect(session.restored).toBe(false)
+    expect(textOf(render)).toContain('count=0')
+    expect(sc.stderr()).toBe('')
+  }, 60_000)
+})
