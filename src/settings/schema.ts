@@ -159,7 +159,8 @@ export const FIELDS = {
   ui_startup_timeout_s: { schema: seconds, default: 60, parse: asNumber },
   ui_session_ttl_s: { schema: seconds, default: 120, parse: asNumber },
   /** Worker threads running page sessions; null = max(2, available cores); 0 = in the page server's own thread. */
-  ui_page_threads: { schema: z.number().int().min(0).max(64).nullable(), default: null as number | null, parse: asNumber },
+  /** Each thread holds a copy of the app (~90 MiB): two isolate one busy page; raise it for many concurrent heavy pages. */
+  ui_page_threads: { schema: z.number().int().min(0).max(64), default: 2, parse: asNumber },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
   /** Shared state for several replicas (OIDC login state, URL sessions, page sessions); '' = in memory. */

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os'
 import type { Logger } from 'pino'
 import { isSvcError } from '../../errors.js'
 import type { SidecarToSupervisor } from '../../../ipc/messages.js'
@@ -105,9 +104,9 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   }
 }
 
-/** `ui_page_threads`, with null meaning one per core and at least two (so one busy page never stalls all). */
+/** `ui_page_threads`; the environment may still say `null` from older configs: the default two. */
 export function pageThreadCount(setting: number | null): number {
-  return setting ?? Math.max(2, availableParallelism())
+  return setting ?? 2
 }
 
 /** With `redis_url` set, page sessions are snapshotted there so another replica can resume them. */
