@@ -14,7 +14,7 @@ const watch = process.argv.includes('--watch')
 /** @type {import('esbuild').BuildOptions} */
 const options = {
   absWorkingDir: root,
-  entryPoints: { app: 'src/ui/client/main.tsx', theme: 'src/ui/client/theme-init.ts' },
+  entryPoints: { app: 'src/ui/client/main.tsx' },
   outdir,
   bundle: true,
   format: 'esm',
@@ -32,15 +32,19 @@ const options = {
   metafile: true,
 }
 
+// theme.js is a classic blocking <script> (it must run before the first paint): one self-contained
+// file, never split into chunks that only an ES module could import.
+/** @type {import('esbuild').BuildOptions} */
+const themeOptions = { ...options, entryPoints: { theme: 'src/ui/client/theme-init.ts' }, format: 'iife', splitting: false }
+
 // Chunks of earlier builds would pile up (their names change with their content).
 await rm(outdir, { recursive: true, force: true })
 await mkdir(outdir, { recursive: true })
 if (watch) {
-  const ctx = await context(options)
-  await ctx.watch()
+  for (const o of [options, themeOptions]) await (await context(o)).watch()
   console.error(`build-client: watching src/ui/client → ${outdir}`)
 } else {
-  await build(options)
+  await Promise.all([build(options), build(themeOptions)])
   const files = (await readdir(outdir, { recursive: true })).filter((f) => /\.(js|css)$/.test(f)).sort()
   const sizes = await Promise.all(files.map(async (f) => `${f} ${((await stat(join(outdir, f))).size / 1024).toFixed(1)} kB`))
   console.error(`build-client: ${sizes.join(', ')}`)
