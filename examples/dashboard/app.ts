@@ -59,7 +59,7 @@ const orders = makeOrders()
 const targets: Target[] = REGIONS.map((region, i) => ({
   region,
   owner: OWNERS[i]!,
-  target: [15000, 14000, 13500, 14500][i]!,
+  target: [12000, 10000, 12500, 11500][i]!,
   stretch: i === 0,
   review: `2026-02-${String(2 + i * 7).padStart(2, '0')}`,
 }))
@@ -268,6 +268,7 @@ app.page('/orders', { title: 'Orders', icon: '🧾', order: 1, tags: ['ops'] }, 
     panel.progress(order.fulfilled, `Fulfilled ${Math.round(order.fulfilled * 100)}%`)
     if (panel.button('Refund…', { key: 'refund_open', disabled: order.status === 'refunded', useContainerWidth: true })) await refund.open()
   }
+  return { layout: 'wide' }
 })
 
 function toCsv(list: Order[]): string {
@@ -315,6 +316,7 @@ app.page('/targets', { title: 'Targets', icon: '🎯', order: 2, tags: ['ops'] }
     await client.put('/targets', { json: edited })
     st.toast('Targets saved', { icon: '💾' })
   }
+  return { layout: 'wide' }
 })
 
 const now = (): Date => new Date()
