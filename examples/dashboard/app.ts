@@ -216,18 +216,17 @@ app.page('/orders', { title: 'Orders', icon: '🧾', order: 1, tags: ['ops'] }, 
   )
   st.info(`**${shown.length}** of ${list.length} orders match.`)
 
-  const [table, detail] = st.columns([3, 1], { gap: 'medium' })
+  const [table, detail] = st.columns([4, 1], { gap: 'medium' })
   const picked = table!.dataframe(shown, {
     key: 'orders',
     pageSize: 12,
     selectionMode: 'single-row',
     useContainerWidth: true,
-    columnOrder: ['id', 'day', 'customer', 'region', 'product', 'amount', 'discount', 'fulfilled', 'status', 'link'],
+    columnOrder: ['id', 'day', 'customer', 'product', 'amount', 'discount', 'fulfilled', 'status', 'link'],
     columnConfig: {
       id: columnConfig.number({ label: 'Order', format: '%d', pinned: true }),
-      day: columnConfig.date({ label: 'Date', format: 'DD MMM YYYY' }),
+      day: columnConfig.date({ label: 'Date', format: 'DD MMM' }),
       customer: 'Customer',
-      region: 'Region',
       product: 'Product',
       amount: columnConfig.number({ label: 'Amount', format: 'dollar' }),
       discount: columnConfig.number({ label: 'Discount', format: 'percent' }),
@@ -253,7 +252,7 @@ app.page('/orders', { title: 'Orders', icon: '🧾', order: 1, tags: ['ops'] }, 
       st.sessionState.flash = r.ok ? `Order ${order.id} refunded` : `Order ${order.id} not found`
       handle.close()
     }
-  }, { key: 'refund', width: 'small' })
+  }, { key: 'refund' })
 
   const panel = detail!.container({ border: true })
   if (!order) {
@@ -307,7 +306,7 @@ app.page('/targets', { title: 'Targets', icon: '🎯', order: 2, tags: ['ops'] }
       encoding: { x: { field: 'region', type: 'nominal', title: null, axis: { labelAngle: 0 } } },
       layer: [
         { mark: { type: 'bar', tooltip: true, cornerRadiusEnd: 3 }, encoding: { y: { field: 'actual', type: 'quantitative', title: 'USD' } } },
-        { mark: { type: 'tick', thickness: 3, size: 40, color: '#f59e0b', tooltip: true }, encoding: { y: { field: 'target', type: 'quantitative' } } },
+        { mark: { type: 'tick', thickness: 4, size: 70, color: '#f59e0b', tooltip: true }, encoding: { y: { field: 'target', type: 'quantitative' } } },
       ],
     },
     { data: rows, height: 220 },

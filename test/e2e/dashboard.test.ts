@@ -95,7 +95,7 @@ describe('examples/dashboard in the browser', () => {
     expect(await first.locator('td[data-col="discount"]').innerText()).toMatch(/%$/)
     expect(await first.locator('td[data-col="fulfilled"] [role="progressbar"]').count()).toBe(1)
     expect(await first.locator('td[data-col="link"] a').innerText()).toBe('JSON')
-    expect(await first.locator('td[data-col="day"]').innerText()).toMatch(/^\d\d Jan 2026$/)
+    expect(await first.locator('td[data-col="day"]').innerText()).toMatch(/^\d\d Jan$/)
     const id = (await first.locator('td[data-col="id"]').innerText()).trim()
     await page.getByText('Select an order in the table to see it here.').waitFor()
     await first.getByRole('checkbox').check()
