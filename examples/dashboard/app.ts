@@ -305,8 +305,12 @@ app.page('/targets', { title: 'Targets', icon: '🎯', order: 2, tags: ['ops'] }
     {
       encoding: { x: { field: 'region', type: 'nominal', title: null, axis: { labelAngle: 0 } } },
       layer: [
-        { mark: { type: 'bar', tooltip: true, cornerRadiusEnd: 3 }, encoding: { y: { field: 'actual', type: 'quantitative', title: 'USD' } } },
-        { mark: { type: 'tick', thickness: 4, size: 70, color: '#f59e0b', tooltip: true }, encoding: { y: { field: 'target', type: 'quantitative' } } },
+        {
+          mark: { type: 'bar', tooltip: true, cornerRadiusEnd: 3 },
+          encoding: { y: { field: 'actual', type: 'quantitative', title: 'USD' }, color: { datum: 'revenue', title: null, legend: { orient: 'top' } } },
+        },
+        // Colours by series name: the page theme's chart palette, in light and dark.
+        { mark: { type: 'tick', thickness: 4, size: 70, tooltip: true }, encoding: { y: { field: 'target', type: 'quantitative' }, color: { datum: 'target' } } },
       ],
     },
     { data: rows, height: 220 },
