@@ -240,6 +240,18 @@ describe('st.dialog, st.popover, st.status', () => {
     expect(pageRuns).toBe(1)
   })
 
+  it('a fragment inside an open dialog body is refused: the body already reruns on its own', async () => {
+    const a = app()
+    a.page('/', async (st) => {
+      const dlg = await st.dialog('Outer', (d) => {
+        d.fragment(() => undefined)
+      })
+      await dlg.open()
+    })
+    const at = await createUiTestHandle(a).run()
+    expect(at.exception[0]!.props.message).toMatch(/an open dialog body is one too/)
+  })
+
   it('a dialog body must be a function', async () => {
     const a = app()
     a.page('/', async (st) => {
