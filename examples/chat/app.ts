@@ -66,6 +66,9 @@ app.page('/overlays', { title: 'Dialogs and status', icon: '🪟' }, async (st) 
     }
   })
   st.markdown(`Project: **${project}**`)
+  // Typing in the dialog reruns only its body: this count moves on page reruns alone.
+  st.sessionState.pageRuns = (st.sessionState.pageRuns ?? 0) + 1
+  st.caption(`Page runs this session: ${st.sessionState.pageRuns}`)
   if (st.button('Rename…')) await rename.open()
 
   const filters = st.popover('Filters', { icon: '⚙' })

@@ -105,10 +105,14 @@ describe('chat and overlays in the browser', () => {
     await page.getByRole('button', { name: 'Rename…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Rename project' })
     await dialog.waitFor()
+    const runs = page.getByText(/^Page runs this session: \d+$/)
+    const before = await runs.innerText()
     const name = dialog.getByLabel('New name')
     await name.fill('Zephyr')
     await name.press('Enter')
     await dialog.getByText('Preview: Zephyr').waitFor()
+    // The widget reran the dialog body alone: the page around it did not run.
+    expect(await runs.innerText()).toBe(before)
     // Still a modal after the rerun moved it: the page behind is inert, the dialog is on top.
     expect(await dialog.evaluate((d) => d.matches(':modal'))).toBe(true)
     expect(await page.evaluate(() => document.elementFromPoint(460, 235)?.closest('dialog') !== null)).toBe(true)

@@ -18,7 +18,7 @@ export function fragment(c: Container, fn: (st: St) => void | Promise<void>, o: 
   }
   const inside = (id: string): boolean => c.path === id || c.path.startsWith(`${id}.`)
   if ((ctx.scope !== null && inside(ctx.scope)) || [...ctx.fragments.keys()].some(inside)) {
-    throw new SvcError('SVC_ERR_UI_BAD_CALL', 'fragment() cannot be inside another fragment; draw the inner part directly, or make it a sibling fragment')
+    throw new SvcError('SVC_ERR_UI_BAD_CALL', 'fragment() cannot be inside another fragment (an open dialog body is one too); draw the inner part directly, or make it a sibling fragment')
   }
   let runEveryMs: number | null = null
   if (o.runEvery !== undefined && o.runEvery !== null) {

@@ -23,7 +23,8 @@ function openSet(c: Container): Set<string> {
 
 /**
  * A dialog is a trigger widget: ✕/Escape send a click on its id, which closes it for the run
- * that click causes. While open, the body runs wherever `st.dialog` (or `open()`) is called.
+ * that click causes. While open, the body runs wherever `st.dialog` (or `open()`) is called, as a
+ * fragment: a widget inside it reruns the body alone.
  */
 export async function dialog(c: Container, title: string, fn: DialogBody, o: DialogOptions = {}): Promise<Dialog> {
   const label = String(title)
@@ -40,22 +41,35 @@ export async function dialog(c: Container, title: string, fn: DialogBody, o: Dia
   })
   if (dismissed) open.delete(name)
   let shown = false
+  // The run the handle belongs to: the page run, then each rerun of the body alone.
+  let active = ctx
   const render = async (): Promise<void> => {
     shown = true
-    const { body } = c.nest('dialog', { title: label, width: o.width ?? 'medium', dismissible: o.dismissible ?? true }, id, null)
-    await fn(body, handle)
+    const { node, body } = c.nest('dialog', { title: label, width: o.width ?? 'medium', dismissible: o.dismissible ?? true }, id, null)
+    const inside = (f: string): boolean => c.path === f || c.path.startsWith(`${f}.`)
+    // Inside a fragment the body already reruns with that fragment (fragments do not nest).
+    if ((ctx.scope !== null && inside(ctx.scope)) || [...ctx.fragments.keys()].some(inside)) return fn(body, handle)
+    // Otherwise the body is a fragment of its own: its widgets rerun the body alone, not the page.
+    ctx.fragments.set(node.id, {
+      fn: (st) => {
+        active = (st as unknown as Container).ctx
+        return fn(st, handle)
+      },
+      runEveryMs: null,
+    })
+    await fn(ctx.stFor!({ id: node.id, list: node.children! }), handle)
   }
   const handle: Dialog = {
     get isOpen() {
       return open.has(name)
     },
     async open() {
-      ctx.check()
+      active.check()
       open.add(name)
       if (!shown) await render()
     },
     close(): never {
-      ctx.check()
+      active.check()
       open.delete(name)
       throw new RerunRequested()
     },

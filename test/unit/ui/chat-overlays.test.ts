@@ -192,6 +192,66 @@ describe('st.dialog, st.popover, st.status', () => {
     expect(dismissed).toBe(1)
   })
 
+  it('a widget inside a dialog reruns only the dialog body; close() still reruns the page', async () => {
+    const a = app()
+    let pageRuns = 0
+    let bodyRuns = 0
+    a.page('/', async (st) => {
+      pageRuns++
+      st.text(`page runs ${pageRuns}`)
+      const dlg = await st.dialog('Edit', (d, handle) => {
+        bodyRuns++
+        const qty = d.numberInput('Quantity', { key: 'qty', value: 1 })
+        d.text(`total ${qty * 5}`)
+        if (d.button('Done', { key: 'done' })) handle.close()
+      })
+      if (st.button('Edit', { key: 'edit' })) await dlg.open()
+    })
+    const at = await createUiTestHandle(a).run()
+    await at.button('edit').click().run()
+    expect([pageRuns, bodyRuns]).toEqual([2, 1])
+    at.numberInput('qty').setValue(3)
+    await at.run()
+    expect(at.text.map((t) => t.value)).toEqual(['page runs 2', 'total 15'])
+    expect([pageRuns, bodyRuns]).toEqual([2, 2])
+    expect(at.get('dialog')[0]!.children.map((e) => e.type)).toEqual(['numberInput', 'text', 'button'])
+    await at.button('done').click().run()
+    expect(at.get('dialog')).toHaveLength(0)
+    expect(pageRuns).toBe(3)
+    expect(at.text.map((t) => t.value)).toEqual(['page runs 3'])
+  })
+
+  it('a dialog drawn inside a fragment reruns with that fragment', async () => {
+    const a = app()
+    let pageRuns = 0
+    a.page('/', (st) => {
+      pageRuns++
+      st.fragment(async (f) => {
+        const dlg = await f.dialog('Inner', (d) => {
+          d.text(`flag ${d.checkbox('Flag', { key: 'flag' })}`)
+        })
+        await dlg.open()
+      })
+    })
+    const at = await createUiTestHandle(a).run()
+    at.checkbox('flag').check()
+    await at.run()
+    expect(at.text.map((t) => t.value)).toEqual(['flag true'])
+    expect(pageRuns).toBe(1)
+  })
+
+  it('a fragment inside an open dialog body is refused: the body already reruns on its own', async () => {
+    const a = app()
+    a.page('/', async (st) => {
+      const dlg = await st.dialog('Outer', (d) => {
+        d.fragment(() => undefined)
+      })
+      await dlg.open()
+    })
+    const at = await createUiTestHandle(a).run()
+    expect(at.exception[0]!.props.message).toMatch(/an open dialog body is one too/)
+  })
+
   it('a dialog body must be a function', async () => {
     const a = app()
     a.page('/', async (st) => {
