@@ -1,6 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { fastifySwagger } from '@fastify/swagger'
-import { fastifySwaggerUi } from '@fastify/swagger-ui'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { resolveProcessSettings } from './settings/resolve.js'
@@ -71,8 +70,10 @@ export class Svc {
       },
     }, () => {})
     // Called inside a plain plugin: swagger was applied without register(), which would fail
-    // swagger-ui's registered-dependency check.
+    // swagger-ui's registered-dependency check. Imported here: only a process that serves the API
+    // (readies it) loads the docs UI and its static assets.
     void this.api.register(async (instance) => {
+      const { fastifySwaggerUi } = await import('@fastify/swagger-ui')
       await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: '/docs' })
     })
     this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
