@@ -4,6 +4,7 @@ import type { SidecarToSupervisor } from '../../../ipc/messages.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { normalizeMountPath } from '../../settings/schema.js'
 import { loadTarget } from '../../target/load-target.js'
+import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../internal/reload-ignore.js'
 import { watchAppModule } from './dev-reload.js'
 import { parseChildEnv } from '../../../ipc/child-env.js'
@@ -35,6 +36,7 @@ export interface RunningSidecar {
 
 /** Load the app, start the page server and (in dev) the module watcher. */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
+  markPagesOnly()
   const { app, file, exportName } = await loadTarget(env.target)
   const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
   const showErrorDetails = app.settings.show_error_details ?? env.devMode
