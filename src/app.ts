@@ -1,6 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { fastifySwagger } from '@fastify/swagger'
-import { fastifySwaggerUi } from '@fastify/swagger-ui'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { resolveProcessSettings } from './settings/resolve.js'
@@ -8,6 +7,7 @@ import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger, requestChildLoggerFactory } from './logging/logger.js'
 import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
+import { isPagesOnly } from './internal/process-role.js'
 import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
@@ -60,22 +60,26 @@ export class Svc {
       trustProxy: this.settings.trust_proxy,
     }) as unknown as FastifyInstance
     applyCors(this.api, this.settings)
-    const base = this.settings.root_path + this.settings.api_mount_path
-    // Applied synchronously (not via register) so that routes the user declares right after
-    // `new Svc()` are seen by the OpenAPI collector's onRoute hook.
-    fastifySwagger(this.api, {
-      openapi: {
-        openapi: '3.1.0',
-        info: { title: this.settings.title, version: '0.1.0' },
-        servers: [{ url: base }],
-      },
-    }, () => {})
-    // Called inside a plain plugin: swagger was applied without register(), which would fail
-    // swagger-ui's registered-dependency check.
-    void this.api.register(async (instance) => {
-      await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: '/docs' })
-    })
-    this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
+    if (!isPagesOnly()) {
+      const base = this.settings.root_path + this.settings.api_mount_path
+      // Applied synchronously (not via register) so that routes the user declares right after
+      // `new Svc()` are seen by the OpenAPI collector's onRoute hook.
+      fastifySwagger(this.api, {
+        openapi: {
+          openapi: '3.1.0',
+          info: { title: this.settings.title, version: '0.1.0' },
+          servers: [{ url: base }],
+        },
+      }, () => {})
+      // Called inside a plain plugin: swagger was applied without register(), which would fail
+      // swagger-ui's registered-dependency check. Imported here: only a process that serves the API
+      // (readies it) loads the docs UI and its static assets.
+      void this.api.register(async (instance) => {
+        const { fastifySwaggerUi } = await import('@fastify/swagger-ui')
+        await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: '/docs' })
+      })
+      this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
+    }
     this.#shared = new SharedState(this.settings, childLogger(root, 'svc.redis'))
     registerHealthRoutes(this.api, () => this.#health, this.settings.root_path, () => redisReadiness(this.#shared))
     this.api.addHook('onClose', async () => this.#shared.close())

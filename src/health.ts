@@ -1,4 +1,3 @@
-import { request } from 'undici'
 import type { FastifyInstance } from 'fastify'
 
 /** readyz gives the sidecar this long to answer (DESIGN §5). */
@@ -12,6 +11,8 @@ export type ReadyBody =
 export async function probeUpstream(upstream: string, rootPath: string): Promise<{ ok: true } | { ok: false; detail: string }> {
   const candidates = rootPath ? ['/', `${rootPath}/`] : ['/']
   const failures: string[] = []
+  // Loaded on the first probe: the processes that never serve readyz (the sidecar) skip undici.
+  const { request } = await import('undici')
   for (const path of candidates) {
     try {
       const res = await request(upstream + path, {

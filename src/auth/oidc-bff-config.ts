@@ -1,7 +1,8 @@
 import { SvcError } from '../errors.js'
 import { secretBytes } from './algorithms.js'
 import { DEFAULT_ACCESS_TOKEN_TTL_S } from './issue-token.js'
-import { isGenericOIDCClient, type OIDCProvider } from './oidc-client.js'
+import { isGenericOIDCClient } from './oidc-brand.js'
+import type { OIDCProvider } from './oidc-client.js'
 import { MemoryOidcBffStore, type OidcBffStore } from './oidc-store.js'
 
 export interface OIDCBFFConfig {

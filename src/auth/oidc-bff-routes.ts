@@ -5,7 +5,7 @@ import { sendAuthError } from './auth-reply.js'
 import { issueAccessToken } from './issue-token.js'
 import { JWTBearer } from './jwt-bearer.js'
 import { loadJose } from './jose-loader.js'
-import { isGenericOIDCClient } from './oidc-client.js'
+import { isGenericOIDCClient } from './oidc-brand.js'
 import { resolveBffConfig, type OIDCBFFConfig, type ResolvedOIDCBFFConfig } from './oidc-bff-config.js'
 import { pkceChallenge, pkceVerifier, randomToken } from './pkce.js'
 

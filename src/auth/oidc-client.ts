@@ -6,6 +6,7 @@ import { ASYMMETRIC_ALGORITHMS } from './algorithms.js'
 import { StandardClaims } from './claims.js'
 import { loadJose } from './jose-loader.js'
 import { fetchDiscovery, fetchDiscoverySync, type OidcDiscovery } from './oidc-discovery.js'
+import { isGenericOIDCClient, kGenericOidc } from './oidc-brand.js'
 
 export interface GenericOIDCClientConfig {
   /** The provider's issuer URL exactly as its discovery document states it. */
@@ -59,7 +60,6 @@ export interface VerifyIdTokenOptions {
   leewaySeconds?: number
 }
 
-const kGenericOidc = Symbol.for('svc.auth.generic-oidc-client')
 const DEFAULT_HTTP_TIMEOUT_MS = 10_000
 
 /** A standard OpenID Connect client (authorization code + PKCE) that verifies id_tokens with the provider's JWKS. */
@@ -201,6 +201,4 @@ export class GenericOIDCClient implements OIDCProvider {
   }
 }
 
-export function isGenericOIDCClient(value: unknown): value is GenericOIDCClient {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kGenericOidc] === true
-}
+export { isGenericOIDCClient }

@@ -12,27 +12,32 @@ export type { ParsedTarget } from './target-path.js'
 
 const DEFAULT_EXPORTS = ['app', 'default'] as const
 
-let hooksRegistered = false
+let loaderReady: Promise<void> | null = null
 
 /**
  * tsx for TypeScript, then our format hook (it runs first, LIFO): in-thread where Node has
  * `module.registerHooks` (as tsx does there), else off-thread through `module.register`.
  * Global (un-namespaced) registration keeps one module instance of svc for app and runtime.
  */
-export function registerAppLoader(): void {
-  if (hooksRegistered) return
-  hooksRegistered = true
-  register()
-  const { registerHooks } = module as unknown as { registerHooks?: (hooks: { resolve: typeof resolveSync }) => void }
-  if (typeof registerHooks === 'function') registerHooks({ resolve: resolveSync })
-  else module.register(new URL('./app-format-hooks.js', import.meta.url))
+export function registerAppLoader(): Promise<void> {
+  loaderReady ??= (async () => {
+    // svc's runtime first, without hooks: the app's `import 'svc'` then finds it loaded, and only
+    // the app's own files pass through tsx (on Node 20 each load through it is a round trip to
+    // its hooks thread).
+    await import('../index.js')
+    register()
+    const { registerHooks } = module as unknown as { registerHooks?: (hooks: { resolve: typeof resolveSync }) => void }
+    if (typeof registerHooks === 'function') registerHooks({ resolve: resolveSync })
+    else module.register(new URL('./app-format-hooks.js', import.meta.url))
+  })()
+  return loaderReady
 }
 
 /** Load `module:export` and check that it is an `Svc`. TypeScript files load through tsx. */
 export async function loadTarget(target: string, cwd: string = process.cwd()): Promise<{ app: Svc; file: string; exportName: string }> {
   const parsed = parseTarget(target)
   const file = resolveTargetFile(parsed.module, cwd)
-  registerAppLoader()
+  await registerAppLoader()
   let mod: Record<string, unknown>
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>

@@ -1,10 +1,8 @@
 import { AssertionError } from 'node:assert'
-import { inject, type InjectOptions, type Response as InjectResponse } from 'light-my-request'
+import type { InjectOptions, Response as InjectResponse } from 'light-my-request'
 import type { Svc } from '../app.js'
 import { normalizeMountPath } from '../settings/schema.js'
-import { buildGateway, type Gateway } from '../../gateway/build.js'
-import { GatewayRuntime } from '../../gateway/runtime.js'
-import { createObservability } from '../../gateway/observability.js'
+import type { Gateway } from '../../gateway/build.js'
 import { createUiTestHandle, type UiTestHandle, type UiTestOptions } from '../ui/app-test.js'
 
 /**
@@ -43,6 +41,13 @@ export class SvcTestClient {
       shared ??
       (() =>
         (built ??= (async () => {
+          // Imported on the first request: `svc` exports this class, and a process that only
+          // runs pages (the sidecar) should not load the gateway, undici and ws for it.
+          const [{ buildGateway }, { GatewayRuntime }, { createObservability }] = await Promise.all([
+            import('../../gateway/build.js'),
+            import('../../gateway/runtime.js'),
+            import('../../gateway/observability.js'),
+          ])
           const runtime = new GatewayRuntime(process.env.SVC_UI_UPSTREAM ?? '')
           const o = await createObservability(app, { collectMetrics: null, runtime })
           return buildGateway(app, { observer: o.observer, internal: o.internal, runtime })
@@ -76,6 +81,7 @@ export class SvcTestClient {
     } else if (options.body !== undefined) {
       opts.payload = options.body
     }
+    const { inject } = await import('light-my-request')
     const res: InjectResponse = await inject(gateway.handleRequest, opts)
     return {
       status: res.statusCode,

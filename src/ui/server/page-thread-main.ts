@@ -3,6 +3,7 @@ import { getClient } from '../../client/api-client.js'
 import { isSvcError } from '../../errors.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { kSharedState } from '../../internal/symbols.js'
+import { markPagesOnly } from '../../internal/process-role.js'
 import { loadTarget } from '../../target/load-target.js'
 import { overridesFromEnv } from '../inject.js'
 import { MediaStore } from '../media-store.js'
@@ -31,6 +32,7 @@ class RelayedMedia extends MediaStore {
 
 let loaded: Awaited<ReturnType<typeof loadTarget>>
 try {
+  markPagesOnly()
   loaded = await loadTarget(data.target, data.cwd)
 } catch (err) {
   post({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err) })

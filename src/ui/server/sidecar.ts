@@ -4,6 +4,7 @@ import type { SidecarToSupervisor } from '../../../ipc/messages.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { normalizeMountPath } from '../../settings/schema.js'
 import { loadTarget } from '../../target/load-target.js'
+import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../internal/reload-ignore.js'
 import { watchAppModule } from './dev-reload.js'
 import { parseChildEnv } from '../../../ipc/child-env.js'
@@ -50,6 +51,7 @@ export interface RunningSidecar {
 
 /** Load the app, start the page server and (in dev) the module watcher. */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
+  markPagesOnly()
   // Page threads load the app alongside this thread, not after it (startup stays one app load).
   const guess = pageThreadCount(env.pageThreadsHint)
   const threadData = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { promisify } from 'node:util'
+import { afterEach, expect, it } from 'vitest'
+import { descendants, REPO, startSvc, stopAllTrees } from '../helpers/svc-process.js'
+
+/**
+ * Each process loads what it uses (docs/performance.md, "Start-up"): the page server's app skips
+ * the OpenAPI builder and the docs UI, and no process loads undici or light-my-request for the
+ * test client `svc` exports. CommonJS packages show in `require.cache`, so a fresh node process
+ * loads the app as the page server does and reports which of them it loaded.
+ */
+const HEAVY = ['/node_modules/yaml/', '/node_modules/@fastify/swagger-ui/', '/node_modules/undici/', '/node_modules/light-my-request/']
+
+const SCRIPT = `
+import { createRequire } from 'node:module'
+const pagesOnly = process.argv[1] === 'pages'
+if (pagesOnly) (await import('./dist/src/internal/process-role.js')).markPagesOnly()
+const { loadTarget } = await import('./dist/src/target/load-target.js')
+const { app } = await loadTarget('examples/hello/app.ts:app')
+if (!pagesOnly) await app.api.ready()
+const heavy = ${JSON.stringify(HEAVY)}
+const loaded = Object.keys(createRequire(import.meta.url).cache)
+console.log(JSON.stringify(heavy.filter((h) => loaded.some((f) => f.includes(h)))))
+await app.api.close()
+`
+
+async function heavyLoaded(role: 'pages' | 'api'): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', SCRIPT, role], { cwd: REPO, timeout: 30_000 })
+  return JSON.parse(stdout.trim().split('\n').pop()!) as string[]
+}
+
+afterEach(stopAllTrees)
+
+it('the page server loads the app without the OpenAPI builder, the docs UI, undici or light-my-request', async () => {
+  expect(await heavyLoaded('pages')).toEqual([])
+}, 40_000)
+
+it('an app that serves its API loads the OpenAPI builder and the docs UI once readied, not the test client', async () => {
+  expect(await heavyLoaded('api')).toEqual(['/node_modules/yaml/', '/node_modules/@fastify/swagger-ui/'])
+}, 40_000)
+
+it('svc run with the bundled page server is three svc processes, no esbuild service', async () => {
+  const svc = await startSvc({ target: 'examples/hello/app.ts:app', env: { SVC_UI_COMMAND: undefined } })
+  const res = await fetch(`${svc.url}/api/readyz`)
+  expect(res.status).toBe(200)
+  const titles = descendants(svc.pid).map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[0])
+  expect(titles.sort()).toEqual(['svc gateway', 'svc sidecar'])
+}, 60_000)
