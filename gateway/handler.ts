@@ -88,7 +88,8 @@ export function createGatewayHandler(parts: GatewayParts): {
     const observation = observer.observing() ? observer.begin(requestInfo(req, requestId, c, method.toUpperCase(), method)) : NOOP_OBSERVATION
     if (c.kind === 'api') {
       res.setHeader('x-request-id', requestId)
-      res.once('close', () => observation.end(res.statusCode))
+      // A listener per response costs an allocation and two list updates; only one that observes needs it.
+      if (observation !== NOOP_OBSERVATION) res.once('close', () => observation.end(res.statusCode))
       if (expectsContinue) res.writeContinue()
       if (hasBody(req) && hasSocketTimer(req)) watchApiBodyIdle(req, res, apiBodyTimeoutMs, requestId)
       // The app's code runs here: getRequestId() and its log lines see the resolved id.
