@@ -128,10 +128,10 @@ export class JsonLogFormatter {
 export function bindRequestId(
   logger: Logger,
   requestId: string,
-  bindings?: Record<string, unknown>,
+  bindings: Record<string, unknown> = {},
   options?: ChildLoggerOptions,
 ): Logger {
-  const child = logger.child(bindings === undefined ? { request_id: requestId } : { ...bindings, request_id: requestId }, options)
+  const child = logger.child({ ...bindings, request_id: requestId }, options)
   ;(child as unknown as Record<symbol, unknown>)[kRequestIdBound] = true
   return child
 }

@@ -68,22 +68,7 @@ export function requestChildLoggerFactory(
   bindings: Record<string, unknown>,
   opts: ChildLoggerOptions,
 ): Logger {
-  const id = bindings.request_id
+  const { request_id: id, ...rest } = bindings
   if (typeof id !== 'string') return logger.child(bindings, opts)
-  // Fastify passes `{ request_id }` and an empty options object for a route without its own
-  // level or serializers. pino rebuilds its formatters for any options object, empty or not, so
-  // the common case goes through pino's no-options path: one binding, nothing rebuilt.
-  if (!hasOwnKeys(opts) && onlyKey(bindings, 'request_id')) return bindRequestId(logger, id)
-  const { request_id: _id, ...rest } = bindings
   return bindRequestId(logger, id, rest, opts)
-}
-
-function hasOwnKeys(o: object): boolean {
-  for (const key in o) if (Object.hasOwn(o, key)) return true
-  return false
-}
-
-function onlyKey(o: Record<string, unknown>, key: string): boolean {
-  for (const k in o) if (k !== key && Object.hasOwn(o, k)) return false
-  return true
 }
