@@ -88,13 +88,16 @@ console.log(`closed-loop binary messages, echo sidecar; latency at 1 connection,
 type Key = string
 const results = new Map<Key, Result[]>()
 const push = (k: Key, r: Result): void => void (results.get(k) ?? results.set(k, []).get(k)!).push(r)
+const VIAS = ['direct', 'gateway', 'gateway, JS masking'] as const
 const SIDECAR = JSON.stringify([process.execPath, join(FIXTURES, 'ws-echo.mjs'), '{port}'])
 
 try {
   for (let round = 0; round < rounds; round++) {
-    for (const via of ['direct', 'gateway'] as const) {
+    for (const via of VIAS) {
       const echo = via === 'direct' ? await startFixture('ws-echo.mjs', ['0']) : null
-      const tree = via === 'gateway' ? await startSvc({ target: `${join(FIXTURES, 'app.ts')}:app`, env: { SVC_UI_COMMAND: SIDECAR } }) : null
+      // The JS row: ws without bufferutil (gateway and sidecar), as when the optional dependency is missing.
+      const env: Record<string, string> = via === 'gateway, JS masking' ? { SVC_UI_COMMAND: SIDECAR, WS_NO_BUFFER_UTIL: '1' } : { SVC_UI_COMMAND: SIDECAR }
+      const tree = via === 'direct' ? null : await startSvc({ target: `${join(FIXTURES, 'app.ts')}:app`, env })
       const base = (echo?.url ?? tree!.url).replace('http:', 'ws:') + '/bench/ws'
       try {
         for (const size of SIZES) {
@@ -117,7 +120,7 @@ try {
 const med = (k: Key, f: (r: Result) => number): number => median(results.get(k)!.map(f))
 const rows: string[][] = []
 for (const size of SIZES) {
-  for (const via of ['direct', 'gateway']) {
+  for (const via of VIAS) {
     const one = `${via} ${size} 1`
     const many = `${via} ${size} ${PARALLEL}`
     rows.push([
@@ -127,7 +130,7 @@ for (const size of SIZES) {
       fmtMs(med(one, (r) => r.p99Ms)),
       fmtInt(med(many, (r) => r.msgsPerS)),
       results.get(many)!.map((r) => fmtInt(r.msgsPerS)).join(', '),
-      via === 'gateway' ? med(many, (r) => r.cpuUsPerMsg ?? NaN).toFixed(1) : '-',
+      via !== 'direct' ? med(many, (r) => r.cpuUsPerMsg ?? NaN).toFixed(1) : '-',
     ])
   }
 }
