@@ -58,9 +58,8 @@ export function createGatewayHandler(parts: GatewayParts): {
       sendJsonError(res, 'SVC_ERR_GATEWAY_BAD_REQUEST', hostProblem, requestId)
       return
     }
-    // Answers the gateway writes itself carry the id in their head; only the API hop (Fastify
-    // writes the head) needs it set ahead. Setting it early on proxied answers would cost a
-    // header merge per request.
+    // Answers the gateway writes itself carry the id in their head, and the app's Fastify adds
+    // it to its own (src/app.ts). Setting it early would cost a header merge per request.
     if (parts.isDraining()) res.setHeader('connection', 'close')
     decorate?.(req, res)
     const rawUrl = req.url ?? '/'
@@ -87,8 +86,8 @@ export function createGatewayHandler(parts: GatewayParts): {
     }
     const observation = observer.observing() ? observer.begin(requestInfo(req, requestId, c, method.toUpperCase(), method)) : NOOP_OBSERVATION
     if (c.kind === 'api') {
-      res.setHeader('x-request-id', requestId)
-      res.once('close', () => observation.end(res.statusCode))
+      // A listener per response costs an allocation and two list updates; only one that observes needs it.
+      if (observation !== NOOP_OBSERVATION) res.once('close', () => observation.end(res.statusCode))
       if (expectsContinue) res.writeContinue()
       if (hasBody(req) && hasSocketTimer(req)) watchApiBodyIdle(req, res, apiBodyTimeoutMs, requestId)
       // The app's code runs here: getRequestId() and its log lines see the resolved id.

@@ -59,6 +59,12 @@ export class Svc {
       genReqId: () => getRequestId() ?? randomUUID(),
       trustProxy: this.settings.trust_proxy,
     }) as unknown as FastifyInstance
+    // The id goes out with Fastify's own headers: a header set on the raw response before
+    // Fastify writes the head makes Node merge the two header sets on every answer.
+    this.api.addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', request.id)
+      done()
+    })
     applyCors(this.api, this.settings)
     if (!isPagesOnly()) {
       const base = this.settings.root_path + this.settings.api_mount_path

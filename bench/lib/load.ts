@@ -106,8 +106,8 @@ export function parseWrk(out: string): LoadResult {
   const failures = (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0) + (non2xx ? Number(non2xx[1]) : 0)
   return {
     rps: Number(pick(/Requests\/sec:\s+([\d.]+)/)),
-    p50Ms: duration(pick(/^\s+50%\s+(\S+)$/m)),
-    p99Ms: duration(pick(/^\s+99%\s+(\S+)$/m)),
+    p50Ms: duration(pick(/^\s+50%\s+(\S+)\s*$/m)),
+    p99Ms: duration(pick(/^\s+99%\s+(\S+)\s*$/m)),
     requests: Number(pick(/(\d+) requests in /)),
     failures,
     cpuUsPerRequest: null,

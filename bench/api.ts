@@ -1,0 +1,122 @@
+/**
+ * The API hop against bare Fastify: the same route (`GET /api/ping` → `{"pong":true}`) served by
+ * bare Fastify, by bare Fastify inside an AsyncLocalStorage context per request (the floor of
+ * any request context on this Node version), by svc's gateway request path in one process, and
+ * by a real `svc run` tree (supervisor + 1 gateway worker). All rows are measured in interleaved
+ * rounds, each with a fresh process, and reported as medians with their spread; throughput and
+ * the server's CPU time per request (from /proc, the figure background load moves least).
+ * `--baseline <dist dir>` adds the in-process svc row built from another checkout (A/B of a change).
+ * Run: npm run bench:api [-- --rounds 5 --duration 5 --warmup 1 --baseline /tmp/base/dist]
+ * Docs: docs/performance.md
+ */
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { busyWarning, machineLine } from './lib/machine.js'
+import { defaultTool, runLoad, type LoadResult, type LoadTool } from './lib/load.js'
+import { installCleanup, stopAll } from './lib/processes.js'
+import { FIXTURES, startFixture, startSvc, type Running } from './lib/servers.js'
+import { fmtInt, fmtRatio, median, table } from './lib/table.js'
+
+const CONNECTIONS = 50
+const PATH = '/api/ping'
+
+const { values } = parseArgs({
+  options: {
+    tool: { type: 'string' },
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '3' },
+    baseline: { type: 'string' },
+  },
+})
+const tool = (values.tool ?? defaultTool()) as LoadTool
+if (tool !== 'wrk' && tool !== 'autocannon') throw new Error(`--tool must be wrk or autocannon, not ${values.tool}`)
+const durationS = Number(values.duration)
+const warmupS = Number(values.warmup)
+const rounds = Number(values.rounds)
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`)
+if (tool === 'autocannon') console.log('note: autocannon runs in Node and takes CPU from the server measured; CPU per request is not reported with it')
+
+interface Variant {
+  name: string
+  start: () => Promise<Running & { pids: () => number[] }>
+}
+
+const fixture = (args: string[]) => async () => {
+  const s = await startFixture('api-server.mjs', args)
+  return { ...s, pids: () => [s.tracked.pid] }
+}
+const variants: Variant[] = [
+  { name: 'bare Fastify', start: fixture(['bare']) },
+  { name: 'bare Fastify + AsyncLocalStorage', start: fixture(['bare-als']) },
+  { name: 'svc API hop (in process)', start: fixture(['svc']) },
+]
+if (values.baseline) variants.push({ name: 'svc API hop, baseline build', start: fixture(['svc', resolve(values.baseline)]) })
+variants.push({
+  name: 'svc run (1 worker)',
+  start: async () => {
+    const s = await startSvc({ target: `${join(FIXTURES, 'app.ts')}:app`, env: { SVC_UI_COMMAND: JSON.stringify([process.execPath, join(FIXTURES, 'upstream.mjs'), '{port}']) } })
+    return { ...s, pids: s.proxyPids }
+  },
+})
+
+installCleanup()
+console.log(machineLine())
+const warning = await busyWarning()
+if (warning) console.log(warning)
+console.log(`load: ${tool}, keep-alive, GET ${PATH} at ${CONNECTIONS} connections; ${warmupS} s warm-up + ${durationS} s per measurement; ${rounds} interleaved rounds\n`)
+
+const runs = new Map<string, LoadResult[]>(variants.map((v) => [v.name, []]))
+try {
+  for (let round = 0; round < rounds; round++) {
+    for (const v of variants) {
+      const server = await v.start()
+      try {
+        const res = await fetch(server.url + PATH)
+        const body = await res.text()
+        if (res.status !== 200 || body !== '{"pong":true}') throw new Error(`${v.name}: ${PATH} answered ${res.status} ${body}`)
+        process.stdout.write(`round ${round + 1}: ${v.name} …`)
+        const r = await runLoad(tool, { url: server.url + PATH, connections: CONNECTIONS, durationS, warmupS, cpuPids: server.pids })
+        if (r.failures > 0) throw new Error(`${v.name}: ${r.failures} failed requests`)
+        runs.get(v.name)!.push(r)
+        process.stdout.write(` ${fmtInt(r.rps)} req/s, ${r.cpuUsPerRequest?.toFixed(1) ?? '-'} µs CPU/req\n`)
+      } finally {
+        await server.tracked.stop()
+      }
+    }
+  }
+} finally {
+  await stopAll()
+}
+
+/** Per round, each row against bare Fastify of the same round: the ratio background load moves least. */
+const bare = runs.get('bare Fastify')!
+const perRound = (name: string, pick: (r: LoadResult) => number, invert: boolean): number[] =>
+  runs.get(name)!.map((r, i) => (invert ? pick(bare[i]!) / pick(r) : pick(r) / pick(bare[i]!)))
+const spread = (xs: number[], f: (n: number) => string): string => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`
+const cpuOf = (r: LoadResult): number => r.cpuUsPerRequest ?? NaN
+
+console.log()
+console.log(
+  table(
+    ['server', 'req/s (median)', 'rounds', 'CPU µs/req', '÷ bare req/s', 'rounds', 'bare ÷ CPU/req', 'rounds'],
+    variants.map((v) => {
+      const rs = runs.get(v.name)!
+      const tput = perRound(v.name, (r) => r.rps, false)
+      const cpu = perRound(v.name, cpuOf, true)
+      return [
+        v.name,
+        fmtInt(median(rs.map((r) => r.rps))),
+        rs.map((r) => fmtInt(r.rps)).join(', '),
+        median(rs.map(cpuOf)).toFixed(1),
+        fmtRatio(median(tput)),
+        spread(tput, fmtRatio),
+        fmtRatio(median(cpu)),
+        spread(cpu, fmtRatio),
+      ]
+    }),
+  ),
+)
+const hop = median(perRound('svc API hop (in process)', (r) => r.rps, false))
+const hopCpu = median(perRound('svc API hop (in process)', cpuOf, true))
+console.log(`\nAPI hop / bare Fastify: ${fmtRatio(hop)} by throughput, ${fmtRatio(hopCpu)} by CPU per request (target ≥ 0.90×, goal 0.95×)`)

@@ -1,0 +1,144 @@
+/**
+ * WebSocket relay: messages per second and round-trip latency through the gateway against
+ * direct to the sidecar, for 32 B and 64 KiB messages. The sidecar is an echo server
+ * (bench/fixtures/ws-echo.mjs) run as svc's ui sidecar. Two loads per row, both closed-loop
+ * (send, wait for the echo, send the next): 1 connection (latency) and 16 connections
+ * (throughput). Rows are measured in interleaved rounds with fresh processes; medians.
+ * Run: npm run bench:ws [-- --rounds 3 --duration 3]
+ * Docs: docs/performance.md
+ */
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { WebSocket } from 'ws'
+import { busyWarning, machineLine } from './lib/machine.js'
+import { cpuTicks } from './lib/load.js'
+import { installCleanup, stopAll } from './lib/processes.js'
+import { FIXTURES, startFixture, startSvc } from './lib/servers.js'
+import { fmtInt, fmtMs, fmtRatio, median, table } from './lib/table.js'
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' } } })
+const durationS = Number(values.duration)
+const rounds = Number(values.rounds)
+const SIZES = [32, 64 * 1024]
+const PARALLEL = 16
+
+interface Result {
+  msgsPerS: number
+  p50Ms: number
+  p99Ms: number
+  cpuUsPerMsg: number | null
+}
+
+/** `connections` closed loops of `size`-byte binary messages for `seconds`. */
+async function load(url: string, size: number, connections: number, seconds: number, pids?: () => number[]): Promise<Result> {
+  const payload = Buffer.alloc(size, 7)
+  const sockets = await Promise.all(
+    Array.from({ length: connections }, () => new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(url, { maxPayload: 1 << 20 })
+      ws.once('open', () => resolve(ws))
+      ws.once('error', reject)
+    })),
+  )
+  const latencies: number[] = []
+  let count = 0
+  let stop = false
+  const before = pids ? cpuTicks(pids()) : 0
+  const started = performance.now()
+  const timer = setTimeout(() => (stop = true), seconds * 1000)
+  try {
+    await Promise.all(
+      sockets.map((ws) => new Promise<void>((resolve, reject) => {
+        let sent = 0
+        const next = (): void => {
+          if (stop) return resolve()
+          sent = performance.now()
+          ws.send(payload)
+        }
+        ws.on('message', (data: Buffer) => {
+          if (data.length !== size) return reject(new Error(`echo of ${data.length} bytes, expected ${size}`))
+          latencies.push(performance.now() - sent)
+          count++
+          next()
+        })
+        ws.once('error', reject)
+        ws.once('close', () => reject(new Error('connection closed during the run')))
+        next()
+      })),
+    )
+  } finally {
+    clearTimeout(timer)
+    for (const ws of sockets) ws.terminate()
+  }
+  const elapsed = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  return {
+    msgsPerS: count / elapsed,
+    p50Ms: latencies[Math.floor(latencies.length * 0.5)]!,
+    p99Ms: latencies[Math.floor(latencies.length * 0.99)]!,
+    cpuUsPerMsg: pids ? ((cpuTicks(pids()) - before) * 10_000) / count : null,
+  }
+}
+
+installCleanup()
+console.log(machineLine())
+const warning = await busyWarning()
+if (warning) console.log(warning)
+console.log(`closed-loop binary messages, echo sidecar; latency at 1 connection, throughput at ${PARALLEL}; ${durationS} s each; ${rounds} interleaved rounds\n`)
+
+type Key = string
+const results = new Map<Key, Result[]>()
+const push = (k: Key, r: Result): void => void (results.get(k) ?? results.set(k, []).get(k)!).push(r)
+const VIAS = ['direct', 'gateway', 'gateway, JS masking'] as const
+const SIDECAR = JSON.stringify([process.execPath, join(FIXTURES, 'ws-echo.mjs'), '{port}'])
+
+try {
+  for (let round = 0; round < rounds; round++) {
+    for (const via of VIAS) {
+      const echo = via === 'direct' ? await startFixture('ws-echo.mjs', ['0']) : null
+      // The JS row: ws without bufferutil (gateway and sidecar), as when the optional dependency is missing.
+      const env: Record<string, string> = via === 'gateway, JS masking' ? { SVC_UI_COMMAND: SIDECAR, WS_NO_BUFFER_UTIL: '1' } : { SVC_UI_COMMAND: SIDECAR }
+      const tree = via === 'direct' ? null : await startSvc({ target: `${join(FIXTURES, 'app.ts')}:app`, env })
+      const base = (echo?.url ?? tree!.url).replace('http:', 'ws:') + '/bench/ws'
+      try {
+        for (const size of SIZES) {
+          await load(base, size, 4, 0.5) // warm-up
+          const one = await load(base, size, 1, durationS)
+          const many = await load(base, size, PARALLEL, durationS, tree ? tree.proxyPids : undefined)
+          push(`${via} ${size} 1`, one)
+          push(`${via} ${size} ${PARALLEL}`, many)
+          console.log(`round ${round + 1} ${via} ${size} B: ${fmtInt(one.msgsPerS)} msg/s @1 (p50 ${fmtMs(one.p50Ms)} ms), ${fmtInt(many.msgsPerS)} msg/s @${PARALLEL}`)
+        }
+      } finally {
+        await (echo ?? tree)!.tracked.stop()
+      }
+    }
+  }
+} finally {
+  await stopAll()
+}
+
+const med = (k: Key, f: (r: Result) => number): number => median(results.get(k)!.map(f))
+const rows: string[][] = []
+for (const size of SIZES) {
+  for (const via of VIAS) {
+    const one = `${via} ${size} 1`
+    const many = `${via} ${size} ${PARALLEL}`
+    rows.push([
+      `${via}, ${size === 32 ? '32 B' : '64 KiB'}`,
+      fmtInt(med(one, (r) => r.msgsPerS)),
+      fmtMs(med(one, (r) => r.p50Ms)),
+      fmtMs(med(one, (r) => r.p99Ms)),
+      fmtInt(med(many, (r) => r.msgsPerS)),
+      results.get(many)!.map((r) => fmtInt(r.msgsPerS)).join(', '),
+      via !== 'direct' ? med(many, (r) => r.cpuUsPerMsg ?? NaN).toFixed(1) : '-',
+    ])
+  }
+}
+console.log()
+console.log(table(['path', 'msg/s @1', 'p50 ms @1', 'p99 ms @1', `msg/s @${PARALLEL}`, 'rounds', 'gateway CPU µs/msg'], rows))
+console.log()
+for (const size of SIZES) {
+  const ratio = (n: number): number => med(`gateway ${size} ${n}`, (r) => r.msgsPerS) / med(`direct ${size} ${n}`, (r) => r.msgsPerS)
+  const r = ratio(PARALLEL)
+  console.log(`${size === 32 ? '32 B' : '64 KiB'}: gateway / direct ${fmtRatio(r)} at ${PARALLEL} connections, ${fmtRatio(ratio(1))} at 1 (target ≥ 0.80×: ${r >= 0.8 ? 'met' : 'MISSED'})`)
+}
