@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile, type ChildProcess } from 'node:child_process'
+import { existsSync, rmSync } from 'node:fs'
 import { on, once } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
@@ -8,13 +8,13 @@ import { WebSocket } from 'ws'
 import { startSvc, stopAllTrees, REPO, type SvcTree } from '../helpers/svc-process.js'
 import { freePort } from '../helpers/ui-sidecar.js'
 import { cleanEnv } from '../helpers/cli-run.js'
+import { NGINX, startNginx, stopNginx } from '../helpers/deploy-nginx.js'
 
 /**
  * deploy/nginx/*.conf run for real: nginx (Debian) with the shipped configs, templated only to
  * loopback ports, in front of real svc trees. Root hosting with two replicas (sticky cookie hash,
  * failover, forwarded headers, the page WebSocket) and sub-path hosting under /tools.
  */
-const NGINX = '/usr/sbin/nginx'
 const APP = `${REPO}test/fixtures/app-replica.ts:app`
 
 interface Whoami {
@@ -22,57 +22,6 @@ interface Whoami {
   ip: string
   host: string
   protocol: string
-}
-
-/** Start nginx with `deploy/nginx/<file>` included in a minimal main config; upstream servers and listen rewritten. */
-async function startNginx(dir: string, file: string, upstreams: [number, number]): Promise<{ proc: ChildProcess; base: string }> {
-  const port = await freePort()
-  const site = readFileSync(`${REPO}deploy/nginx/${file}`, 'utf8')
-  const templated = site
-    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${port};`)
-    .replace('server svc-replica-1:8000', `server 127.0.0.1:${upstreams[0]}`)
-    .replace('server svc-replica-2:8000', `server 127.0.0.1:${upstreams[1]}`)
-  expect(templated).not.toMatch(/svc-replica-|listen 80;/)
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(`${dir}/svc.conf`, templated)
-  writeFileSync(
-    `${dir}/nginx.conf`,
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  include ${dir}/svc.conf;
-}
-`,
-  )
-  const proc = spawn(NGINX, ['-c', `${dir}/nginx.conf`, '-p', dir], { stdio: ['ignore', 'inherit', 'inherit'] })
-  const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`nginx exited ${proc.exitCode}: ${readFileSync(`${dir}/error.log`, 'utf8')}`)
-    try {
-      const res = await request(`${base}/`)
-      await res.body.dump()
-      break
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('nginx did not come up')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return { proc, base }
-}
-
-async function stopNginx(proc: ChildProcess | undefined): Promise<void> {
-  if (proc && proc.exitCode === null) {
-    proc.kill('SIGQUIT')
-    await once(proc, 'exit')
-  }
 }
 
 async function whoami(url: string, cookie: string, headers: Record<string, string> = {}): Promise<Whoami> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { once } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'
@@ -8,6 +8,7 @@ import { Agent, request } from 'undici'
 import { RedisConnection } from '../../src/shared-state/redis-connection.js'
 import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
 import { TestBrowser } from '../helpers/auth-browser.js'
+import { NGINX, startNginx, stopNginx } from '../helpers/deploy-nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
 import { REPO, SVC_BIN, startSvc, stopAllTrees, waitGone, type SvcTree } from '../helpers/svc-process.js'
 import { freePort, PageClient, textOf } from '../helpers/ui-sidecar.js'
@@ -15,9 +16,9 @@ import { freePort, PageClient, textOf } from '../helpers/ui-sidecar.js'
 /**
  * The scale-out topology, all real and on loopback: redis-server, two svc trees (replicas A and
  * B, each with the bundled page server) sharing it through SVC_REDIS_URL, and nginx in front
- * with a sticky upstream and failover to the other replica.
+ * running the shipped deploy/nginx/svc-root.conf (sticky cookie hash, failover to the other
+ * replica for idempotent requests).
  */
-const NGINX = '/usr/sbin/nginx'
 const APP = `${REPO}test/fixtures/app-replicas.ts:app`
 const SECRET = 'bff-secret-0123456789abcdef-0123456789abcdef'
 
@@ -66,60 +67,13 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
     ports.A = await freePort()
     ports.B = await freePort()
     await Promise.all([startReplica('A'), startReplica('B')])
-    writeFileSync(
-      `${dir}/nginx.conf`,
-      `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 512; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
-  upstream svc {
-    hash $cookie_svc_route consistent;
-    server 127.0.0.1:${ports.A} max_fails=1 fail_timeout=5s;
-    server 127.0.0.1:${ports.B} max_fails=1 fail_timeout=5s;
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${nginxPort};
-    location / {
-      proxy_pass http://svc;
-      proxy_http_version 1.1;
-      proxy_set_header Host $host:$server_port;
-      proxy_set_header X-Forwarded-Proto http;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-      proxy_next_upstream error timeout http_502 http_503;
-      proxy_next_upstream_tries 2;
-      proxy_connect_timeout 2s;
-      proxy_read_timeout 60s;
-      proxy_buffering off;
-    }
-  }
-}
-`,
-    )
-    nginx = spawn(NGINX, ['-p', dir, '-c', `${dir}/nginx.conf`], { stdio: ['ignore', 'ignore', 'pipe'] })
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      const ok = await request(`${base}/api/whoami`).then((r) => r.body.dump().then(() => r.statusCode === 200), () => false)
-      if (ok) break
-      if (Date.now() > deadline) throw new Error('nginx did not come up')
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    // The shipped deploy/nginx/svc-root.conf, templated only to loopback ports.
+    nginx = (await startNginx(`${dir}/nginx`, 'svc-root.conf', [ports.A, ports.B], nginxPort)).proc
   }, 90_000)
 
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()))
-    if (nginx && nginx.exitCode === null) {
-      nginx.kill('SIGTERM')
-      await once(nginx, 'exit')
-    }
+    await stopNginx(nginx)
     await stopAllTrees()
     await inspect?.destroy()
     await idp?.close()

@@ -65,13 +65,6 @@ describe('ui page threads (real sidecar, two threads)', () => {
     expect(textOf(after)).toBe('count=1 hello=hi lang=fr')
     // The figure is 100 ms; a loaded 2-core CI box gets a margin, still far below the 2 s burn.
     expect(ms).toBeLessThan(400)
-    // A session opened meanwhile skips the busy thread (both threads hold one session).
-    const t1 = performance.now()
-    const c = await connect()
-    await hello(c)
-    const openMs = performance.now() - t1
-    console.log(`isolation: a new session's first render took ${openMs.toFixed(1)} ms while A burns`)
-    expect(openMs).toBeLessThan(1000)
     const burnt = await a.render(10_000)
     expect(textOf(burnt)).toBe('count=0 hello=hi lang=-')
   }, 60_000)
