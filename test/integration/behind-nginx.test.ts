@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, rmSync } from 'node:fs'
 import { on, once } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
 import { WebSocket } from 'ws'
 import { startSvc, stopAllTrees, REPO, type SvcTree } from '../helpers/svc-process.js'
 import { freePort } from '../helpers/ui-sidecar.js'
+import { NGINX, runNginx, stopNginx } from '../helpers/nginx.js'
 
 /**
  * A real nginx in front, serving the app under /tools with X-Forwarded-* headers (a path-proxy
  * deployment): API, docs redirect, the page shell, its assets and the page WebSocket all work.
  */
-const NGINX = '/usr/sbin/nginx'
 
 describe.skipIf(!existsSync(NGINX))('behind nginx under a sub-path', () => {
   let svc: SvcTree
@@ -28,19 +28,9 @@ describe.skipIf(!existsSync(NGINX))('behind nginx under a sub-path', () => {
     })
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
-    mkdirSync(dir, { recursive: true })
-    writeFileSync(
-      `${dir}/nginx.conf`,
-      `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
+    nginx = await runNginx(
+      dir,
+      `map $http_upgrade $connection_upgrade { default upgrade; '' close; }
   server {
     listen 127.0.0.1:${port};
     location /tools/ {
@@ -54,30 +44,13 @@ http {
       proxy_set_header Connection $connection_upgrade;
       proxy_buffering off;
     }
-  }
-}
-`,
+  }`,
+      `${base}/tools/api/healthz`,
     )
-    nginx = spawn(NGINX, ['-c', `${dir}/nginx.conf`, '-p', dir], { stdio: 'inherit' })
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      try {
-        const res = await request(`${base}/tools/api/healthz`)
-        await res.body.dump()
-        if (res.statusCode === 200) break
-      } catch {
-        // nginx not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('nginx did not come up')
-      await new Promise((r) => setTimeout(r, 50))
-    }
   })
 
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      nginx.kill('SIGQUIT')
-      await once(nginx, 'exit')
-    }
+    await stopNginx(nginx)
     rmSync(dir, { recursive: true, force: true })
     await stopAllTrees()
   })

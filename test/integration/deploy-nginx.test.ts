@@ -8,7 +8,7 @@ import { WebSocket } from 'ws'
 import { startSvc, stopAllTrees, REPO, type SvcTree } from '../helpers/svc-process.js'
 import { freePort } from '../helpers/ui-sidecar.js'
 import { cleanEnv } from '../helpers/cli-run.js'
-import { NGINX, startNginx, stopNginx } from '../helpers/deploy-nginx.js'
+import { NGINX, startNginx, stopNginx } from '../helpers/nginx.js'
 
 /**
  * deploy/nginx/*.conf run for real: nginx (Debian) with the shipped configs, templated only to

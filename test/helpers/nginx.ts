@@ -18,6 +18,25 @@ export async function startNginx(dir: string, file: string, upstreams: [number, 
   if (/svc-replica-|listen 80;/.test(templated)) throw new Error(`deploy/nginx/${file} changed: the test cannot template its listen or upstream lines`)
   mkdirSync(dir, { recursive: true })
   writeFileSync(`${dir}/svc.conf`, templated)
+  const base = `http://127.0.0.1:${port}`
+  const proc = await runNginx(dir, `include ${dir}/svc.conf;`, `${base}/`)
+  return { proc, base }
+}
+
+export async function stopNginx(proc: ChildProcess | undefined): Promise<void> {
+  if (proc && proc.exitCode === null) {
+    proc.kill('SIGQUIT')
+    await once(proc, 'exit')
+  }
+}
+
+
+/**
+ * Start nginx (Debian) with a minimal main config around `http` (server blocks, maps, includes),
+ * all its files under `dir`; resolves once nginx answers `probeUrl` (any status: it is listening).
+ */
+export async function runNginx(dir: string, http: string, probeUrl: string): Promise<ChildProcess> {
+  mkdirSync(dir, { recursive: true })
   writeFileSync(
     `${dir}/nginx.conf`,
     `worker_processes 1;
@@ -29,32 +48,22 @@ http {
   access_log off;
   client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
   uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  include ${dir}/svc.conf;
+  ${http}
 }
 `,
   )
   const proc = spawn(NGINX, ['-c', `${dir}/nginx.conf`, '-p', dir], { stdio: ['ignore', 'inherit', 'inherit'] })
-  const base = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 10_000
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`nginx exited ${proc.exitCode}: ${readFileSync(`${dir}/error.log`, 'utf8')}`)
     try {
-      const res = await request(`${base}/`)
+      const res = await request(probeUrl)
       await res.body.dump()
-      break
+      return proc
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('nginx did not come up')
+    if (Date.now() > deadline) throw new Error(`nginx did not come up (${probeUrl})`)
     await new Promise((r) => setTimeout(r, 50))
   }
-  return { proc, base }
 }
-
-export async function stopNginx(proc: ChildProcess | undefined): Promise<void> {
-  if (proc && proc.exitCode === null) {
-    proc.kill('SIGQUIT')
-    await once(proc, 'exit')
-  }
-}
-
