@@ -138,8 +138,11 @@ describe('chat and overlays in the browser', () => {
 
   it('shows a popover on click, keeps it open while its widgets rerun the page, closes on Escape', async () => {
     const button = page.getByRole('button', { name: 'Filters' })
-    await button.click()
     const panel = page.getByRole('dialog', { name: 'Filters' })
+    // The test before toggles it twice: start from closed whatever the last click did.
+    await page.keyboard.press('Escape')
+    await panel.waitFor({ state: 'hidden' })
+    await button.click()
     await panel.waitFor()
     await panel.getByText('North', { exact: true }).click()
     await page.getByText('Showing North regions.').waitFor()
