@@ -127,7 +127,7 @@ export function Popover({ node, props }: ElementProps<PopoverProps>) {
           aria-expanded={open}
           aria-controls={panelId}
           disabled={props.disabled}
-          onClick={() => setOpen(!open)}
+          onClick={() => setOpen((o) => !o)}
         >
           {props.icon ? (
             <span class="svc-button-icon" aria-hidden="true">
