@@ -13,7 +13,7 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { busyWarning, machineLine } from './lib/machine.js'
-import { defaultTool, runLoad, type LoadResult, type LoadTool } from './lib/load.js'
+import { LOAD_BENCH_OPTIONS, parseLoadBenchArgs, runLoad, type LoadResult } from './lib/load.js'
 import { installCleanup, stopAll } from './lib/processes.js'
 import { FIXTURES, startFixture, startNginx, startSvc, type Running, type SvcRunning } from './lib/servers.js'
 import { fmtInt, fmtMs, fmtRatio, table } from './lib/table.js'
@@ -32,20 +32,8 @@ interface Row {
   latency: LoadResult
 }
 
-const { values } = parseArgs({
-  options: {
-    tool: { type: 'string' },
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '1' },
-    rounds: { type: 'string', default: '3' },
-  },
-})
-const tool = (values.tool ?? defaultTool()) as LoadTool
-if (tool !== 'wrk' && tool !== 'autocannon') throw new Error(`--tool must be wrk or autocannon, not ${values.tool}`)
-const durationS = Number(values.duration)
-const warmupS = Number(values.warmup)
-const rounds = Number(values.rounds)
-if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`)
+const { values } = parseArgs({ options: LOAD_BENCH_OPTIONS })
+const { tool, durationS, warmupS, rounds } = parseLoadBenchArgs(values)
 
 installCleanup()
 console.log(machineLine())

@@ -37,6 +37,30 @@ export function defaultTool(): LoadTool {
   return existsSync(WRK) ? 'wrk' : 'autocannon'
 }
 
+export interface LoadBenchArgs {
+  tool: LoadTool
+  durationS: number
+  warmupS: number
+  rounds: number
+}
+
+/** The flags every load bench takes: `--tool`, `--duration`, `--warmup`, `--rounds`. */
+export function parseLoadBenchArgs(values: { tool?: string; duration?: string; warmup?: string; rounds?: string }): LoadBenchArgs {
+  const tool = (values.tool ?? defaultTool()) as LoadTool
+  if (tool !== 'wrk' && tool !== 'autocannon') throw new Error(`--tool must be wrk or autocannon, not ${values.tool}`)
+  const rounds = Number(values.rounds)
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`)
+  return { tool, durationS: Number(values.duration), warmupS: Number(values.warmup), rounds }
+}
+
+/** `parseArgs` options for those flags (defaults: 5 s runs, 1 s warm-up, 3 rounds). */
+export const LOAD_BENCH_OPTIONS = {
+  tool: { type: 'string' },
+  duration: { type: 'string', default: '5' },
+  warmup: { type: 'string', default: '1' },
+  rounds: { type: 'string', default: '3' },
+} as const
+
 export async function runLoad(tool: LoadTool, opts: LoadOptions): Promise<LoadResult> {
   const once = tool === 'wrk' ? runWrk : runAutocannon
   if (opts.warmupS > 0) await once(opts.url, opts.connections, opts.warmupS)
