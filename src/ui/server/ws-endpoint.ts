@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { WebSocket } from 'ws'
 import { runWithRequestId } from '../../logging/context.js'
-import { parseClientMessage, type ServerMessage } from '../protocol.js'
+import { parseClientMessage, type ClientMessage, type ServerMessage } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost } from './local-sessions.js'
 
@@ -81,15 +81,24 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   heartbeat.unref()
 
   // Opening may wait for a snapshot on another replica's behalf (Redis) or for a page thread:
-  // messages that arrive meanwhile queue behind it, in order.
-  let opening: Promise<void> | null = null
+  // messages that arrive meanwhile wait in `queued`, then go to the session in order.
+  let queued: ClientMessage[] | null = null
   let closed = false
-  const dispatch = (msg: NonNullable<ReturnType<typeof parseClientMessage>>): void => {
+  const dispatch = (msg: ClientMessage): void => {
     if (session === null) {
       send({ v: 1, type: 'error', message: 'send hello first' })
       return
     }
     session.handle(msg.type === 'navigate' || msg.type === 'hello' ? { ...msg, path: stripBase(msg.path, deps.basePath) } : msg)
+  }
+  const opened = (bound: BoundSession): void => {
+    if (closed) {
+      bound.release()
+      return
+    }
+    session = bound
+    for (const msg of queued ?? []) dispatch(msg)
+    queued = null
   }
   ws.on('message', (data, isBinary) => {
     runWithRequestId(context.requestId, () => {
@@ -99,26 +108,23 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
         send({ v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
         return
       }
-      if (opening !== null) {
-        opening = opening.then(() => runWithRequestId(context.requestId, () => dispatch(msg)))
+      if (queued !== null) {
+        queued.push(msg)
         return
       }
       if (msg.type === 'hello' && session === null) {
         clearTimeout(helloTimer)
-        opening = deps.sessions
+        queued = []
+        deps.sessions
           .open({ requestedId: msg.sessionId, path: stripBase(msg.path, deps.basePath), query: msg.query }, context, { send, close: (code, reason) => ws.close(code, reason) })
           .then(
-            (opened) =>
-              runWithRequestId(context.requestId, () => {
-                if (closed) opened.release()
-                else session = opened
-              }),
+            (bound) => runWithRequestId(context.requestId, () => opened(bound)),
             (err: unknown) => {
+              queued = null
               log.error({ err }, 'ui session could not be opened')
               ws.close(1011, 'session unavailable')
             },
           )
-        void opening.finally(() => (opening = null))
         return
       }
       dispatch(msg)
