@@ -77,7 +77,9 @@ describe(`apps load in any project (node ${process.version})`, () => {
 
   it('svc run serves /api/ping and the page route through the gateway', { timeout: 240_000 }, async () => {
     const failures: string[] = []
-    await pool(CASES, 5, async ({ kind, ext }) => {
+    // Three trees at a time: each page server also loads the app in its two page threads, and
+    // five such trees at once on two cores can take longer than the start deadline to load.
+    await pool(CASES, 3, async ({ kind, ext }) => {
       try {
         const tree = await startSvc({ cwd: dirOf(kind), target: `app.${ext}:app`, env: { SVC_UI_COMMAND: undefined }, timeoutMs: 40_000 })
         const ping = await fetch(`${tree.url}/api/ping`)
