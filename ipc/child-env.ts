@@ -32,6 +32,7 @@ export const ChildEnvSchema = z.object({
       .optional(),
   ),
   SVC_UI_HOST: text,
+  SVC_UI_LISTEN_FD: text.pipe(z.string().regex(/^\d{1,4}$/).transform(Number).optional()),
   SVC_ROOT_PATH: text,
   SVC_DEV_RELOAD: flag,
   SVC_DEV_MODE: flag,
@@ -50,6 +51,8 @@ export interface ChildEnv {
   /** The port the bundled page server listens on; 0 picks a free one. */
   uiPort: number
   uiHost: string
+  /** An inherited socket, already bound to `uiPort`, for the bundled page server to listen on. */
+  uiListenFd: number | undefined
   rootPath: string
   devReload: boolean
   /** Started by `svc dev`: mode-dependent defaults (show_error_details) take their dev value. */
@@ -60,12 +63,14 @@ export interface ChildEnv {
   compileCache: string | undefined
 }
 
-/** Parse once in a child main; a bad `SVC_UI_PORT` is `SVC_ERR_UI_SIDECAR_START` naming the value. */
+/** Parse once in a child main; a bad `SVC_UI_PORT` or `SVC_UI_LISTEN_FD` is `SVC_ERR_UI_SIDECAR_START` naming the value. */
 export function parseChildEnv(env: NodeJS.ProcessEnv = process.env): ChildEnv {
   const parsed = ChildEnvSchema.safeParse(env)
   if (!parsed.success) {
-    // SVC_UI_PORT is the only field that can fail: every other one is free text or a flag.
-    throw new SvcError('SVC_ERR_UI_SIDECAR_START', `SVC_UI_PORT=${JSON.stringify(env.SVC_UI_PORT)} is not a port number (0-65535)`)
+    // Only the two numbers can fail: every other field is free text or a flag.
+    const name = parsed.error.issues[0]?.path[0] === 'SVC_UI_LISTEN_FD' ? 'SVC_UI_LISTEN_FD' : 'SVC_UI_PORT'
+    const expected = name === 'SVC_UI_PORT' ? 'a port number (0-65535)' : 'a file descriptor number'
+    throw new SvcError('SVC_ERR_UI_SIDECAR_START', `${name}=${JSON.stringify(env[name])} is not ${expected}`)
   }
   const e = parsed.data
   return {
@@ -74,6 +79,7 @@ export function parseChildEnv(env: NodeJS.ProcessEnv = process.env): ChildEnv {
     uiUpstream: e.SVC_UI_UPSTREAM ?? '',
     uiPort: e.SVC_UI_PORT ?? 0,
     uiHost: e.SVC_UI_HOST ?? '127.0.0.1',
+    uiListenFd: e.SVC_UI_LISTEN_FD,
     rootPath: e.SVC_ROOT_PATH ?? '',
     devReload: e.SVC_DEV_RELOAD,
     devMode: e.SVC_DEV_MODE,
@@ -94,6 +100,7 @@ export function childEnv(fields: Partial<ChildEnv>): Record<string, string> {
   put('SVC_UI_UPSTREAM', fields.uiUpstream)
   put('SVC_UI_PORT', fields.uiPort)
   put('SVC_UI_HOST', fields.uiHost)
+  put('SVC_UI_LISTEN_FD', fields.uiListenFd)
   put('SVC_ROOT_PATH', fields.rootPath)
   if (fields.devReload) out.SVC_DEV_RELOAD = '1'
   if (fields.devMode) out.SVC_DEV_MODE = '1'

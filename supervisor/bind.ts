@@ -31,7 +31,8 @@ export async function bindPublicPort(host: string, port: number): Promise<BoundP
   }
   // The shared handle is bound with SO_REUSEADDR but not listened on here, so a clash would only
   // show when a worker listens: a plain listen first finds it now, before any child starts.
-  const probed = await probeListen(address, port).catch((err: NodeJS.ErrnoException) => err)
+  // Port 0 cannot clash, and a probe would free the kernel's pick for others before we hold it.
+  const probed = port === 0 ? 0 : await probeListen(address, port).catch((err: NodeJS.ErrnoException) => err)
   if (probed instanceof Error) {
     const name = probed.code ?? probed.message
     const hint = name === 'EADDRINUSE' ? '; stop what listens there (svc shutdown, if it is svc) or pass another --port' : ''
@@ -62,7 +63,7 @@ function probeListen(address: string, port: number): Promise<number> {
   })
 }
 
-/** A free loopback port for the sidecar (the supervisor picks it, the sidecar binds it). */
+/** A free loopback port for a `ui_command` sidecar, which binds it itself (the supervisor only picks it). */
 export function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer()
@@ -73,6 +74,46 @@ export function freeLoopbackPort(): Promise<number> {
       srv.close(() => resolve(port))
     })
   })
+}
+
+/**
+ * A loopback socket bound to a free port and held until the bundled page server inherits it (an
+ * extra stdio entry) and listens on it. Picking a port and letting the child bind it a second
+ * later left a window in which another process could take it: trees starting together then
+ * answered each other's requests.
+ */
+export interface ReservedPort {
+  port: number
+  /**
+   * Start listening and return the fd to pass down. Call it right before the fork, in the same
+   * tick: connections then wait in the backlog for the child, while this process, which never
+   * accepts on it, must not reach its event loop with the socket still open.
+   */
+  listenFd(): number
+  /** Close this process's copy (once the child holds its own). Idempotent. */
+  release(): void
+}
+
+export function reserveLoopbackPort(): ReservedPort {
+  const create = (net as unknown as { _createServerHandle: CreateServerHandle })._createServerHandle
+  const handle = create('127.0.0.1', 0, 4, undefined, 0)
+  if (typeof handle === 'number') throw new SvcError('SVC_ERR_PROCESS_SIDECAR_START', `cannot bind a loopback port for the ui sidecar: ${getSystemErrorName(handle)}`)
+  const h = handle as { getsockname(o: object): void; listen(backlog: number): number; fd: number; close(): void }
+  const out: { port?: number } = {}
+  h.getsockname(out)
+  let open = true
+  return {
+    port: out.port ?? 0,
+    listenFd: () => {
+      const err = h.listen(511)
+      if (err !== 0) throw new SvcError('SVC_ERR_PROCESS_SIDECAR_START', `cannot listen on the ui sidecar's port ${out.port}: ${getSystemErrorName(err)}`)
+      return h.fd
+    },
+    release: () => {
+      if (open) h.close()
+      open = false
+    },
+  }
 }
 
 /** `SVC_INTERNAL_API_BASE`: unspecified binds map to loopback, IPv6 literals are bracketed. */

@@ -12,6 +12,7 @@ import { signalGroup, killTree } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
 import { GUARD_EXTRA_MS, SIDECAR_STOP_GRACE_MS } from '../src/internal/deadlines.js'
+import type { ReservedPort } from './bind.js'
 
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
@@ -29,7 +30,12 @@ export interface SidecarSpec {
   /** Full URL polled until the sidecar answers. */
   healthUrl: string
   port: number
+  /** The bundled server's socket, bound by the supervisor and inherited (`supervisor/bind.ts`). */
+  listenSocket?: ReservedPort
 }
+
+/** The child's fd for `listenSocket`: the stdio entry after the IPC channel. */
+const LISTEN_FD = 4
 
 export interface SidecarExit {
   code: number | null
@@ -63,11 +69,18 @@ export type SidecarLauncher = (spec: SidecarSpec, cookie: string | null, logger:
 
 /** Fork the bundled page server, or the guard that runs the `ui_command`, as its own process group. */
 export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
-  const env = { ...spec.env, ...childEnv({ treeId: cookie ?? undefined }) }
-  const child =
-    spec.kind === 'bundled'
-      ? fork(spec.script, [], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-      : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const socket = spec.listenSocket
+  const env = { ...spec.env, ...childEnv({ treeId: cookie ?? undefined, uiListenFd: socket ? LISTEN_FD : undefined }) }
+  let child
+  try {
+    const stdio = ['ignore', 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])] as const
+    child =
+      spec.kind === 'bundled'
+        ? fork(spec.script, [], { env, detached: true, stdio: [...stdio] })
+        : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env, detached: true, stdio: [...stdio] })
+  } finally {
+    socket?.release()
+  }
   child.on('error', () => {})
   const pid = child.pid ?? null
   return {

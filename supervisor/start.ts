@@ -11,7 +11,7 @@ import { readCmdline, SUPERVISOR_TITLE } from '../state/process-check.js'
 import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
 import { compileCacheDir } from '../src/internal/compile-cache.js'
 import { ownPaths } from '../src/internal/reload-ignore.js'
-import { bindPublicPort, freeLoopbackPort, internalApiBase, type BoundPort } from './bind.js'
+import { bindPublicPort, freeLoopbackPort, internalApiBase, reserveLoopbackPort, type BoundPort } from './bind.js'
 import { Supervisor, type ReloadScope, type Topology } from './supervisor.js'
 import type { SidecarSpec } from './sidecar.js'
 import { settingsToEnv } from './settings-env.js'
@@ -80,7 +80,9 @@ export async function serve(req: ServeRequest): Promise<number> {
     ...(settingsFinal || portFixed ? { SVC_GATEWAY_PORT: String(bound.port) } : {}),
   })
   const sidecarSpec = async (s: ResolvedSettings, bound: BoundPort): Promise<SidecarSpec> => {
-    const port = await freeLoopbackPort()
+    // The bundled server inherits a socket the supervisor holds bound; a ui_command binds {port} itself.
+    const listenSocket = s.ui_command ? undefined : reserveLoopbackPort()
+    const port = listenSocket ? listenSocket.port : await freeLoopbackPort()
     const upstream = `http://127.0.0.1:${port}`
     const env: NodeJS.ProcessEnv = {
       ...baseEnv(s, bound),
@@ -90,7 +92,7 @@ export async function serve(req: ServeRequest): Promise<number> {
       const fill = (v: string): string => v.replaceAll('{port}', String(port)).replaceAll('{host}', '127.0.0.1').replaceAll('{base_path}', s.root_path)
       return { kind: 'command', script: '', argv: s.ui_command.map(fill), env, port, healthUrl: upstream + fill(s.ui_health_path ?? '/') }
     }
-    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...childEnv({ devReload: Boolean(req.reload), devMode: req.mode === 'dev' }), ...cacheEnv }, port, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
+    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...childEnv({ devReload: Boolean(req.reload), devMode: req.mode === 'dev' }), ...cacheEnv }, port, listenSocket, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
   }
 
   // A run killed together with its sidecar guard may have left its ui_command tree behind.

@@ -18,6 +18,8 @@ import { kSharedState } from '../../internal/symbols.js'
 export interface SidecarEnv {
   target: string
   port: number
+  /** A socket the supervisor bound to `port` and passed down: listen on it instead of binding. */
+  listenFd: number | undefined
   host: string
   basePath: string
   devReload: boolean
@@ -35,6 +37,7 @@ export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
   return {
     target: e.app,
     port: e.uiPort,
+    listenFd: e.uiListenFd,
     host: e.uiHost,
     basePath: normalizeMountPath(e.rootPath),
     devReload: e.devReload,
@@ -73,6 +76,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     basePath: env.basePath,
     host: env.host,
     port: env.port,
+    listenFd: env.listenFd,
     logger,
     sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
     snapshots: pool ? null : pageSnapshots(app[kSharedState]?.redis ?? null, app.settings.ui_session_ttl_s, logger),

@@ -22,6 +22,8 @@ export interface UiServerOptions {
   basePath: string
   host: string
   port: number
+  /** Listen on this inherited, already bound socket (supervisor-owned port) instead of host:port. */
+  listenFd?: number
   logger: Logger
   sessionTtlMs: number
   clientDir: string
@@ -97,10 +99,12 @@ export class UiServer {
     if (this.#sessions instanceof PageThreadPool) await this.#sessions.ready()
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject)
-      this.#http.listen(this.#opts.port, this.#opts.host, () => {
+      const listening = (): void => {
         this.#http.off('error', reject)
         resolve()
-      })
+      }
+      if (this.#opts.listenFd !== undefined) this.#http.listen({ fd: this.#opts.listenFd }, listening)
+      else this.#http.listen(this.#opts.port, this.#opts.host, listening)
     })
     this.#state = 'ready'
     return (this.#http.address() as AddressInfo).port

@@ -10,6 +10,7 @@ describe('the child environment contract', () => {
       uiUpstream: 'http://127.0.0.1:9100',
       uiPort: 9100,
       uiHost: '127.0.0.1',
+      uiListenFd: 4,
       rootPath: '/tools',
       devReload: true,
       devMode: true,
@@ -24,6 +25,7 @@ describe('the child environment contract', () => {
       SVC_UI_UPSTREAM: 'http://127.0.0.1:9100',
       SVC_UI_PORT: '9100',
       SVC_UI_HOST: '127.0.0.1',
+      SVC_UI_LISTEN_FD: '4',
       SVC_ROOT_PATH: '/tools',
       SVC_DEV_RELOAD: '1',
       SVC_DEV_MODE: '1',
@@ -46,6 +48,7 @@ describe('the child environment contract', () => {
       uiUpstream: '',
       uiPort: 0,
       uiHost: '127.0.0.1',
+      uiListenFd: undefined,
       rootPath: '',
       devReload: false,
       devMode: false,
@@ -66,6 +69,12 @@ describe('the child environment contract', () => {
       }
       expect(isSvcError(caught) && caught.code).toBe('SVC_ERR_UI_SIDECAR_START')
       expect((caught as Error).message).toContain(JSON.stringify(bad))
+    }
+  })
+
+  it('a bad SVC_UI_LISTEN_FD is SVC_ERR_UI_SIDECAR_START naming it and the value', () => {
+    for (const bad of ['four', '-4', '4.5']) {
+      expect(() => parseChildEnv({ SVC_UI_PORT: '9100', SVC_UI_LISTEN_FD: bad })).toThrow(`SVC_UI_LISTEN_FD=${JSON.stringify(bad)} is not a file descriptor number`)
     }
   })
 })

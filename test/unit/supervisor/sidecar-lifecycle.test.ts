@@ -4,11 +4,26 @@ import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { Sidecar, type SidecarSpec } from '../../../supervisor/sidecar.js'
+import { reserveLoopbackPort } from '../../../supervisor/bind.js'
+import { connect } from 'node:net'
+import { once } from 'node:events'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-sidecar-lifecycle-'))
 /** A "sidecar" that ignores SIGTERM: only destroy() (SIGKILL of its tree) ends it quickly. */
 const stubborn = join(dir, 'stubborn.mjs')
 writeFileSync(stubborn, "process.on('SIGTERM', () => {})\nsetInterval(() => {}, 1000)\nprocess.send?.('up')\n")
+/** A page server that listens on the socket it inherited only once the file `go` exists. */
+const late = join(dir, 'late.mjs')
+const go = join(dir, 'go')
+writeFileSync(
+  late,
+  [
+    "import http from 'node:http'",
+    "import { existsSync } from 'node:fs'",
+    "const srv = http.createServer((q, r) => r.end('late ' + q.url))",
+    `const t = setInterval(() => { if (existsSync(${JSON.stringify(go)})) { clearInterval(t); srv.listen({ fd: Number(process.env.SVC_UI_LISTEN_FD) }) } }, 10)`,
+  ].join('\n'),
+)
 const polite = join(dir, 'polite.mjs')
 writeFileSync(polite, "setInterval(() => {}, 1000)\nprocess.send?.('up')\n")
 
@@ -56,5 +71,23 @@ describe('Sidecar keeps the lifecycle contract', () => {
     expect(Date.now() - t0).toBeLessThan(3_000)
     expect(s.exited?.signal).toBe('SIGKILL')
     await s.close()
+  })
+})
+
+describe('the bundled sidecar\'s port', () => {
+  it('is held by the supervisor from the pick on and passed down: a request sent before the page server listens is answered once it does', async () => {
+    const reserved = reserveLoopbackPort()
+    const s = new Sidecar({ ...spec(late), port: reserved.port, listenSocket: reserved })
+    started.push(s)
+    s.start(pino({ level: 'silent' }))
+    // A port the child binds itself refuses this connection until the child listens.
+    const socket = connect(reserved.port, '127.0.0.1')
+    await once(socket, 'connect')
+    socket.end(`GET /early HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+    const chunks: Buffer[] = []
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    writeFileSync(go, '')
+    await once(socket, 'close')
+    expect(Buffer.concat(chunks).toString()).toMatch(/^HTTP\/1\.1 200[\s\S]*late \/early$/)
   })
 })
