@@ -23,6 +23,8 @@ export interface Sidecar {
   port: number
   url: string
   stderr: () => string
+  /** Its log lines (JSON) so far. */
+  stdout: () => string
   stop(): Promise<void>
 }
 
@@ -36,7 +38,8 @@ export async function startSidecar(app: string, env: Record<string, string> = {}
   })
   let err = ''
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-  proc.stdout!.resume()
+  let out = ''
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()))
   const base = env.SVC_ROOT_PATH ?? ''
   const deadline = Date.now() + deadlineMs
   for (;;) {
@@ -58,6 +61,7 @@ export async function startSidecar(app: string, env: Record<string, string> = {}
     port,
     url: `http://127.0.0.1:${port}`,
     stderr: () => err,
+    stdout: () => out,
     async stop() {
       if (proc.exitCode !== null || proc.signalCode !== null) return
       const exited = once(proc, 'exit')

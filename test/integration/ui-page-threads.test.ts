@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
 
@@ -94,6 +95,45 @@ describe('ui page threads (real sidecar, two threads)', () => {
   }, 60_000)
 })
 
+describe('ui page threads start with the first page request', () => {
+  let sc: Sidecar
+  afterAll(async () => {
+    await sc?.stop()
+  })
+  const threadsOf = (pid: number): number => Number(/^Threads:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
+
+  it('an idle page server holds none; a browser request for a page starts them, and the first session runs on one', async () => {
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_LOG_LEVEL: 'info' }, 60_000)
+    const pid = sc.proc.pid!
+    const idle = threadsOf(pid)
+    expect(sc.stdout()).not.toContain('ui page threads starting')
+    // Static files and health checks do not start them.
+    expect((await fetch(`${sc.url}/_stcore/health`)).status).toBe(200)
+    expect((await fetch(`${sc.url}/_stcore/static/app.js`)).status).toBe(200)
+    // Neither does a GET / that does not ask for HTML (the gateway's readyz probe, a monitor).
+    expect((await fetch(`${sc.url}/`)).status).toBe(200)
+    expect(sc.stdout()).not.toContain('ui page threads starting')
+    const shell = await fetch(`${sc.url}/`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } })
+    expect(shell.status).toBe(200)
+    await shell.text()
+    const deadline = Date.now() + 10_000
+    while (!sc.stdout().includes('"ui page threads starting (first page request)"')) {
+      if (Date.now() > deadline) throw new Error(`no "page threads starting" line: ${sc.stdout()}`)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(JSON.parse(sc.stdout().split('\n').find((l) => l.includes('ui page threads starting'))!)).toMatchObject({ page_threads: 2 })
+    const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
+    try {
+      c.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+      await c.render(30_000)
+    } finally {
+      await c.close()
+    }
+    // Two worker threads (each at least one OS thread) now run beside the idle count.
+    expect(threadsOf(pid)).toBeGreaterThanOrEqual(idle + 2)
+  }, 90_000)
+})
+
 describe('ui_page_threads: 0 (sessions in the page server thread)', () => {
   let sc: Sidecar
   const clients: PageClient[] = []
@@ -151,7 +191,7 @@ describe('ui page threads: a crashed thread', () => {
 
   // A fresh pool: the first two sessions land on different threads.
   beforeAll(async () => {
-    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2' }, 60_000)
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_LOG_LEVEL: 'info' }, 60_000)
   }, 70_000)
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()))

@@ -76,13 +76,23 @@ export class PageThreadPool implements SessionHost {
   #crashes: number[] = []
   readonly #respawns = new Set<NodeJS.Timeout>()
 
-  /**
-   * Threads start loading the app at once, before the page server's own thread has: their
-   * loads run alongside (see `bind` and `resize`).
-   */
+  /** Threads start with `warm()` or the first session, not here: an idle page server holds none. */
+  #warm = false
+
   constructor(options: { size: number; data: PageThreadData }) {
     this.#size = options.size
     this.#data = options.data
+  }
+
+  /**
+   * Start the threads (each loads the app, about half a second and 80-90 MiB): called when the
+   * first page is requested, so they load while the browser fetches the client and connects.
+   * Idempotent.
+   */
+  warm(): void {
+    if (this.#warm || this.#closing) return
+    this.#warm = true
+    this.#logger?.info({ page_threads: this.#size }, 'ui page threads starting (first page request)')
     this.#fill()
   }
 
@@ -90,21 +100,6 @@ export class PageThreadPool implements SessionHost {
   bind(options: { media: MediaStore; logger: Logger }): void {
     this.#media = options.media
     this.#logger = options.logger
-  }
-
-  /** The app's `ui_page_threads` (known after the early start): start or end threads to match. */
-  resize(size: number): void {
-    this.#size = size
-    this.#fill()
-    for (const extra of this.#threads.splice(size)) {
-      extra.retired = true
-      void extra.worker.terminate()
-    }
-  }
-
-  /** Resolves once every thread has loaded the app; rejects with the first load failure. */
-  async ready(): Promise<void> {
-    await Promise.all(this.#threads.map((t) => t.ready))
   }
 
   /** Live sessions across the threads. */
@@ -117,6 +112,7 @@ export class PageThreadPool implements SessionHost {
   }
 
   async open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession> {
+    this.warm()
     const pinned = hello.requestedId === null ? undefined : this.#bySession.get(hello.requestedId)
     const thread = pinned?.alive ? pinned : this.#pick()
     thread.pendingOpens++

@@ -24,16 +24,10 @@ export interface SidecarEnv {
   basePath: string
   devReload: boolean
   devMode: boolean
-  /**
-   * `SVC_UI_PAGE_THREADS` read leniently, to start page threads before the app is loaded; the
-   * app's validated `ui_page_threads` decides once it is (an invalid value fails there).
-   */
-  pageThreadsHint: number | null
 }
 
 export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
   const e = parseChildEnv(env)
-  const hint = env.SVC_UI_PAGE_THREADS?.trim() ?? ''
   return {
     target: e.app,
     port: e.uiPort,
@@ -42,7 +36,6 @@ export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
     basePath: normalizeMountPath(e.rootPath),
     devReload: e.devReload,
     devMode: e.devMode,
-    pageThreadsHint: /^\d{1,2}$/.test(hint) ? Number(hint) : null,
   }
 }
 
@@ -55,22 +48,12 @@ export interface RunningSidecar {
 /** Load the app, start the page server and (in dev) the module watcher. */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   markPagesOnly()
-  // Page threads load the app alongside this thread, not after it (startup stays one app load).
-  const guess = pageThreadCount(env.pageThreadsHint)
-  const threadData = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
-  let pool = guess > 0 ? new PageThreadPool({ size: guess, data: threadData }) : null
-  // On a load failure the process exits (main.ts), and its threads with it.
   const { app, file, exportName } = await loadTarget(env.target)
   const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
   const showErrorDetails = app.settings.show_error_details ?? env.devMode
   const threads = pageThreadCount(app.settings.ui_page_threads)
-  if (threads === 0 && pool) {
-    pool.resize(0)
-    pool = null
-  } else if (threads > 0) {
-    if (pool) pool.resize(threads)
-    else pool = new PageThreadPool({ size: threads, data: threadData })
-  }
+  // Threads load the app again each: they start with the first page request (`warm`), not here.
+  const pool = threads > 0 ? new PageThreadPool({ size: threads, data: { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode } }) : null
   const server = new UiServer({
     app,
     basePath: env.basePath,

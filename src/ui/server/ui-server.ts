@@ -96,7 +96,6 @@ export class UiServer {
   async start(): Promise<number> {
     if (this.#state !== 'idle') throw new SvcError('SVC_ERR_UI_SIDECAR_START', `bug: UiServer.start() in state ${this.#state}`)
     this.#state = 'starting'
-    if (this.#sessions instanceof PageThreadPool) await this.#sessions.ready()
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject)
       const listening = (): void => {
@@ -204,8 +203,12 @@ export class UiServer {
     }
     if (path === '/' || path === base || path.startsWith(base + '/')) {
       const html = renderShell({ basePath: base, title: this.#app.settings.title, themeBase: this.#app.settings.theme.base ?? 'system' })
+      const isPage = this.#isPage(path, req.url ?? '')
+      // A browser connects its page socket next: page threads load the app meanwhile. Probes
+      // (readyz's GET /, monitors) do not ask for HTML and leave an idle server idle.
+      if (isPage && req.method === 'GET' && this.#sessions instanceof PageThreadPool && acceptsHtml(req)) this.#sessions.warm()
       // Same shell either way (the client shows the not-found view), but crawlers and monitors see the 404.
-      res.writeHead(this.#isPage(path, req.url ?? '') ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      res.writeHead(isPage ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
       res.end(req.method === 'HEAD' ? undefined : html)
       return
     }
@@ -230,4 +233,9 @@ export class UiServer {
       servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
     })
   }
+}
+
+/** A browser navigation (`Accept: text/html,…`), not a probe or a script (which accept anything). */
+function acceptsHtml(req: IncomingMessage): boolean {
+  return req.headers.accept?.includes('text/html') ?? false
 }
