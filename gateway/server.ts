@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { http } from '../src/internal/node-http.js'
 import { Server as NetServer, type Socket } from 'node:net'
 import { once } from 'node:events'
 import { randomUUID } from 'node:crypto'
@@ -81,7 +82,7 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
   #lastHandedOverClosed: (() => void) | null = null
 
   constructor(handlers: ServerHandlers, limits: ServerLimits) {
-    this.server = createServer(
+    this.server = http.createServer(
       {
         keepAliveTimeout: limits.keepAliveTimeoutMs,
         // No whole-request deadline (uploads and long polls may take long); the header deadline

@@ -2,7 +2,7 @@ import { fork } from 'node:child_process'
 import { EventEmitter, once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
-import { get } from 'node:http'
+import { http } from '../src/internal/node-http.js'
 import type { Logger } from 'pino'
 import { z } from 'zod'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
@@ -218,7 +218,7 @@ export function describeExit(e: SidecarExit): string {
 /** One GET, status only (node:http: the supervisor stays free of the HTTP client library). */
 function httpStatus(url: string, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = get(url, { timeout: timeoutMs, agent: false }, (res) => {
+    const req = http.get(url, { timeout: timeoutMs, agent: false }, (res) => {
       res.resume()
       resolve(res.statusCode ?? 0)
     })

@@ -4,7 +4,8 @@
  * page passes `unsafeAllowHtml`; every link and image URL must pass markdown-it's own
  * `validateLink` and our scheme allow-list (`isSafeUrl`), otherwise it stays plain text.
  */
-import markdownIt, { type MarkdownIt } from 'markdown-it'
+import { createRequire } from 'node:module'
+import type { MarkdownIt } from 'markdown-it'
 
 export interface MarkdownOptions {
   /** Pass raw HTML through unescaped. Only for trusted text. */
@@ -34,6 +35,8 @@ export function isSafeUrl(url: string): boolean {
 }
 
 function createRenderer(html: boolean): MarkdownIt {
+  // Loaded on the first render: the gateway and an idle page server never render Markdown.
+  const markdownIt = createRequire(import.meta.url)('markdown-it') as typeof import('markdown-it').default
   const md = markdownIt({ html, linkify: true, typographer: false })
   // Only scheme-qualified URLs (`https://…`), never bare names like `app.ts`, which is a real TLD.
   md.linkify.set({ fuzzyLink: false })
@@ -52,10 +55,11 @@ function createRenderer(html: boolean): MarkdownIt {
   return md
 }
 
-const SAFE = createRenderer(false)
-const TRUSTED = createRenderer(true)
+let safe: MarkdownIt | null = null
+let trusted: MarkdownIt | null = null
 
 /** Markdown → sanitized HTML (see the module comment). */
 export function renderMarkdown(source: string, options: MarkdownOptions = {}): string {
-  return (options.unsafeAllowHtml === true ? TRUSTED : SAFE).render(String(source)).trimEnd()
+  const md = options.unsafeAllowHtml === true ? (trusted ??= createRenderer(true)) : (safe ??= createRenderer(false))
+  return md.render(String(source)).trimEnd()
 }

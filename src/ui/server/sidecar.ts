@@ -6,7 +6,6 @@ import { normalizeMountPath } from '../../settings/schema.js'
 import { loadTarget } from '../../target/load-target.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../internal/reload-ignore.js'
-import { watchAppModule } from './dev-reload.js'
 import { parseChildEnv } from '../../../ipc/child-env.js'
 import { clientDir } from './static-files.js'
 import { UiServer } from './ui-server.js'
@@ -70,8 +69,9 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   const port = await server.start()
   // Connect now, not when the first browser fails over to this replica (page threads connect their own).
   if (threads === 0) void app[kSharedState]?.redis?.probe()
+  // chokidar and the re-import path load only under `svc dev --reload`.
   const watcher = env.devReload
-    ? watchAppModule({
+    ? (await import('./dev-reload.js')).watchAppModule({
         file,
         exportName,
         logger,

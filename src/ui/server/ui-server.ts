@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { http } from '../../internal/node-http.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocketServer } from 'ws'
@@ -83,7 +84,7 @@ export class UiServer {
           overrides: overridesFromEnv(),
           snapshots: options.snapshots ?? null,
         })
-    this.#http = createServer((req, res) => void this.#onRequest(req, res))
+    this.#http = http.createServer((req, res) => void this.#onRequest(req, res))
     this.#http.on('connection', (s) => {
       this.#sockets.add(s)
       s.on('close', () => this.#sockets.delete(s))
