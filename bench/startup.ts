@@ -8,10 +8,11 @@
  * with the spread (min-max).
  * `--compare DIR` adds, in the same rounds, the svc of another checkout (built, with node_modules),
  * e.g. the commit before a change, for before/after figures measured under the same load.
+ * Last, `svc dev --reload` of a copy of examples/hello: edit → first answer with the new code, per edit.
  * Run: npm run bench:startup [-- --runs 5] [-- --compare /path/to/other/checkout]
  * Docs: docs/performance.md
  */
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
@@ -23,6 +24,7 @@ import { fmtInt, fmtRatio, median, table } from './lib/table.js'
 
 const READY_TARGET_MS = 1_000
 const RSS_TARGET_MB = 200
+const DEV_RELOAD_TARGET_MS = 500
 const READY_PATH = '/api/readyz'
 const IDLE_SETTLE_MS = 1_000
 const START_DEADLINE_MS = 30_000
@@ -199,6 +201,54 @@ try {
       ],
     ),
   )
+  await devReload()
 } finally {
   await stopAll()
+}
+
+/**
+ * `svc dev --reload`: a copy of examples/hello (inside the repo, so `import 'svc'` resolves) has
+ * its API answer edited; time from the write to the first answer with the new text, per edit.
+ */
+async function devReload(): Promise<void> {
+  const dir = join(REPO, 'bench', 'results', 'dev-reload-app')
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const source = readFileSync(join(REPO, 'examples', 'hello', 'app.ts'), 'utf8')
+  const version = (n: number): string => source.replace('Hello, ${name}!', `Hello v${n}, \${name}!`)
+  writeFileSync(join(dir, 'app.ts'), version(0))
+  const tree = spawnTracked(process.execPath, [SVC_BIN, 'dev', join(dir, 'app.ts') + ':app', '--reload', '--port', '0', '--no-pidfile'], {
+    cwd: REPO,
+    env: { ...env, SVC_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  const times: number[] = []
+  try {
+    const line = await tree.waitForLine('stderr', /listening on http:\/\//, START_DEADLINE_MS)
+    const origin = /listening on (http:\/\/[^/ ]+)/.exec(line)![1]!
+    await firstOk(origin + READY_PATH, performance.now() + START_DEADLINE_MS)
+    // The watcher is ready once the banner is out; each edit waits for the previous one's reload to settle.
+    for (let n = 1; n <= runs; n++) {
+      await delay(1_500)
+      const t0 = performance.now()
+      writeFileSync(join(dir, 'app.ts'), version(n))
+      for (;;) {
+        const body = await fetch(`${origin}/api/hello`).then((r) => r.text(), () => '')
+        if (body.includes(`Hello v${n},`)) break
+        if (performance.now() - t0 > START_DEADLINE_MS) throw new Error(`edit ${n} not served within ${START_DEADLINE_MS} ms`)
+        await delay(5)
+      }
+      times.push(performance.now() - t0)
+    }
+  } finally {
+    await tree.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  console.log()
+  console.log(
+    table(
+      ['svc dev --reload', 'edit → new answer ms', 'edits', 'target'],
+      [['API route of examples/hello', spread(times, fmtInt), times.map((t) => fmtInt(t)).join(', '), `< ${DEV_RELOAD_TARGET_MS} ms: ${median(times) < DEV_RELOAD_TARGET_MS ? 'meets target' : 'MISSES target'}`]],
+    ),
+  )
 }

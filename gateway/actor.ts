@@ -79,6 +79,9 @@ export class GatewayActor implements Closable<[graceMs: number]> {
 
   #onMessage(msg: SupervisorToGateway, handle: unknown): void {
     switch (msg.type) {
+      case 'start':
+        // Read by a standby worker before the actor exists (gateway/standby.ts): nothing to do here.
+        return
       case 'listen':
         void this.#listen(handle)
         return

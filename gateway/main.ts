@@ -8,10 +8,11 @@ import { endOwnTree } from '../supervisor/kill-tree.js'
 
 process.title = 'svc gateway'
 
+const env = parseChildEnv()
+if (env.standby) await (await import('./standby.js')).standBy()
 const settings = resolveProcessSettings()
 const logger = childLogger(createRootLogger(settings), 'svc.gateway', { worker_pid: process.pid })
 const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')
-const env = parseChildEnv()
 const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, channel, exit: (code) => void endOwnTree().finally(() => process.exit(code)) })
 // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.
 process.on('SIGTERM', () => void actor.close(settings.shutdown_grace_s * 1000))

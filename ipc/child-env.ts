@@ -37,6 +37,7 @@ export const ChildEnvSchema = z.object({
   SVC_DEV_RELOAD: flag,
   SVC_DEV_MODE: flag,
   SVC_WORKER_ID: text,
+  SVC_WORKER_STANDBY: flag,
   [TREE_ENV]: text,
   NODE_COMPILE_CACHE: text,
 })
@@ -58,6 +59,8 @@ export interface ChildEnv {
   /** Started by `svc dev`: mode-dependent defaults (show_error_details) take their dev value. */
   devMode: boolean
   workerId: string | undefined
+  /** A spare worker (svc dev --reload): it loads svc's runtime, then waits for `start` before the app. */
+  standby: boolean
   /** The cookie every process of this run carries (supervisor/kill-tree.ts). */
   treeId: string | undefined
   compileCache: string | undefined
@@ -84,6 +87,7 @@ export function parseChildEnv(env: NodeJS.ProcessEnv = process.env): ChildEnv {
     devReload: e.SVC_DEV_RELOAD,
     devMode: e.SVC_DEV_MODE,
     workerId: e.SVC_WORKER_ID,
+    standby: e.SVC_WORKER_STANDBY,
     treeId: e[TREE_ENV],
     compileCache: e.NODE_COMPILE_CACHE,
   }
@@ -105,6 +109,7 @@ export function childEnv(fields: Partial<ChildEnv>): Record<string, string> {
   if (fields.devReload) out.SVC_DEV_RELOAD = '1'
   if (fields.devMode) out.SVC_DEV_MODE = '1'
   put('SVC_WORKER_ID', fields.workerId)
+  if (fields.standby) out.SVC_WORKER_STANDBY = '1'
   put(TREE_ENV, fields.treeId)
   put('NODE_COMPILE_CACHE', fields.compileCache)
   return out

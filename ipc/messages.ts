@@ -8,6 +8,8 @@ import { z } from 'zod'
 const v1 = { svc: z.literal(1) }
 
 export const SupervisorToGateway = z.discriminatedUnion('type', [
+  /** To a standby worker (`SVC_WORKER_STANDBY=1`, svc dev --reload): load the app now. */
+  z.object({ ...v1, type: z.literal('start') }),
   /** Sent with the listening socket handle: start accepting on it. */
   z.object({ ...v1, type: z.literal('listen') }),
   /**

@@ -2,8 +2,8 @@ import { watch } from 'chokidar'
 import type { Logger } from 'pino'
 import { canonicalPath, reloadIgnore, RELOAD_FILE_EVENTS, type OwnPaths } from '../src/internal/reload-ignore.js'
 
-/** A burst of saves (editor write + rename + format-on-save) becomes one reload. */
-export const RELOAD_DEBOUNCE_MS = 200
+/** A burst of saves (an editor's write + rename, a formatter's rewrite) becomes one reload. */
+export const RELOAD_DEBOUNCE_MS = 100
 
 /** Resolves once the initial scan is done: from then on every save of the app's files is seen. */
 export async function watchForReload(dir: string, own: OwnPaths, logger: Logger, onChange: () => void): Promise<() => Promise<void>> {

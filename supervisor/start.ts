@@ -111,6 +111,7 @@ export async function serve(req: ServeRequest): Promise<number> {
     settings: provisional,
     logger,
     bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
+    standbyWorkers: Boolean(req.reload),
     sidecarSpec,
     workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, ...childEnv({ uiUpstream }) }),
     onSettings: (s, bound) => {

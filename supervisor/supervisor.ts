@@ -78,6 +78,11 @@ export interface SupervisorOptions {
   children?: Children
   /** Default `RESTART_POLICY`. */
   restart?: RestartPolicy
+  /**
+   * Keep one standby worker per slot (svc dev --reload): forked ahead with svc's runtime loaded,
+   * it only imports the app when a reload starts it, so new code is served sooner.
+   */
+  standbyWorkers?: boolean
 }
 
 export interface Topology {
@@ -105,6 +110,8 @@ export class Supervisor implements Closable {
   /** A full reload's new sidecar until it answers: its death is the reload's failure, reported there. */
   #freshSidecar: Sidecar | null = null
   #workers: WorkerHandle[] = []
+  /** Standby workers by slot (`standbyWorkers`); not serving, not in the topology. */
+  #spares: (WorkerHandle | undefined)[] = []
   readonly #crashes: number[] = []
   #reloading: Promise<void> | null = null
   #reloadPending: ReloadScope | null = null
@@ -205,6 +212,30 @@ export class Supervisor implements Closable {
       return
     }
     this.#topology()
+    this.#refillSpares()
+  }
+
+  /** Fork a standby worker for every slot without a live one (only with `standbyWorkers`). */
+  #refillSpares(): void {
+    if (!this.#o.standbyWorkers || this.#state !== 'running' || !this.#sidecar) return
+    for (let slot = 0; slot < this.#settings.workers; slot++) {
+      const spare = this.#spares[slot]
+      if (spare && spare.phase === 'standby') continue
+      this.#spares[slot] = this.#spawnWorker(this.#sidecar.url, slot, true)
+    }
+  }
+
+  /** The standby worker of `slot`, started; undefined when there is none alive. */
+  #startSpare(slot: number): WorkerHandle | undefined {
+    const spare = this.#spares[slot]
+    this.#spares[slot] = undefined
+    return spare?.start() ? spare : undefined
+  }
+
+  #dropSpares(): Promise<void> {
+    const spares = this.#spares.filter((w): w is WorkerHandle => w !== undefined)
+    this.#spares = []
+    return Promise.all(spares.map((w) => w.destroy())).then(() => undefined)
   }
 
   async #startSidecar(): Promise<Sidecar> {
@@ -225,9 +256,9 @@ export class Supervisor implements Closable {
   }
 
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
-  #spawnWorker(uiUpstream: string, slot: number): WorkerHandle {
-    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot) }) }
-    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), this.#settings.gateway_start_timeout_s * 1000)
+  #spawnWorker(uiUpstream: string, slot: number, standby = false): WorkerHandle {
+    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
+    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), this.#settings.gateway_start_timeout_s * 1000, standby)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w
@@ -322,6 +353,8 @@ export class Supervisor implements Closable {
     const { logger } = this.#o
     const settings = this.#settings
     if (scope === 'full') {
+      // Standby workers were forked with the old sidecar's URL.
+      await this.#dropSpares()
       const old = this.#sidecar!
       let fresh: Sidecar
       try {
@@ -346,13 +379,14 @@ export class Supervisor implements Closable {
       await old.close(logger)
     }
     const sidecar = this.#sidecar!
-    const next = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
+    const next = Array.from({ length: settings.workers }, (_, slot) => this.#startSpare(slot) ?? this.#spawnWorker(sidecar.url, slot))
     for (const w of next) w.listen(this.#listenTarget())
     try {
       await Promise.all(next.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
       logger.error({ code: 'SVC_ERR_PROCESS_WORKER_START' }, `reload failed, the running workers keep serving: ${(err as Error).message}`)
       await Promise.all(next.map((w) => w.destroy()))
+      this.#refillSpares()
       return
     }
     if (this.#state !== 'running') {
@@ -364,6 +398,7 @@ export class Supervisor implements Closable {
     this.#topology()
     logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
     await Promise.all(old.map((w) => w.close(settings.shutdown_grace_s * 1000, 'reload')))
+    this.#refillSpares()
   }
 
   /** Graceful: drain every worker within the grace, then stop the sidecar. Same promise on repeat. */
@@ -386,14 +421,14 @@ export class Supervisor implements Closable {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
     this.#dispatcher?.close()
-    await Promise.all(this.#workers.map((w) => w.close(graceMs, 'shutdown')))
+    await Promise.all([...this.#workers.map((w) => w.close(graceMs, 'shutdown')), this.#dropSpares()])
     await this.#sidecar?.close(this.#o.logger)
   }
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
     this.#dispatcher?.close()
-    await Promise.all([...this.#workers.map((w) => w.destroy()), this.#sidecar?.close(this.#o.logger)])
+    await Promise.all([...this.#workers.map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close(this.#o.logger)])
   }
 
   #cookie(role: 'sidecar' | 'worker'): string {

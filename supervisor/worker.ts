@@ -20,7 +20,8 @@ import { WORKER_KILL_MARGIN_MS } from '../src/internal/deadlines.js'
  */
 export const GATEWAY_MAIN = fileURLToPath(new URL('../gateway/main.js', import.meta.url))
 
-export type WorkerPhase = 'starting' | 'loaded' | 'ready' | 'draining' | 'exited'
+/** `standby`: a spare (svc dev --reload) that loaded svc's runtime and waits for `start()` before the app. */
+export type WorkerPhase = 'standby' | 'starting' | 'loaded' | 'ready' | 'draining' | 'exited'
 
 export interface WorkerEvents {
   /** The app loaded in this worker; its resolved settings (authoritative for the supervisor). */
@@ -88,23 +89,20 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
   /** Resolves once `exit` was emitted (the tree is gone by then). */
   readonly #exited: Promise<void>
 
-  /** `loadTimeoutMs`: a worker still not `loaded` then is killed with a `fatal` timeout. */
-  constructor(proc: WorkerProcess, loadTimeoutMs: number) {
+  readonly #loadTimeoutMs: number
+
+  /**
+   * `loadTimeoutMs`: a worker still not `loaded` then is killed with a `fatal` timeout. `standby`:
+   * the process was forked with `SVC_WORKER_STANDBY=1` and loads the app only on `start()`.
+   */
+  constructor(proc: WorkerProcess, loadTimeoutMs: number, standby = false) {
     super()
     this.#proc = proc
     this.#channel = proc.channel
+    this.#loadTimeoutMs = loadTimeoutMs
     this.#exited = new Promise((resolve) => this.once('exit', () => resolve()))
-    const loadTimer = setTimeout(() => {
-      if (this.#phase !== 'starting') return
-      const s = loadTimeoutMs / 1000
-      this.emit('fatal', {
-        code: 'SVC_ERR_PROCESS_WORKER_START_TIMEOUT',
-        message: `it did not finish loading within ${s} s (gateway_start_timeout_s): does the app module await something at import that never settles? Raise SVC_GATEWAY_START_TIMEOUT_S if loading takes longer`,
-      })
-      void proc.kill()
-    }, loadTimeoutMs)
-    this.once('loaded', () => clearTimeout(loadTimer))
-    this.once('exit', () => clearTimeout(loadTimer))
+    if (standby) this.#phase = 'standby'
+    else this.#armLoadTimer()
     this.#channel.onMessage((msg) => {
       switch (msg.type) {
         case 'loaded':
@@ -140,6 +138,28 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
 
   get pid(): number {
     return this.#proc.pid
+  }
+
+  /** A standby worker: load the app now (the load deadline starts here). False if it is not one or is gone. */
+  start(): boolean {
+    if (this.#phase !== 'standby' || !this.#channel.send({ svc: 1, type: 'start' })) return false
+    this.#phase = 'starting'
+    this.#armLoadTimer()
+    return true
+  }
+
+  #armLoadTimer(): void {
+    const loadTimer = setTimeout(() => {
+      if (this.#phase !== 'starting') return
+      const s = this.#loadTimeoutMs / 1000
+      this.emit('fatal', {
+        code: 'SVC_ERR_PROCESS_WORKER_START_TIMEOUT',
+        message: `it did not finish loading within ${s} s (gateway_start_timeout_s): does the app module await something at import that never settles? Raise SVC_GATEWAY_START_TIMEOUT_S if loading takes longer`,
+      })
+      void this.#proc.kill()
+    }, this.#loadTimeoutMs)
+    this.once('loaded', () => clearTimeout(loadTimer))
+    this.once('exit', () => clearTimeout(loadTimer))
   }
 
   get phase(): WorkerPhase {

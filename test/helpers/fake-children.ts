@@ -40,13 +40,19 @@ export class FakeWorker {
   readonly #closeListeners: (() => void)[] = []
   readonly #script: WorkerScript
   readonly #log: string[]
+  readonly #appOptions: Record<string, unknown>
+  /** Forked as a standby worker (`SVC_WORKER_STANDBY=1`): it "loads" only on `start`. */
+  readonly standby: boolean
 
   constructor(pid: number, env: NodeJS.ProcessEnv, logger: Logger, script: WorkerScript, log: string[], appOptions: Record<string, unknown>) {
     this.pid = pid
     this.env = env
-    this.slot = parseChildEnv(env).workerId ?? '?'
+    const parsed = parseChildEnv(env)
+    this.slot = parsed.workerId ?? '?'
+    this.standby = parsed.standby
     this.#script = script
     this.#log = log
+    this.#appOptions = appOptions
     const [supervisorSide, workerSide] = memoryChannelPair({ a: GatewayToSupervisor, b: SupervisorToGateway }, logger, { a: 'supervisor', b: `fake worker ${pid}` })
     this.#channel = workerSide
     workerSide.onMessage((msg) => this.#onMessage(msg))
@@ -57,7 +63,7 @@ export class FakeWorker {
       onClose: (l) => void this.#closeListeners.push(l),
       kill: async () => this.die(null, 'SIGKILL'),
     }
-    if ((script.load ?? 'now') === 'now') this.finishLoading(appOptions)
+    if (!this.standby && (script.load ?? 'now') === 'now') this.finishLoading(appOptions)
   }
 
   get name(): string {
@@ -85,6 +91,9 @@ export class FakeWorker {
     this.received.push(msg)
     this.#log.push(`${this.name}:${msg.type}`)
     switch (msg.type) {
+      case 'start':
+        if ((this.#script.load ?? 'now') === 'now') this.finishLoading(this.#appOptions)
+        return
       case 'listen':
       case 'take_connections':
         this.#channel.send({ svc: 1, type: 'ready', pid: this.pid })

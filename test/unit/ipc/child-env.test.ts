@@ -15,6 +15,7 @@ describe('the child environment contract', () => {
       devReload: true,
       devMode: true,
       workerId: '2',
+      standby: true,
       treeId: 'abc.worker-3',
       compileCache: '/tmp/cc',
     }
@@ -30,6 +31,7 @@ describe('the child environment contract', () => {
       SVC_DEV_RELOAD: '1',
       SVC_DEV_MODE: '1',
       SVC_WORKER_ID: '2',
+      SVC_WORKER_STANDBY: '1',
       [TREE_ENV]: 'abc.worker-3',
       NODE_COMPILE_CACHE: '/tmp/cc',
     })
@@ -38,7 +40,7 @@ describe('the child environment contract', () => {
 
   it('writes only the fields given', () => {
     expect(childEnv({ uiUpstream: 'http://127.0.0.1:1' })).toEqual({ SVC_UI_UPSTREAM: 'http://127.0.0.1:1' })
-    expect(childEnv({ treeId: undefined, devReload: false, devMode: false })).toEqual({})
+    expect(childEnv({ treeId: undefined, devReload: false, devMode: false, standby: false })).toEqual({})
   })
 
   it('an empty environment (a child started by hand) gets the defaults', () => {
@@ -53,6 +55,7 @@ describe('the child environment contract', () => {
       devReload: false,
       devMode: false,
       workerId: undefined,
+      standby: false,
       treeId: undefined,
       compileCache: undefined,
     })

@@ -75,7 +75,7 @@ describe('docs/configuration.md lists every setting', () => {
   })
 
   it('documents the variables svc sets for its children and the test switches', () => {
-    const runtime = ['SVC_APP', 'SVC_UI_UPSTREAM', 'SVC_INTERNAL_API_BASE', 'SVC_UI_PORT', 'SVC_UI_LISTEN_FD', 'SVC_UI_HOST', 'SVC_ROOT_PATH', 'SVC_WORKER_ID', 'SVC_DEV_RELOAD', 'SVC_GATEWAY_PORT']
+    const runtime = ['SVC_APP', 'SVC_UI_UPSTREAM', 'SVC_INTERNAL_API_BASE', 'SVC_UI_PORT', 'SVC_UI_LISTEN_FD', 'SVC_UI_HOST', 'SVC_ROOT_PATH', 'SVC_WORKER_ID', 'SVC_WORKER_STANDBY', 'SVC_DEV_RELOAD', 'SVC_GATEWAY_PORT']
     const switches = ['SVC_TESTS', 'SVC_FORCE_URL_SESSION_IN_TESTS', 'SVC_DISABLE_URL_SESSION', 'SVC_TEST_PAGE_OVERRIDES', 'PUBLIC_BASE_URL']
     for (const name of [...runtime, ...switches]) expect(doc).toMatch(new RegExp('\\| `' + name + '` \\||`' + name + '`'))
   })

@@ -24,7 +24,7 @@ interface Harness {
 
 const running: Supervisor[] = []
 
-function harness(opts: { options?: Record<string, unknown>; restart?: RestartPolicy; scripts?: WorkerScript[]; sidecarHealth?: boolean[] } = {}): Harness {
+function harness(opts: { options?: Record<string, unknown>; restart?: RestartPolicy; scripts?: WorkerScript[]; sidecarHealth?: boolean[]; standbyWorkers?: boolean } = {}): Harness {
   const fakes = new FakeChildren()
   fakes.appOptions = opts.options ?? {}
   fakes.scripts.push(...(opts.scripts ?? []))
@@ -53,6 +53,7 @@ function harness(opts: { options?: Record<string, unknown>; restart?: RestartPol
     },
     children: fakes.children,
     ...(opts.restart ? { restart: opts.restart } : {}),
+    standbyWorkers: opts.standbyWorkers ?? false,
   })
   running.push(sup)
   return { sup, fakes, logs, exited, exits: () => exits }
@@ -110,10 +111,11 @@ async function expectRestartAfter(h: Harness, ms: number, slot: string): Promise
   return w
 }
 
-/** Every fake still running is one the supervisor tracks: nothing serves untracked. */
+/** Every fake still running is one the supervisor tracks (or a standby worker never started): nothing serves untracked. */
 function expectAllTracked(h: Harness): void {
   const tracked = new Set(h.sup.workers.map((w) => w.pid))
-  expect(h.fakes.live().filter((w) => !tracked.has(w.pid)).map((w) => w.name)).toEqual([])
+  const waiting = (w: FakeWorker): boolean => w.standby && w.received.length === 0
+  expect(h.fakes.live().filter((w) => !tracked.has(w.pid) && !waiting(w)).map((w) => w.name)).toEqual([])
 }
 
 describe('supervisor actor: worker crash loop', () => {
@@ -398,5 +400,69 @@ describe('supervisor actor: stopping', () => {
     expect(h.fakes.workers[0]!.exit).toEqual({ code: null, signal: 'SIGKILL' })
     await settle()
     expect(h.exits()).toBe(1)
+  })
+})
+
+describe('supervisor actor: standby workers (svc dev --reload)', () => {
+  const types = (w: FakeWorker): string[] => w.received.map((m) => m.type)
+
+  it('keeps one per slot; a gateway reload starts it instead of forking, then forks the next', async () => {
+    const h = harness({ standbyWorkers: true })
+    await h.sup.start()
+    await settle()
+    const [serving, spare] = h.fakes.workers
+    expect(h.fakes.workers).toHaveLength(2)
+    expect([serving!.standby, spare!.standby]).toEqual([false, true])
+    expect(types(spare!)).toEqual([])
+    await h.sup.reload('gateway')
+    await settle()
+    // The spare loaded only when told, then served; the old worker drained; the next spare waits.
+    expect(types(spare!)).toEqual(['start', 'listen'])
+    expect(h.sup.workers.map((w) => w.pid)).toEqual([spare!.pid])
+    expect(types(serving!)).toContain('drain')
+    expect(h.fakes.workers).toHaveLength(3)
+    expect(h.fakes.workers[2]!.standby).toBe(true)
+    expect(h.fakes.workers[2]!.slot).toBe('0')
+    expectAllTracked(h)
+  })
+
+  it('a spare that died is replaced by a fresh fork at the reload; a full reload drops the spares (old sidecar URL)', async () => {
+    const h = harness({ standbyWorkers: true })
+    await h.sup.start()
+    await settle()
+    h.fakes.workers[1]!.die(1)
+    await settle()
+    await h.sup.reload('gateway')
+    await settle()
+    const fresh = h.fakes.workers[2]!
+    expect(fresh.standby).toBe(false)
+    expect(h.sup.workers.map((w) => w.pid)).toEqual([fresh.pid])
+    const spare = h.fakes.workers[3]!
+    expect(spare.standby).toBe(true)
+    await h.sup.reload('full')
+    await settle()
+    expect(spare.exit).not.toBeNull()
+    expect(types(spare)).toEqual([])
+    const next = h.fakes.workers[4]!
+    expect(next.standby).toBe(false)
+    expect(next.env.SVC_UI_UPSTREAM).toBe(h.fakes.sidecars[1]!.spec.healthUrl.replace('/_stcore/health', ''))
+    expect(h.fakes.workers[5]!.standby).toBe(true)
+    expect(h.fakes.workers[5]!.env.SVC_UI_UPSTREAM).toBe(next.env.SVC_UI_UPSTREAM)
+    expectAllTracked(h)
+  })
+
+  it('close() ends the spares with the workers; svc run (no standbyWorkers) forks none', async () => {
+    const h = harness({ standbyWorkers: true })
+    await h.sup.start()
+    await settle()
+    const spare = h.fakes.workers[1]!
+    await h.sup.close()
+    expect(spare.exit).not.toBeNull()
+    expect((await h.exited).code).toBe(0)
+    const plain = harness()
+    await plain.sup.start()
+    await plain.sup.reload('gateway')
+    await settle()
+    expect(plain.fakes.workers.map((w) => w.standby)).toEqual([false, false])
   })
 })
