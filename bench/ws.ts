@@ -1,6 +1,7 @@
 /**
  * WebSocket relay: messages per second and round-trip latency through the gateway against
- * direct to the sidecar, for 32 B and 64 KiB messages. The sidecar is an echo server
+ * direct to the sidecar (and through nginx's tunnel, the reference for a relay on the same
+ * machine), for 32 B and 64 KiB messages. The sidecar is an echo server
  * (bench/fixtures/ws-echo.mjs) run as svc's ui sidecar. Two loads per row, both closed-loop
  * (send, wait for the echo, send the next): 1 connection (latency) and 16 connections
  * (throughput). Rows are measured in interleaved rounds with fresh processes; medians.
@@ -13,7 +14,7 @@ import { WebSocket } from 'ws'
 import { busyWarning, machineLine } from './lib/machine.js'
 import { cpuTicks } from './lib/load.js'
 import { installCleanup, stopAll } from './lib/processes.js'
-import { FIXTURES, startFixture, startSvc } from './lib/servers.js'
+import { FIXTURES, startFixture, startNginx, startSvc } from './lib/servers.js'
 import { fmtInt, fmtMs, fmtRatio, median, table } from './lib/table.js'
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' } } })
@@ -88,27 +89,36 @@ console.log(`closed-loop binary messages, echo sidecar; latency at 1 connection,
 type Key = string
 const results = new Map<Key, Result[]>()
 const push = (k: Key, r: Result): void => void (results.get(k) ?? results.set(k, []).get(k)!).push(r)
-const VIAS = ['direct', 'gateway', 'gateway, JS masking'] as const
+const VIAS = ['direct', 'nginx', 'gateway', 'gateway, JS masking'] as const
 const SIDECAR = JSON.stringify([process.execPath, join(FIXTURES, 'ws-echo.mjs'), '{port}'])
 
 try {
   for (let round = 0; round < rounds; round++) {
     for (const via of VIAS) {
-      const echo = via === 'direct' ? await startFixture('ws-echo.mjs', ['0']) : null
+      const direct = via === 'direct' || via === 'nginx'
+      const echo = direct ? await startFixture('ws-echo.mjs', ['0']) : null
+      // nginx's tunnel (C, no framing) in front of the same echo server: what a relay can reach here.
+      const nginx = via === 'nginx' ? await startNginx(echo!.url) : null
+      if (via === 'nginx' && !nginx) {
+        await echo!.tracked.stop()
+        continue
+      }
       // The JS row: ws without bufferutil (gateway and sidecar), as when the optional dependency is missing.
       const env: Record<string, string> = via === 'gateway, JS masking' ? { SVC_UI_COMMAND: SIDECAR, WS_NO_BUFFER_UTIL: '1' } : { SVC_UI_COMMAND: SIDECAR }
-      const tree = via === 'direct' ? null : await startSvc({ target: `${join(FIXTURES, 'app.ts')}:app`, env })
-      const base = (echo?.url ?? tree!.url).replace('http:', 'ws:') + '/bench/ws'
+      const tree = direct ? null : await startSvc({ target: `${join(FIXTURES, 'app.ts')}:app`, env })
+      const base = (nginx?.url ?? echo?.url ?? tree!.url).replace('http:', 'ws:') + '/bench/ws'
+      const relayPids = tree ? tree.proxyPids : nginx ? nginx.tracked.treePids : undefined
       try {
         for (const size of SIZES) {
           await load(base, size, 4, 0.5) // warm-up
           const one = await load(base, size, 1, durationS)
-          const many = await load(base, size, PARALLEL, durationS, tree ? tree.proxyPids : undefined)
+          const many = await load(base, size, PARALLEL, durationS, relayPids)
           push(`${via} ${size} 1`, one)
           push(`${via} ${size} ${PARALLEL}`, many)
           console.log(`round ${round + 1} ${via} ${size} B: ${fmtInt(one.msgsPerS)} msg/s @1 (p50 ${fmtMs(one.p50Ms)} ms), ${fmtInt(many.msgsPerS)} msg/s @${PARALLEL}`)
         }
       } finally {
+        await nginx?.tracked.stop()
         await (echo ?? tree)!.tracked.stop()
       }
     }
@@ -121,6 +131,7 @@ const med = (k: Key, f: (r: Result) => number): number => median(results.get(k)!
 const rows: string[][] = []
 for (const size of SIZES) {
   for (const via of VIAS) {
+    if (!results.has(`${via} ${size} 1`)) continue
     const one = `${via} ${size} 1`
     const many = `${via} ${size} ${PARALLEL}`
     rows.push([
@@ -135,10 +146,12 @@ for (const size of SIZES) {
   }
 }
 console.log()
-console.log(table(['path', 'msg/s @1', 'p50 ms @1', 'p99 ms @1', `msg/s @${PARALLEL}`, 'rounds', 'gateway CPU µs/msg'], rows))
+console.log(table(['path', 'msg/s @1', 'p50 ms @1', 'p99 ms @1', `msg/s @${PARALLEL}`, 'rounds', 'relay CPU µs/msg'], rows))
 console.log()
 for (const size of SIZES) {
   const ratio = (n: number): number => med(`gateway ${size} ${n}`, (r) => r.msgsPerS) / med(`direct ${size} ${n}`, (r) => r.msgsPerS)
   const r = ratio(PARALLEL)
-  console.log(`${size === 32 ? '32 B' : '64 KiB'}: gateway / direct ${fmtRatio(r)} at ${PARALLEL} connections, ${fmtRatio(ratio(1))} at 1 (target ≥ 0.80×: ${r >= 0.8 ? 'met' : 'MISSED'})`)
+  const nginxRatio = results.has(`nginx ${size} ${PARALLEL}`) ? med(`nginx ${size} ${PARALLEL}`, (r) => r.msgsPerS) / med(`direct ${size} ${PARALLEL}`, (r) => r.msgsPerS) : null
+  const reference = nginxRatio === null ? '' : `; nginx / direct ${fmtRatio(nginxRatio)}, gateway / nginx ${fmtRatio(r / nginxRatio)}`
+  console.log(`${size === 32 ? '32 B' : '64 KiB'}: gateway / direct ${fmtRatio(r)} at ${PARALLEL} connections, ${fmtRatio(ratio(1))} at 1 (target ≥ 0.80×: ${r >= 0.8 ? 'met' : 'MISSED'})${reference}`)
 }

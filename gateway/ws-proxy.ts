@@ -132,6 +132,10 @@ export class WsProxy implements Closable<[code?: number, reason?: string]> {
       upstream = new WebSocket(base.origin.replace(/^http/, 'ws'), offered, {
         headers: p.headers,
         perMessageDeflate: false,
+        // Masking guards intermediaries' caches (RFC 6455 §10.3); on loopback there are none, and a
+        // zero key lets ws skip XOR-ing (and copying) every relayed byte. The sidecar's text is
+        // checked by the browser that receives it; the client's, by `ws` on the client leg.
+        ...(isLoopback(base.hostname) ? { generateMask: zeroMask, skipUTF8Validation: true } : {}),
         handshakeTimeout: this.#opts.connectTimeoutMs,
         followRedirects: false,
         maxPayload: this.#opts.maxMessageBytes,
@@ -318,4 +322,12 @@ function closeWith(ws: WebSocket, code: number, reason: Buffer): void {
   }
   if (RESERVED_CLOSE.has(code) || code < 1000) ws.close()
   else ws.close(code, reason)
+}
+
+function zeroMask(mask: Buffer): void {
+  mask.fill(0)
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname)
 }

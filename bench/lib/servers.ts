@@ -122,6 +122,14 @@ http {
       proxy_http_version 1.1;
       proxy_set_header Connection "";
     }
+    # bench:ws: nginx's WebSocket tunnel, the reference for the gateway's relay.
+    location /bench/ws {
+      proxy_pass http://bench_upstream;
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection "upgrade";
+      proxy_read_timeout 1h;
+    }
   }
 }
 `
