@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { resolveProcessSettings } from './settings/resolve.js'
 import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
-import { createRootLogger, childLogger, requestChildLoggerFactory } from './logging/logger.js'
+import { createRootLogger, childLogger } from './logging/logger.js'
 import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
 import { isPagesOnly } from './internal/process-role.js'
@@ -54,7 +54,6 @@ export class Svc {
       ...(fastifyOptions as FastifyServerOptions),
       loggerInstance: childLogger(root, 'svc.api') as FastifyBaseLogger,
       logController: new ApiRequestLogController(this.settings),
-      childLoggerFactory: requestChildLoggerFactory as unknown as FastifyServerOptions['childLoggerFactory'],
       requestIdHeader: false,
       genReqId: () => getRequestId() ?? randomUUID(),
       trustProxy: this.settings.trust_proxy,

@@ -1,4 +1,5 @@
 import type { ChildLoggerOptions, Logger, LoggerOptions } from 'pino'
+import pino from 'pino'
 import { getRequestId } from './context.js'
 import { JSON_LOG_BASE_FIELDS } from './fields.js'
 import { REDACTED, createQueryRedactor, redactAuthorization, redactHeaders, redactUrl, redactUrlsInText, type HeaderInput } from './redact.js'
@@ -113,12 +114,23 @@ export class JsonLogFormatter {
       },
       redact: { paths: [...LOG_REDACT_PATHS], censor },
       mixin: (_merge, _level, logger) => {
-        if ((logger as unknown as Record<symbol, unknown>)[kRequestIdBound] === true) return {}
         const id = getRequestId()
-        return id === undefined ? {} : { request_id: id }
+        if (id === undefined || hasBoundRequestId(logger)) return {}
+        return { request_id: id }
       },
     }
   }
+}
+
+/**
+ * The logger already carries `request_id` in its bindings: Fastify's per-request `request.log`
+ * (a plain `child({ request_id })`, `requestIdLogLabel` being `request_id`) or `bindRequestId`.
+ */
+function hasBoundRequestId(logger: unknown): boolean {
+  const l = logger as Record<symbol, unknown>
+  if (l[kRequestIdBound] === true) return true
+  const bindings = l[pino.symbols.chindingsSym]
+  return typeof bindings === 'string' && bindings.includes('"request_id":')
 }
 
 /**

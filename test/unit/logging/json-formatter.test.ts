@@ -44,6 +44,18 @@ describe('JsonLogFormatter', () => {
     expect(sink.records().map((r) => r.request_id)).toEqual(['bound-1', 'bound-1'])
   })
 
+  it("Fastify's plain per-request child ({ request_id }) carries its id once inside the request context", () => {
+    const { sink, logger } = captureLogger()
+    const requestLog = logger.child({ request_id: 'req-7' })
+    runWithRequestId('req-7', () => {
+      requestLog.info('from request.log')
+      requestLog.child({ step: 2 }).info('from a child of it')
+      logger.info('from the app logger')
+    })
+    for (const line of sink.raw) expect(line.match(/"request_id"/g)).toHaveLength(1)
+    expect(sink.records().map((r) => r.request_id)).toEqual(['req-7', 'req-7', 'req-7'])
+  })
+
   it('logs errors as an exception field holding the stack and causes', () => {
     const { sink, logger } = captureLogger()
     const err = new Error('outer', { cause: new TypeError('inner') })
