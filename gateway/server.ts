@@ -119,19 +119,35 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
         discardInput(socket)
         return
       }
-      // An answer already on the wire cannot be followed by another one.
-      if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      if (err.code === 'ECONNRESET' || !socket.writable) {
         socket.destroy()
         return
       }
-      const a = clientErrorAnswer(err.code)
-      const requestId = randomUUID()
-      const body = errorBody(a.svc, a.message, requestId)
-      lingeringClose(
-        socket,
-        `HTTP/1.1 ${a.status} ${a.reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\n\r\n${body}`,
-      )
+      const answer = (): void => {
+        const a = clientErrorAnswer(err.code)
+        const requestId = randomUUID()
+        const body = errorBody(a.svc, a.message, requestId)
+        lingeringClose(
+          socket,
+          `HTTP/1.1 ${a.status} ${a.reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\n\r\n${body}`,
+        )
+      }
+      // A pipelined request broke the parser while the one before it is still being answered
+      // (a proxied answer is on its way): HTTP/1.1 answers in order, so that answer goes first
+      // and the error after it. Written at once, the error would pass for the earlier request's
+      // answer, and the real one would then hit a closed connection.
+      if (inFlight && !inFlight.writableFinished) {
+        discardInput(socket)
+        inFlight.once('finish', () => {
+          if (socket.writable) answer()
+        })
+        inFlight.once('close', () => {
+          if (!inFlight.writableFinished) socket.destroy()
+        })
+        return
+      }
+      answer()
     })
   }
 

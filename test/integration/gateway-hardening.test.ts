@@ -347,6 +347,17 @@ describe('gateway HTTP side under hostile clients', () => {
     expectJsonError(c.received, 400, 'bad_request')
   })
 
+  it('a malformed request pipelined behind one still being proxied: the proxied answer first, then 400 JSON, then close', async () => {
+    const c = await raw()
+    // Node's parser fails on the second request (two Content-Length values) while the sidecar
+    // still works on the first: answers go out in order, and the body still arriving is read.
+    c.write('GET /slow?ms=300 HTTP/1.1\r\nHost: x\r\n\r\nGET /x HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 70000\r\n\r\n' + 'a'.repeat(70_000))
+    await c.closedWithin(5_000)
+    const [first, second] = c.received.split(/(?=HTTP\/1\.1 )/)
+    expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\{"slept":300\}$/)
+    expectJsonError(second!, 400, 'bad_request')
+  })
+
   it('HTTP/1.0: answers a request that closes the connection even when a second one is pipelined behind it', async () => {
     const c = await raw()
     c.write('GET /api/slow?ms=100 HTTP/1.0\r\n\r\nGET /api/pid HTTP/1.0\r\n\r\n')
