@@ -6,10 +6,13 @@ import { GatewayActor } from './actor.js'
 import { parseChildEnv } from '../ipc/child-env.js'
 import { endOwnTree } from '../supervisor/kill-tree.js'
 
-process.title = 'svc gateway'
-
 const env = parseChildEnv()
-if (env.standby) await (await import('./standby.js')).standBy()
+if (env.standby) {
+  // Not a gateway worker yet for `ps` and process checks: it serves nothing until started.
+  process.title = 'svc standby worker'
+  await (await import('./standby.js')).standBy()
+}
+process.title = 'svc gateway'
 const settings = resolveProcessSettings()
 const logger = childLogger(createRootLogger(settings), 'svc.gateway', { worker_pid: process.pid })
 const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')

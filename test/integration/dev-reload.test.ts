@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { Agent, request } from 'undici'
 import { startSvc, stopAllTrees, descendants, gatewayWorkerPids, REPO, type SvcTree } from '../helpers/svc-process.js'
+import { readCmdline } from '../../state/process-check.js'
 
 /** `svc dev --reload`: zero-downtime worker replacement, debounced storms, broken saves. */
 const appSource = (version: number) => `import { Svc } from 'svc'
@@ -86,6 +87,10 @@ describe('svc dev --reload', () => {
     expect(gatewayWorkerPids(svc.pid)).toHaveLength(2)
     const reloads = svc.stdout.filter((l) => l.includes('reloaded (gateway)')).length
     expect(reloads).toBeLessThan(20)
+    // Beside them, one standby worker per slot for the next reload, titled so that it is not counted as one.
+    const standby = (): number[] => descendants(svc.pid).filter((p) => readCmdline(p)?.[0] === 'svc standby worker')
+    while (standby().length !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(standby()).toHaveLength(2)
   }, 60_000)
 
   it('keeps the old worker serving when the new code does not load, and prints the error', async () => {
