@@ -30,8 +30,6 @@ class PageThread {
   lastBeat = performance.now()
   alive = true
   wasReady = false
-  /** Ended on purpose (`resize`): not a crash, not replaced. */
-  retired = false
   /** The uncaught error it died of, if any. */
   error: Error | null = null
   closed: (() => void) | null = null
@@ -64,7 +62,7 @@ class PageThread {
  * crashes is replaced; its sockets are closed so their browsers reconnect to a live thread.
  */
 export class PageThreadPool implements SessionHost {
-  #size: number
+  readonly #size: number
   readonly #data: PageThreadData
   #media: MediaStore | null = null
   #logger: Logger | null = null
@@ -202,7 +200,7 @@ export class PageThreadPool implements SessionHost {
       failed(thread.error ?? new SvcError('SVC_ERR_UI_PAGE_THREAD', `a page thread exited (code ${code}) before it was ready`))
       thread.closed?.()
       for (const r of thread.reloads.splice(0)) r(0)
-      if (this.#closing || thread.retired) return
+      if (this.#closing) return
       if (thread.wasReady) this.#crashed(thread, code)
       else this.#remove(thread)
       this.#replace()
