@@ -16,6 +16,28 @@ export interface BoundPort {
 
 type CreateServerHandle = (address: string, port: number, addressType: number, fd: number | undefined, flags: number) => object | number
 
+/** What a raw TCP server handle offers besides being passed around. */
+interface ServerHandle {
+  getsockname(out: { port?: number }): void
+  listen(backlog: number): number
+  close(): void
+  readonly fd: number
+}
+
+/**
+ * A TCP server handle bound (not listening) to `address:port`, with the port it got (the
+ * kernel's choice for 0); the errno name when the bind failed. The same primitive node:cluster
+ * uses to share one listening socket between processes.
+ */
+function bindHandle(address: string, port: number, family: number): { handle: ServerHandle; port: number } | string {
+  const create = (net as unknown as { _createServerHandle: CreateServerHandle })._createServerHandle
+  const handle = create(address, port, family, undefined, 0)
+  if (typeof handle === 'number') return getSystemErrorName(handle)
+  const out: { port?: number } = {}
+  ;(handle as ServerHandle).getsockname(out)
+  return { handle: handle as ServerHandle, port: out.port ?? port }
+}
+
 export async function bindPublicPort(host: string, port: number): Promise<BoundPort> {
   let address: string
   let family: number
@@ -38,17 +60,12 @@ export async function bindPublicPort(host: string, port: number): Promise<BoundP
     const hint = name === 'EADDRINUSE' ? '; stop what listens there (svc shutdown, if it is svc) or pass another --port' : ''
     throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot bind ${address}:${port}: ${name}${hint}`)
   }
-  // The same primitive node:cluster uses to share one listening socket between processes.
-  const create = (net as unknown as { _createServerHandle: CreateServerHandle })._createServerHandle
-  const handle = create(address, probed, family, undefined, 0)
-  if (typeof handle === 'number') {
-    const name = getSystemErrorName(handle)
-    const hint = name === 'EADDRINUSE' ? `; stop what listens there (svc shutdown, if it is svc) or pass another --port` : ''
-    throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot bind ${address}:${port}: ${name}${hint}`)
+  const bound = bindHandle(address, probed, family)
+  if (typeof bound === 'string') {
+    const hint = bound === 'EADDRINUSE' ? `; stop what listens there (svc shutdown, if it is svc) or pass another --port` : ''
+    throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot bind ${address}:${port}: ${bound}${hint}`)
   }
-  const out: { port?: number } = {}
-  ;(handle as { getsockname(o: object): void }).getsockname(out)
-  return { handle, host: address, port: out.port ?? port }
+  return { handle: bound.handle, host: address, port: bound.port }
 }
 
 /** Listen on `address:port` and close again; resolves with the port (the kernel's choice for 0). */
@@ -95,18 +112,15 @@ export interface ReservedPort {
 }
 
 export function reserveLoopbackPort(): ReservedPort {
-  const create = (net as unknown as { _createServerHandle: CreateServerHandle })._createServerHandle
-  const handle = create('127.0.0.1', 0, 4, undefined, 0)
-  if (typeof handle === 'number') throw new SvcError('SVC_ERR_PROCESS_SIDECAR_START', `cannot bind a loopback port for the ui sidecar: ${getSystemErrorName(handle)}`)
-  const h = handle as { getsockname(o: object): void; listen(backlog: number): number; fd: number; close(): void }
-  const out: { port?: number } = {}
-  h.getsockname(out)
+  const bound = bindHandle('127.0.0.1', 0, 4)
+  if (typeof bound === 'string') throw new SvcError('SVC_ERR_PROCESS_SIDECAR_START', `cannot bind a loopback port for the ui sidecar: ${bound}`)
+  const { handle: h, port } = bound
   let open = true
   return {
-    port: out.port ?? 0,
+    port,
     listenFd: () => {
       const err = h.listen(511)
-      if (err !== 0) throw new SvcError('SVC_ERR_PROCESS_SIDECAR_START', `cannot listen on the ui sidecar's port ${out.port}: ${getSystemErrorName(err)}`)
+      if (err !== 0) throw new SvcError('SVC_ERR_PROCESS_SIDECAR_START', `cannot listen on the ui sidecar's port ${port}: ${getSystemErrorName(err)}`)
       return h.fd
     },
     release: () => {

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process'
+import { fork, type StdioOptions } from 'node:child_process'
 import { EventEmitter, once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -73,11 +73,11 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
   const env = { ...spec.env, ...childEnv({ treeId: cookie ?? undefined, uiListenFd: socket ? LISTEN_FD : undefined }) }
   let child
   try {
-    const stdio = ['ignore', 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])] as const
+    const stdio: StdioOptions = ['ignore', 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])]
     child =
       spec.kind === 'bundled'
-        ? fork(spec.script, [], { env, detached: true, stdio: [...stdio] })
-        : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env, detached: true, stdio: [...stdio] })
+        ? fork(spec.script, [], { env, detached: true, stdio })
+        : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env, detached: true, stdio })
   } finally {
     socket?.release()
   }
