@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks'
 import type { ColorPickerProps, FeedbackProps, PillsProps, SegmentedControlProps, SelectSliderProps, TimeInputProps } from '../../elements.js'
 import type { ElementProps } from '../elements/types.js'
 import { SvgIcon } from '../icons.js'
 import { domId, Field, useWidgetValue } from './field.js'
+import { SliderControl } from './slider.js'
 
 export function TimeInput({ node, props }: ElementProps<TimeInputProps>) {
   const w = useWidgetValue(node, props.value)
@@ -40,51 +40,15 @@ export function ColorPicker({ node, props }: ElementProps<ColorPickerProps>) {
 
 /** A slider over option labels: positions are option indices, the label shows the option. */
 export function SelectSlider({ node, props }: ElementProps<SelectSliderProps>) {
-  const w = useWidgetValue(node, props.value)
-  const [drag, setDrag] = useState<number | [number, number] | null>(null)
-  const shown = drag ?? w.value
-  const id = domId(node.id)
-  const last = Math.max(1, props.options.length - 1)
-  const pct = (i: number) => (i / last) * 100
-  const name = (i: number) => props.options[i] ?? ''
-  const commit = (v: number | [number, number]) => {
-    setDrag(null)
-    const same = Array.isArray(v) && Array.isArray(w.value) ? v[0] === w.value[0] && v[1] === w.value[1] : v === w.value
-    if (!same) w.commit(v)
-  }
-  const common = { type: 'range', min: 0, max: props.options.length - 1, step: 1, disabled: props.disabled, class: 'svc-range' }
-  const bounds = (
-    <div class="svc-slider-bounds" aria-hidden="true">
-      <span>{name(0)}</span>
-      <span>{name(props.options.length - 1)}</span>
-    </div>
-  )
-  if (Array.isArray(shown)) {
-    const [lo, hi] = shown
-    const update = (which: 0 | 1, n: number): [number, number] => {
-      const next: [number, number] = which === 0 ? [Math.min(n, hi), hi] : [lo, Math.max(n, lo)]
-      setDrag(next)
-      return next
-    }
-    return (
-      <Field node={node} base={props} controlId={id} aside={`${name(lo)} – ${name(hi)}`}>
-        <div class="svc-slider is-range" style={{ '--lo': `${pct(lo)}%`, '--hi': `${pct(hi)}%` }}>
-          <div class="svc-slider-track" aria-hidden="true" />
-          <input {...common} id={id} value={lo} aria-label={`${props.label} (from)`} aria-valuetext={name(lo)} onInput={(e) => update(0, Number(e.currentTarget.value))} onChange={(e) => commit(update(0, Number(e.currentTarget.value)))} />
-          <input {...common} value={hi} aria-label={`${props.label} (to)`} aria-valuetext={name(hi)} onInput={(e) => update(1, Number(e.currentTarget.value))} onChange={(e) => commit(update(1, Number(e.currentTarget.value)))} />
-        </div>
-        {bounds}
-      </Field>
-    )
-  }
   return (
-    <Field node={node} base={props} controlId={id} aside={name(shown)}>
-      <div class="svc-slider" style={{ '--lo': '0%', '--hi': `${pct(shown)}%` }}>
-        <div class="svc-slider-track" aria-hidden="true" />
-        <input {...common} id={id} value={shown} aria-valuetext={name(shown)} onInput={(e) => setDrag(Number(e.currentTarget.value))} onChange={(e) => commit(Number(e.currentTarget.value))} />
-      </div>
-      {bounds}
-    </Field>
+    <SliderControl
+      node={node}
+      base={props}
+      value={props.value}
+      range={{ min: 0, max: props.options.length - 1, step: 1 }}
+      format={(i) => props.options[i] ?? ''}
+      endLabels={['from', 'to']}
+    />
   )
 }
 

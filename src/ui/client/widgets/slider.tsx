@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
-import type { SliderProps } from '../../elements.js'
+import type { SliderProps, WidgetBase } from '../../elements.js'
+import type { UiNode } from '../../protocol.js'
 import type { ElementProps } from '../elements/types.js'
 import { domId, Field, useWidgetValue } from './field.js'
 import { formatNumber } from './inputs.js'
@@ -9,19 +10,44 @@ import { formatNumber } from './inputs.js'
  * drag; the value is sent once on release, like Streamlit.
  */
 export function Slider({ node, props }: ElementProps<SliderProps>) {
-  const w = useWidgetValue(node, props.value)
+  return (
+    <SliderControl
+      node={node}
+      base={props}
+      value={props.value}
+      range={{ min: props.min, max: props.max, step: props.step }}
+      format={(n) => formatNumber(n, props.format)}
+      endLabels={['minimum', 'maximum']}
+    />
+  )
+}
+
+/**
+ * The control both `Slider` and `SelectSlider` draw: one thumb for a number, two for a
+ * `[lo, hi]` pair; `format` names a position (the number, or the option label at that index),
+ * `endLabels` tell a screen reader which thumb is which.
+ */
+export function SliderControl({ node, base, value, range, format, endLabels }: {
+  node: UiNode
+  base: WidgetBase
+  value: number | [number, number]
+  range: { min: number; max: number; step: number }
+  format: (n: number) => string
+  endLabels: [string, string]
+}) {
+  const w = useWidgetValue(node, value)
   const [drag, setDrag] = useState<number | [number, number] | null>(null)
   const shown = drag ?? w.value
   const id = domId(node.id)
-  const fmt = (n: number) => formatNumber(n, props.format)
-  const span = props.max - props.min || 1
-  const pct = (n: number) => ((n - props.min) / span) * 100
+  const span = range.max - range.min || 1
+  const pct = (n: number) => ((n - range.min) / span) * 100
   const commit = (v: number | [number, number]) => {
     setDrag(null)
     const same = Array.isArray(v) && Array.isArray(w.value) ? v[0] === w.value[0] && v[1] === w.value[1] : v === w.value
     if (!same) w.commit(v)
   }
-  const common = { type: 'range', min: props.min, max: props.max, step: props.step, disabled: props.disabled, class: 'svc-range' }
+  const common = { type: 'range', min: range.min, max: range.max, step: range.step, disabled: base.disabled, class: 'svc-range' }
+  const bounds = <SliderBounds text={[format(range.min), format(range.max)]} />
 
   if (Array.isArray(shown)) {
     const [lo, hi] = shown
@@ -31,23 +57,23 @@ export function Slider({ node, props }: ElementProps<SliderProps>) {
       return next
     }
     return (
-      <Field node={node} base={props} controlId={id} aside={`${fmt(lo)} – ${fmt(hi)}`}>
+      <Field node={node} base={base} controlId={id} aside={`${format(lo)} – ${format(hi)}`}>
         <div class="svc-slider is-range" style={{ '--lo': `${pct(lo)}%`, '--hi': `${pct(hi)}%` }}>
           <div class="svc-slider-track" aria-hidden="true" />
-          <input {...common} id={id} value={lo} aria-label={`${props.label} (minimum)`} aria-valuetext={fmt(lo)} onInput={(e) => update(0, Number(e.currentTarget.value))} onChange={(e) => commit(update(0, Number(e.currentTarget.value)))} />
-          <input {...common} value={hi} aria-label={`${props.label} (maximum)`} aria-valuetext={fmt(hi)} onInput={(e) => update(1, Number(e.currentTarget.value))} onChange={(e) => commit(update(1, Number(e.currentTarget.value)))} />
+          <input {...common} id={id} value={lo} aria-label={`${base.label} (${endLabels[0]})`} aria-valuetext={format(lo)} onInput={(e) => update(0, Number(e.currentTarget.value))} onChange={(e) => commit(update(0, Number(e.currentTarget.value)))} />
+          <input {...common} value={hi} aria-label={`${base.label} (${endLabels[1]})`} aria-valuetext={format(hi)} onInput={(e) => update(1, Number(e.currentTarget.value))} onChange={(e) => commit(update(1, Number(e.currentTarget.value)))} />
         </div>
-        <SliderBounds text={[fmt(props.min), fmt(props.max)]} />
+        {bounds}
       </Field>
     )
   }
   return (
-    <Field node={node} base={props} controlId={id} aside={fmt(shown)}>
+    <Field node={node} base={base} controlId={id} aside={format(shown)}>
       <div class="svc-slider" style={{ '--lo': '0%', '--hi': `${pct(shown)}%` }}>
         <div class="svc-slider-track" aria-hidden="true" />
-        <input {...common} id={id} value={shown} aria-valuetext={fmt(shown)} onInput={(e) => setDrag(Number(e.currentTarget.value))} onChange={(e) => commit(Number(e.currentTarget.value))} />
+        <input {...common} id={id} value={shown} aria-valuetext={format(shown)} onInput={(e) => setDrag(Number(e.currentTarget.value))} onChange={(e) => commit(Number(e.currentTarget.value))} />
       </div>
-      <SliderBounds text={[fmt(props.min), fmt(props.max)]} />
+      {bounds}
     </Field>
   )
 }
