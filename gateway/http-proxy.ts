@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
-import { Pool, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
+import { Pool } from '../src/internal/undici-pool.js'
 import type { Logger } from 'pino'
 import { downstreamResponseHeaders } from './forward-headers.js'
 import { sendJsonError } from './json-error.js'
