@@ -3,6 +3,7 @@ import { constants } from 'node:os'
 import { killTree, type Tree } from './kill-tree.js'
 import { parseChildEnv } from '../ipc/child-env.js'
 import { GUARD_STOP_GRACE_MS } from '../src/internal/deadlines.js'
+import { redactArgv } from '../src/logging/redact.js'
 
 /**
  * Runs a `ui_command` sidecar for the supervisor. The command gets its own process group and
@@ -31,7 +32,7 @@ const end = (graceMs: number): Promise<number> => (ending ??= killTree(tree, gra
 const stop = (): void => void end(GUARD_STOP_GRACE_MS)
 
 child.on('error', (err) => {
-  process.stderr.write(`svc: cannot start ui_command ${JSON.stringify(argv)}: ${err.message}\n`)
+  process.stderr.write(`svc: cannot start ui_command ${JSON.stringify(redactArgv(argv))}: ${err.message}\n`)
   report(127, null)
 })
 child.on('exit', (code, signal) => void end(0).then(() => report(code, signal)))

@@ -181,3 +181,49 @@ export function redactHeaders(headers: HeaderInput): Record<string, string | str
   }
   return out
 }
+
+/** `redis://user:pw@host` → `redis://user:<redacted>@host`; text that is not such a URL is returned as is. */
+export function redactUrlPassword(value: string): string {
+  if (!value.includes('@')) return value
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return value
+  }
+  if (url.password === '') return value
+  url.password = REDACTED
+  return url.href.replace(encodeURIComponent(REDACTED), REDACTED)
+}
+
+const FLAG = /^-{1,2}([^=\s-][^=\s]*)(=.*)?$/s
+
+/**
+ * A command line for a log line or a config listing: the value of a flag whose name reads as a
+ * credential by the query-key rule (`--api-key=…`, `--token …`, `--server.cookieSecret …`) is
+ * `<redacted>`, as are URL passwords and sensitive query values inside any argument.
+ */
+export function redactArgv(argv: readonly string[], redactor: (query: string) => string = createQueryRedactor()): string[] {
+  const secretName = (name: string): boolean => redactor(`${name}=x`) !== `${name}=x`
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const flag = FLAG.exec(arg)
+    if (flag !== null && secretName(flag[1]!)) {
+      const value = flag[2]
+      if (value !== undefined) out.push(value === '=' ? arg : `${arg.slice(0, arg.indexOf('=') + 1)}${REDACTED}`)
+      else {
+        out.push(arg)
+        const next = argv[i + 1]
+        if (next !== undefined && !next.startsWith('-')) {
+          out.push(next === '' ? next : REDACTED)
+          i++
+        }
+      }
+      continue
+    }
+    const eq = flag?.[2] === undefined ? -1 : arg.indexOf('=') + 1
+    out.push(arg.slice(0, Math.max(eq, 0)) + redactUrlsInText(redactUrlPassword(eq === -1 ? arg : arg.slice(eq)), redactor))
+  }
+  return out
+}

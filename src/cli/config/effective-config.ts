@@ -12,7 +12,7 @@ import {
   type SettingsLayer,
 } from '../../settings/resolve.js'
 import { FIELDS, SETTING_KEYS, isSecretSetting, type ResolvedSettings, type SettingKey, type SettingsInput } from '../../settings/schema.js'
-import { REDACTED, redactQuery } from '../../logging/redact.js'
+import { REDACTED, redactArgv, redactQuery, redactUrlPassword } from '../../logging/redact.js'
 import { parseTarget, resolveTargetFile } from '../../target/target-path.js'
 
 export type SourceKind = 'default' | 'options' | 'file' | 'env' | 'flag'
@@ -94,7 +94,7 @@ function row(key: SettingKey, settings: ResolvedSettings, source: SettingSource,
   const { kind, from } = describe(source)
   const secret = isSecretSetting(key) || looksSecret(key)
   const shown = secret ? (value === '' ? '' : REDACTED) : redactCredentials(value)
-  const out: ConfigRow = { value: shown, source: kind, from, redacted: secret ? value !== '' : shown !== value }
+  const out: ConfigRow = { value: shown, source: kind, from, redacted: secret ? value !== '' : JSON.stringify(shown) !== JSON.stringify(value) }
   if (settings.debug && JSON.stringify(value) !== JSON.stringify(undecorated(key, layers))) out.adjusted_by = 'debug'
   return out
 }
@@ -126,18 +126,11 @@ function looksSecret(key: SettingKey): boolean {
   return redactQuery(`${key}=x`) !== `${key}=x`
 }
 
-/** A URL's password (`redis://user:pw@host`) is a secret whatever the setting is called. */
+/** A URL's password (`redis://user:pw@host`) is a secret whatever the setting is called; so is a credential on a command line. */
 function redactCredentials(value: unknown): unknown {
-  if (typeof value !== 'string' || !value.includes('@')) return value
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return value
-  }
-  if (url.password === '') return value
-  url.password = REDACTED
-  return url.href.replace(encodeURIComponent(REDACTED), REDACTED)
+  if (typeof value === 'string') return redactUrlPassword(value)
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return redactArgv(value)
+  return value
 }
 
 /** Text table: one row per setting, then the files the values came from. */

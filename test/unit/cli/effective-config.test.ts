@@ -64,6 +64,18 @@ describe('effectiveConfig', () => {
     expect(c.settings.jwt_jwks_url).toMatchObject({ value: 'https://idp.example.com/jwks', redacted: false })
   })
 
+  it('redacts credentials on the ui_command line; a plain command line is shown as given', async () => {
+    const secret = ['node', 'ui.js', '--port', '{port}', '--session-secret', 's3cr3t', '--redis=redis://u:pw@db:6379']
+    const c = await effectiveConfig({ flags: {}, env: { SVC_UI_COMMAND: JSON.stringify(secret) }, cwd: project(), loadOptions: loader().load })
+    expect(c.settings.ui_command).toMatchObject({
+      value: ['node', 'ui.js', '--port', '{port}', '--session-secret', '<redacted>', '--redis=redis://u:<redacted>@db:6379'],
+      redacted: true,
+    })
+    expect(formatConfigText(c)).not.toContain('s3cr3t')
+    const plain = await effectiveConfig({ flags: {}, env: { SVC_UI_COMMAND: '["node","ui.js","{port}"]' }, cwd: project(), loadOptions: loader().load })
+    expect(plain.settings.ui_command).toMatchObject({ value: ['node', 'ui.js', '{port}'], redacted: false })
+  })
+
   it('a flag wins over env, file and options, and is named', async () => {
     const dir = project({ 'app.ts': '', 'svc.config.json': '{"log_level": "warn"}' })
     const c = await effectiveConfig({

@@ -6,6 +6,7 @@ import {
   redactAuthorization,
   redactHeaders,
   redactQuery,
+  redactArgv,
   redactUrl,
   redactUrlsInText,
 } from '../../../src/logging/redact.js'
@@ -176,5 +177,21 @@ describe('redactHeaders', () => {
     const h = new Headers({ authorization: 'Bearer t', accept: 'text/html' })
     expect(redactHeaders(h)).toEqual({ authorization: `Bearer ${REDACTED}`, accept: 'text/html' })
     expect(redactHeaders([['Cookie', 'a=b']])).toEqual({ Cookie: REDACTED })
+  })
+})
+
+describe('redactArgv', () => {
+  it('redacts the values of credential flags, in both spellings', () => {
+    expect(redactArgv(['streamlit', 'run', 'app.py', '--server.cookieSecret', 's3cr3t', '--api-key=abc', '-token', 't0k', '--port', '8501'])).toEqual([
+      'streamlit', 'run', 'app.py', '--server.cookieSecret', R, `--api-key=${R}`, '-token', R, '--port', '8501',
+    ])
+  })
+
+  it('keeps flags that only contain a credential word, a flag followed by a flag, and empty values', () => {
+    expect(redactArgv(['--keyfile', 'k.pem', '--token', '--verbose', '--password=', 'key'])).toEqual(['--keyfile', 'k.pem', '--token', '--verbose', '--password=', 'key'])
+  })
+
+  it('redacts URL passwords and sensitive query values inside any argument', () => {
+    expect(redactArgv(['--redis', 'redis://app:pw@db:6379/0', 'http://x/cb?code=abc&x=1'])).toEqual(['--redis', `redis://app:${R}@db:6379/0`, `http://x/cb?code=${R}&x=1`])
   })
 })
