@@ -37,16 +37,17 @@ export const RELOAD_DEBOUNCE_MS = 150
 /**
  * `SVC_DEV_RELOAD=1`: watch the app's directory and re-import the app module on change. Each
  * import goes through a fresh tsx namespace, so the module and its local imports are evaluated
- * again; sessions keep their state and rerun with the new page functions.
+ * again; sessions keep their state and rerun with the new page functions. Resolves once the
+ * watcher has scanned the folder (chokidar's `ready`): a change before that could be missed.
  */
-export function watchAppModule(options: {
+export async function watchAppModule(options: {
   file: string
   exportName: string
   logger: Logger
   /** svc's own files and folders (pidfile, state file, compile cache): never a reason to reload. */
   own: OwnPaths
   onReload: (app: PageApp) => void
-}): { close(): Promise<void> } {
+}): Promise<{ close(): Promise<void> }> {
   const { file, exportName, logger } = options
   let timer: NodeJS.Timeout | null = null
   let reloading = Promise.resolve()
@@ -68,6 +69,8 @@ export function watchAppModule(options: {
       reloading = reloading.then(reload)
     }, RELOAD_DEBOUNCE_MS)
   })
+  watcher.on('error', (err) => logger.warn({ err }, 'ui reload: file watcher error'))
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
   return {
     async close() {
       if (timer) clearTimeout(timer)

@@ -66,12 +66,11 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     showErrorDetails,
     pool,
   })
-  const port = await server.start()
-  // Connect now, not when the first browser fails over to this replica (page threads connect their own).
-  if (threads === 0) void app[kSharedState]?.redis?.probe()
-  // chokidar and the re-import path load only under `svc dev --reload`.
+  // chokidar and the re-import path load only under `svc dev --reload`. The watcher is ready
+  // before the server answers its first health check: an edit made once svc says it is
+  // listening is never missed.
   const watcher = env.devReload
-    ? (await import('./dev-reload.js')).watchAppModule({
+    ? await (await import('./dev-reload.js')).watchAppModule({
         file,
         exportName,
         logger,
@@ -79,6 +78,12 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
         onReload: (next) => void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun')),
       })
     : null
+  const port = await server.start().catch(async (err: unknown) => {
+    await watcher?.close()
+    throw err
+  })
+  // Connect now, not when the first browser fails over to this replica (page threads connect their own).
+  if (threads === 0) void app[kSharedState]?.redis?.probe()
   logger.info(
     { port, host: env.host, root_path: env.basePath, pages: app.pages.length, page_threads: threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
     `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
