@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { http } from './internal/node-http.js'
 
 /** readyz gives the sidecar this long to answer (DESIGN §5). */
 export const READY_PROBE_TIMEOUT_MS = 500
@@ -11,25 +12,32 @@ export type ReadyBody =
 export async function probeUpstream(upstream: string, rootPath: string): Promise<{ ok: true } | { ok: false; detail: string }> {
   const candidates = rootPath ? ['/', `${rootPath}/`] : ['/']
   const failures: string[] = []
-  // Loaded on the first probe: the processes that never serve readyz (the sidecar) skip undici.
-  const { request } = await import('undici')
   for (const path of candidates) {
     try {
-      const res = await request(upstream + path, {
-        method: 'GET',
-        headersTimeout: READY_PROBE_TIMEOUT_MS,
-        bodyTimeout: READY_PROBE_TIMEOUT_MS,
-        signal: AbortSignal.timeout(READY_PROBE_TIMEOUT_MS),
-      })
-      await res.body.dump()
-      if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true }
-      failures.push(`${path}:${res.statusCode}`)
+      const status = await probeStatus(upstream + path)
+      if (status >= 200 && status < 300) return { ok: true }
+      failures.push(`${path}:${status}`)
     } catch (err) {
       const e = err as Error & { code?: string }
       return { ok: false, detail: `upstream_unreachable ${e.code ?? e.name}: ${e.message}` }
     }
   }
   return { ok: false, detail: `upstream_http_failed ${failures.join(';')}` }
+}
+
+/**
+ * One GET with Node's own client, body discarded, the whole exchange within the probe timeout.
+ * (undici's `request` would load all of undici in every gateway worker for a few probes.)
+ */
+function probeStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { signal: AbortSignal.timeout(READY_PROBE_TIMEOUT_MS) }, (res) => {
+      res.once('error', reject)
+      res.once('end', () => resolve(res.statusCode ?? 0))
+      res.resume()
+    })
+    req.once('error', (err: Error) => reject(err.name === 'AbortError' ? Object.assign(new Error(`no answer within ${READY_PROBE_TIMEOUT_MS} ms`), { code: 'PROBE_TIMEOUT' }) : err))
+  })
 }
 
 /** What readyz reads; the gateway serving the app provides it (`gateway/runtime.ts`). */

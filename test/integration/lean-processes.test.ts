@@ -40,6 +40,28 @@ it('an app that serves its API loads the OpenAPI builder and the docs UI once re
   expect(await heavyLoaded('api')).toEqual(['/node_modules/yaml/', '/node_modules/@fastify/swagger-ui/'])
 }, 40_000)
 
+const GATEWAY_SCRIPT = `
+import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
+await import('./dist/gateway/http-proxy.js')
+const { probeUpstream } = await import('./dist/src/health.js')
+const server = createServer((req, res) => res.end('ok')).listen(0, '127.0.0.1')
+await new Promise((r) => server.once('listening', r))
+const probe = await probeUpstream('http://127.0.0.1:' + server.address().port, '')
+server.close()
+const undici = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/node_modules/undici/'))
+console.log(JSON.stringify({ probe, modules: undici.length, entry: undici.some((f) => f.endsWith('/undici/index.js')) }))
+`
+
+it('a gateway worker loads undici\'s pool for the proxy and probes readiness without undici\'s entry (fetch, WebSocket, caches)', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', GATEWAY_SCRIPT], { cwd: REPO, timeout: 30_000 })
+  const out = JSON.parse(stdout.trim().split('\n').pop()!) as { probe: unknown; modules: number; entry: boolean }
+  expect(out.probe).toEqual({ ok: true })
+  expect(out.entry).toBe(false)
+  expect(out.modules).toBeGreaterThan(0)
+  expect(out.modules).toBeLessThan(50)
+}, 40_000)
+
 it('svc run with the bundled page server is three svc processes, no esbuild service', async () => {
   const svc = await startSvc({ target: 'examples/hello/app.ts:app', env: { SVC_UI_COMMAND: undefined } })
   const res = await fetch(`${svc.url}/api/readyz`)
