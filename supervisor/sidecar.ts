@@ -13,6 +13,7 @@ import { childEnv } from '../ipc/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
 import { GUARD_EXTRA_MS, SIDECAR_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 import type { ReservedPort } from './bind.js'
+import { childExecArgv } from './child-exec-argv.js'
 
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
@@ -76,7 +77,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
     const stdio: StdioOptions = ['ignore', 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])]
     child =
       spec.kind === 'bundled'
-        ? fork(spec.script, [], { env, detached: true, stdio })
+        ? fork(spec.script, [], { env, execArgv: childExecArgv(env), detached: true, stdio })
         : fork(GUARD_PATH, [JSON.stringify(spec.argv)], { env, detached: true, stdio })
   } finally {
     socket?.release()

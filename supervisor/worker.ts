@@ -10,6 +10,7 @@ import { childEnv } from '../ipc/child-env.js'
 import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatch.js'
 import type { Closable } from '../src/internal/closable.js'
 import { WORKER_KILL_MARGIN_MS } from '../src/internal/deadlines.js'
+import { childExecArgv } from './child-exec-argv.js'
 
 /**
  * One gateway worker as the supervisor sees it, over a WorkerProcess (`forkWorker`: own process
@@ -55,7 +56,12 @@ export interface WorkerProcess {
 
 /** Fork `gateway/main.js` as its own process group with the tree cookie `cookie` in its env. */
 export function forkWorker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null): WorkerProcess {
-  const child = fork(GATEWAY_MAIN, [], { env: { ...env, ...childEnv({ treeId: cookie ?? undefined }) }, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(GATEWAY_MAIN, [], {
+    env: { ...env, ...childEnv({ treeId: cookie ?? undefined }) },
+    execArgv: childExecArgv(env),
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
   const tree: Tree = { pid: child.pid ?? null, cookie }
   const kill = async (): Promise<void> => {
     await killTree(tree)

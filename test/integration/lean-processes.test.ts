@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, expect, it } from 'vitest'
 import { descendants, REPO, startSvc, stopAllTrees } from '../helpers/svc-process.js'
@@ -69,3 +71,45 @@ it('svc run with the bundled page server is three svc processes, no esbuild serv
   const titles = descendants(svc.pid).map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[0])
   expect(titles.sort()).toEqual(['svc gateway', 'svc sidecar'])
 }, 60_000)
+
+/** One process's report as a [title, flags] entry; none while the file is still being written. */
+function report(file: string): [string, string[]][] {
+  try {
+    const r = JSON.parse(readFileSync(file, 'utf8')) as { title: string; execArgv: string[] }
+    return [[r.title, r.execArgv]]
+  } catch {
+    return []
+  }
+}
+
+it('forks the gateway and the page server with a 4 MB young generation, unless NODE_OPTIONS chooses one', async () => {
+  const flagsOf = async (nodeOptions: string): Promise<Record<string, string[]>> => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-exec-argv-'))
+    try {
+      const preload = join(REPO, 'test', 'fixtures', 'report-exec-argv.cjs')
+      const svc = await startSvc({
+        target: 'examples/hello/app.ts:app',
+        env: { SVC_UI_COMMAND: undefined, NODE_OPTIONS: `--require ${preload} ${nodeOptions}`, SVC_TEST_EXEC_ARGV_DIR: dir },
+      })
+      expect((await fetch(`${svc.url}/api/readyz`)).status).toBe(200)
+      const want = ['svc gateway', 'svc sidecar']
+      const deadline = Date.now() + 10_000
+      let seen: Record<string, string[]> = {}
+      while (!want.every((t) => t in seen)) {
+        if (Date.now() > deadline) throw new Error(`no flags reported by ${want.filter((t) => !(t in seen)).join(', ')}`)
+        await new Promise((r) => setTimeout(r, 50))
+        seen = Object.fromEntries(readdirSync(dir).flatMap((f) => report(join(dir, f))))
+      }
+      await stopAllTrees()
+      return seen
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+  const ours = await flagsOf('')
+  expect(ours['svc gateway']).toContain('--max-semi-space-size=4')
+  expect(ours['svc sidecar']).toContain('--max-semi-space-size=4')
+  const theirs = await flagsOf('--max-semi-space-size=16')
+  expect(theirs['svc gateway']!.filter((f) => f.includes('semi'))).toEqual([])
+  expect(theirs['svc sidecar']!.filter((f) => f.includes('semi'))).toEqual([])
+}, 90_000)
