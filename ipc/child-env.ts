@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../src/internal/zod.js'
 import { SvcError } from '../src/errors.js'
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../src/internal/zod.js'
 
 /**
  * The control plane: one discriminated union per direction, every message branded `svc: 1`.

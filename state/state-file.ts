@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { z } from 'zod'
+import { z } from '../src/internal/zod.js'
 import { SvcError } from '../src/errors.js'
 import { writeFileAtomic } from './atomic-write.js'
 import { removeFileIfPresent, removeFileIfPresentSync } from './remove-file.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 import type { FastifyRequest } from 'fastify'
 import { SvcError } from '../errors.js'
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 import { SvcError, isSvcError, type SvcErrorCode } from '../errors.js'
 import { sendAuthError } from './auth-reply.js'
 import { issueAccessToken } from './issue-token.js'

@@ -1,5 +1,5 @@
 import { request } from 'undici'
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 import type { JWTVerifyGetKey } from 'jose'
 import { SvcError } from '../errors.js'
 import { ASYMMETRIC_ALGORITHMS } from './algorithms.js'

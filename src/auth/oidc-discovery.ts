@@ -1,6 +1,6 @@
 import { execaSync } from 'execa'
 import { request } from 'undici'
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 import { SvcError } from '../errors.js'
 
 /** The fields of an OpenID Provider's discovery document svc uses; the rest are kept. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
 import { themeSchema, type ThemeSettings } from './theme.js'
 

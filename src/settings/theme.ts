@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 
 /**
  * The `theme` setting: colours, fonts and corner radius of the page client. Every value ends up

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 import { SvcError } from '../errors.js'
 import { DurationSchema, durationMs } from './duration.js'
 

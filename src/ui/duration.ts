@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 import type { ApiClient } from '../client/api-client.js'
 import type { InjectMap, InjectedDeps } from './inject.js'
 import type { St } from './st-types.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 
 /**
  * The page protocol between the bundled sidecar (`src/ui/server`) and the browser client

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../internal/zod.js'
 import { SvcError } from '../errors.js'
 import type { St } from './st-types.js'
 

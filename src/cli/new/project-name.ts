@@ -1,5 +1,5 @@
 import { builtinModules } from 'node:module'
-import { z } from 'zod'
+import { z } from '../../internal/zod.js'
 
 /**
  * npm's rules for a package name (the ones `npm init` enforces for new packages): at most 214

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
-import { z } from 'zod'
+import { z } from '../../internal/zod.js'
 
 /**
  * The `svc` dependency spec a new project gets. The name `svc` on the public npm registry belongs

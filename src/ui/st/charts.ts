@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
 import type { Cell, VegaLiteChartProps } from '../elements.js'
 import type { ChartOptions, TableData, VegaLiteChartOptions } from '../st-types.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
 import type { Cell, DataColumn, EditingState, SortSpec } from '../elements.js'
 import type { DataEditorOptions, DataframeOptions, DataframeSelection, TableData } from '../st-types.js'
