@@ -1,6 +1,6 @@
 import { watch } from 'chokidar'
 import type { Logger } from 'pino'
-import { canonicalPath, reloadIgnore, RELOAD_FILE_EVENTS, type OwnPaths } from '../src/internal/reload-ignore.js'
+import { canonicalPath, createReloadEventFilter, reloadIgnore, type OwnPaths } from '../src/internal/reload-ignore.js'
 
 /** A burst of saves (an editor's write + rename, a formatter's rewrite) becomes one reload. */
 export const RELOAD_DEBOUNCE_MS = 100
@@ -11,8 +11,9 @@ export async function watchForReload(dir: string, own: OwnPaths, logger: Logger,
   const watcher = watch(root, { ignored: reloadIgnore(root, own), ignoreInitial: true })
   let timer: NodeJS.Timeout | null = null
   let changed: string[] = []
+  const counts = createReloadEventFilter()
   watcher.on('all', (event, path) => {
-    if (!RELOAD_FILE_EVENTS.has(event)) return
+    if (!counts(event, path)) return
     changed.push(path)
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => {

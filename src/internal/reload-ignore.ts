@@ -15,7 +15,7 @@ const IGNORED_SEGMENT = /(^|[/\\])(node_modules|\.git|dist|\.svc[^/\\]*|test-res
 /** Editor swap, backup and lock files (vim, emacs), vim's write probe, and log files: never code. */
 const IGNORED_NAME = /(\.sw[a-px]|~|\.log)$|^\.#|^#.*#$|^4913$/
 /** Only file events count: a new empty folder changes no code (and svc may create one for its pidfile). */
-export const RELOAD_FILE_EVENTS: ReadonlySet<string> = new Set(['add', 'change', 'unlink'])
+const RELOAD_FILE_EVENTS: ReadonlySet<string> = new Set(['add', 'change', 'unlink'])
 
 export interface OwnPaths {
   /** Files svc writes (pidfile, state file); their atomic-write temp files count too. */
@@ -56,5 +56,33 @@ export function reloadIgnore(root: string, own: OwnPaths): (path: string) => boo
     const p = resolve(path)
     if (IGNORED_SEGMENT.test(relative(root, p)) || IGNORED_NAME.test(basename(p))) return true
     return files.some((f) => p === f || isAtomicTempOf(f, p)) || dirs.some((d) => p === d || p.startsWith(d + sep))
+  }
+}
+
+/** A file removed this soon after it appeared was a temp file (an editor's, `sed -i`'s) renamed over the saved one. */
+export const TRANSIENT_FILE_MS = 2_000
+
+/**
+ * Which watcher events are a reason to reload: file events, except the removal of a file that
+ * appeared less than `TRANSIENT_FILE_MS` before. A save through a temp file is add, change and
+ * rename; the rename's removal of the temp name can arrive after the debounce, and would be a
+ * second reload for one save.
+ */
+export function createReloadEventFilter(now: () => number = Date.now): (event: string, path: string) => boolean {
+  const added = new Map<string, number>()
+  return (event, path) => {
+    if (!RELOAD_FILE_EVENTS.has(event)) return false
+    const at = now()
+    if (event === 'add') {
+      if (added.size > 256) for (const [p, t] of added) if (at - t >= TRANSIENT_FILE_MS) added.delete(p)
+      added.set(path, at)
+      return true
+    }
+    if (event === 'unlink') {
+      const since = added.get(path)
+      added.delete(path)
+      return since === undefined || at - since >= TRANSIENT_FILE_MS
+    }
+    return true
   }
 }

@@ -5,7 +5,7 @@ import type { Logger } from 'pino'
 import { tsImport } from 'tsx/esm/api'
 import { kSvcApp } from '../../internal/symbols.js'
 import type { PageApp } from '../page-app.js'
-import { canonicalPath, reloadIgnore, RELOAD_FILE_EVENTS, type OwnPaths } from '../../internal/reload-ignore.js'
+import { canonicalPath, createReloadEventFilter, reloadIgnore, type OwnPaths } from '../../internal/reload-ignore.js'
 
 /** The brand `new Svc()` sets (see `isSvc`), checked here without importing the Svc class. */
 function isSvcApp(value: unknown): value is PageApp {
@@ -60,8 +60,9 @@ export async function watchAppModule(options: {
     const app = await importAppModule(file, exportName, logger)
     if (app) options.onReload(app)
   }
+  const counts = createReloadEventFilter()
   watcher.on('all', (event, path) => {
-    if (!RELOAD_FILE_EVENTS.has(event)) return
+    if (!counts(event, path)) return
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => {
       timer = null

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { reloadIgnore } from '../../../src/internal/reload-ignore.js'
+import { createReloadEventFilter, reloadIgnore, TRANSIENT_FILE_MS } from '../../../src/internal/reload-ignore.js'
 
 describe('reloadIgnore', () => {
   const app = '/srv/app'
@@ -37,5 +37,30 @@ describe('reloadIgnore', () => {
     for (const p of ['app.ts', 'pages/home.ts', 'run/other.ts', 'sub/my.lock', '.my.lock.17.00ff00ff.tmp', 'data.json']) {
       expect(ignored(join(app, p)), p).toBe(false)
     }
+  })
+})
+
+describe('createReloadEventFilter', () => {
+  it('counts file events, not folder events', () => {
+    const counts = createReloadEventFilter(() => 0)
+    expect(['add', 'change', 'unlink', 'addDir', 'unlinkDir'].map((e) => counts(e, `/srv/app/${e}`))).toEqual([true, true, true, false, false])
+  })
+
+  it("does not count the removal of a temp file renamed over the saved one (sed -i, editors' safe save)", () => {
+    let now = 1_000
+    const counts = createReloadEventFilter(() => now)
+    expect(counts('add', '/srv/app/sedX1')).toBe(true)
+    expect(counts('change', '/srv/app/app.ts')).toBe(true)
+    now += 105 // chokidar reports the temp name's removal after its atomic-write delay
+    expect(counts('unlink', '/srv/app/sedX1')).toBe(false)
+  })
+
+  it('counts the removal of a file that existed before, or long enough', () => {
+    let now = 1_000
+    const counts = createReloadEventFilter(() => now)
+    expect(counts('unlink', '/srv/app/old.ts')).toBe(true)
+    counts('add', '/srv/app/new.ts')
+    now += TRANSIENT_FILE_MS
+    expect(counts('unlink', '/srv/app/new.ts')).toBe(true)
   })
 })
