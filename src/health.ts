@@ -31,12 +31,14 @@ export async function probeUpstream(upstream: string, rootPath: string): Promise
  */
 function probeStatus(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
+    const fail = (err: Error): void =>
+      reject(err.name === 'AbortError' ? Object.assign(new Error(`no answer within ${READY_PROBE_TIMEOUT_MS} ms`), { code: 'PROBE_TIMEOUT' }) : err)
     const req = http.get(url, { signal: AbortSignal.timeout(READY_PROBE_TIMEOUT_MS) }, (res) => {
-      res.once('error', reject)
+      res.once('error', fail)
       res.once('end', () => resolve(res.statusCode ?? 0))
       res.resume()
     })
-    req.once('error', (err: Error) => reject(err.name === 'AbortError' ? Object.assign(new Error(`no answer within ${READY_PROBE_TIMEOUT_MS} ms`), { code: 'PROBE_TIMEOUT' }) : err))
+    req.once('error', fail)
   })
 }
 
