@@ -11,9 +11,16 @@ export function publicOrigin(host: string, port: number): string {
   return `http://${displayHost(host)}:${port}`
 }
 
+/** True for a bind on every interface, where the printed URL is only the loopback one. */
+function allInterfaces(host: string): boolean {
+  return host === '' || host === '0.0.0.0' || host === '::' || host === '[::]'
+}
+
 export function listeningLine(s: ResolvedSettings, host: string, port: number, upstream: string): string {
   const origin = publicOrigin(host, port)
-  return `svc: listening on ${origin}${s.root_path}/ (api ${origin}${s.root_path}${s.api_mount_path}, ui sidecar ${upstream}, ${s.workers} gateway worker${s.workers === 1 ? '' : 's'})\n`
+  const address = host === '' ? '0.0.0.0' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+  const bound = allInterfaces(host) ? `; bound to ${address}:${port}, every interface` : ''
+  return `svc: listening on ${origin}${s.root_path}/ (api ${origin}${s.root_path}${s.api_mount_path}, ui sidecar ${upstream}, ${s.workers} gateway worker${s.workers === 1 ? '' : 's'}${bound})\n`
 }
 
 /** `[svc-debug] …` in debug mode (spec: derived internal API base and mount). */
