@@ -329,8 +329,11 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
     this.#p = p
     this.#logger = logger
     this.#release = release
+    // The client's side is over (the client left, or the gateway answered it itself, e.g. a 400
+    // for a malformed body) while the sidecar exchange is not: end that too, or it would hold a
+    // pooled connection until the read timeout.
     res.once('close', () => {
-      if (!res.writableFinished && this.#controller && !this.#controller.aborted) {
+      if (this.#span !== null && this.#controller && !this.#controller.aborted) {
         this.#controller.abort(new Error('client closed the connection'))
       }
     })
@@ -370,7 +373,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller
-    if (this.refused) controller.abort(new Error('answered by the gateway'))
+    if (this.refused || this.#res.closed) controller.abort(new Error('answered by the gateway'))
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
@@ -409,7 +412,8 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
       return
     }
     if (res.destroyed || (res.headersSent && res.writableEnded)) {
-      this.#p.observation.end(this.#status || 499, error)
+      // Answered already: by the relayed upstream head, or by the gateway (a malformed body's 400).
+      this.#p.observation.end(res.headersSent ? res.statusCode : 499, error)
       return
     }
     const code = (error as NodeJS.ErrnoException).code ?? error.name

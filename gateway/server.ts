@@ -133,6 +133,16 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
             `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\n\r\n${body}`,
         )
       }
+      // The bytes that broke the parser are the body of the request being answered (its head was
+      // fine, so it was dispatched): that request is the malformed one, and it gets the 400 now.
+      // Waiting for its answer would give the proxy's 502 or 408 for a body that cannot complete.
+      if (inFlight && !inFlight.headersSent && inFlight.req && !inFlight.req.complete) {
+        const a = clientErrorAnswer(err.code)
+        discardInput(socket)
+        inFlight.shouldKeepAlive = false
+        sendJsonError(inFlight, a.svc, a.message, resolveRequestId(inFlight.req.headers['x-request-id']))
+        return
+      }
       // A pipelined request broke the parser while the one before it is still being answered
       // (a proxied answer is on its way): HTTP/1.1 answers in order, so that answer goes first
       // and the error after it. Written at once, the error would pass for the earlier request's
