@@ -1,29 +1,21 @@
-import { watch } from 'chokidar'
 import type { Logger } from 'pino'
-import { canonicalPath, createReloadEventFilter, reloadIgnore, type OwnPaths } from '../src/internal/reload-ignore.js'
+import type { OwnPaths } from '../src/internal/reload-ignore.js'
+import { watchFolder } from '../src/internal/folder-watch.js'
 
 /** A burst of saves (an editor's write + rename, a formatter's rewrite) becomes one reload. */
 export const RELOAD_DEBOUNCE_MS = 100
 
 /** Resolves once the initial scan is done: from then on every save of the app's files is seen. */
 export async function watchForReload(dir: string, own: OwnPaths, logger: Logger, onChange: () => void): Promise<() => Promise<void>> {
-  const root = canonicalPath(dir)
-  const watcher = watch(root, { ignored: reloadIgnore(root, own), ignoreInitial: true })
-  let timer: NodeJS.Timeout | null = null
-  let changed: string[] = []
-  const counts = createReloadEventFilter()
-  watcher.on('all', (event, path) => {
-    if (!counts(event, path)) return
-    changed.push(path)
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(() => {
-      timer = null
-      logger.info({ files: changed.slice(0, 10) }, `change detected (${changed.length} event(s)); reloading`)
-      changed = []
+  const watcher = await watchFolder({
+    dir,
+    own,
+    debounceMs: RELOAD_DEBOUNCE_MS,
+    onSaves: (paths) => {
+      logger.info({ files: paths.slice(0, 10) }, `change detected (${paths.length} event(s)); reloading`)
       onChange()
-    }, RELOAD_DEBOUNCE_MS)
+    },
+    onError: (err) => logger.warn({ err }, 'file watcher error'),
   })
-  watcher.on('error', (err) => logger.warn({ err }, 'file watcher error'))
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
   return () => watcher.close()
 }

@@ -1,11 +1,11 @@
 import { basename, dirname } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { watch, type FSWatcher } from 'chokidar'
 import type { Logger } from 'pino'
 import { tsImport } from 'tsx/esm/api'
 import { kSvcApp } from '../../internal/symbols.js'
 import type { PageApp } from '../page-app.js'
-import { canonicalPath, createReloadEventFilter, reloadIgnore, type OwnPaths } from '../../internal/reload-ignore.js'
+import type { OwnPaths } from '../../internal/reload-ignore.js'
+import { watchFolder } from '../../internal/folder-watch.js'
 
 /** The brand `new Svc()` sets (see `isSvc`), checked here without importing the Svc class. */
 function isSvcApp(value: unknown): value is PageApp {
@@ -49,32 +49,23 @@ export async function watchAppModule(options: {
   onReload: (app: PageApp) => void
 }): Promise<{ close(): Promise<void> }> {
   const { file, exportName, logger } = options
-  let timer: NodeJS.Timeout | null = null
   let reloading = Promise.resolve()
-  const root = canonicalPath(dirname(file))
-  const watcher: FSWatcher = watch(root, {
-    ignoreInitial: true,
-    ignored: reloadIgnore(root, options.own),
-  })
   const reload = async (): Promise<void> => {
     const app = await importAppModule(file, exportName, logger)
     if (app) options.onReload(app)
   }
-  const counts = createReloadEventFilter()
-  watcher.on('all', (event, path) => {
-    if (!counts(event, path)) return
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(() => {
-      timer = null
-      logger.info({ changed: path }, 'ui reload: app changed, re-importing')
+  const watcher = await watchFolder({
+    dir: dirname(file),
+    own: options.own,
+    debounceMs: RELOAD_DEBOUNCE_MS,
+    onSaves: (paths) => {
+      logger.info({ changed: paths.at(-1) }, 'ui reload: app changed, re-importing')
       reloading = reloading.then(reload)
-    }, RELOAD_DEBOUNCE_MS)
+    },
+    onError: (err) => logger.warn({ err }, 'ui reload: file watcher error'),
   })
-  watcher.on('error', (err) => logger.warn({ err }, 'ui reload: file watcher error'))
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
   return {
     async close() {
-      if (timer) clearTimeout(timer)
       await watcher.close()
       await reloading
     },
