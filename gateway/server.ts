@@ -123,8 +123,8 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
         socket.destroy()
         return
       }
+      const a = clientErrorAnswer(err.code)
       const answer = (): void => {
-        const a = clientErrorAnswer(err.code)
         const requestId = randomUUID()
         const body = errorBody(a.svc, a.message, requestId)
         lingeringClose(
@@ -137,7 +137,6 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
       // fine, so it was dispatched): that request is the malformed one, and it gets the 400 now.
       // Waiting for its answer would give the proxy's 502 or 408 for a body that cannot complete.
       if (inFlight && !inFlight.headersSent && inFlight.req && !inFlight.req.complete) {
-        const a = clientErrorAnswer(err.code)
         discardInput(socket)
         inFlight.shouldKeepAlive = false
         sendJsonError(inFlight, a.svc, a.message, resolveRequestId(inFlight.req.headers['x-request-id']))

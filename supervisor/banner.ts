@@ -4,6 +4,11 @@ import type { ResolvedSettings } from '../src/settings/schema.js'
 function displayHost(host: string): string {
   if (host === '' || host === '0.0.0.0') return '127.0.0.1'
   if (host === '::' || host === '[::]') return '[::1]'
+  return bracketed(host)
+}
+
+/** An IPv6 literal in brackets, as it is written before `:port`. */
+function bracketed(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
 }
 
@@ -18,8 +23,7 @@ function allInterfaces(host: string): boolean {
 
 export function listeningLine(s: ResolvedSettings, host: string, port: number, upstream: string): string {
   const origin = publicOrigin(host, port)
-  const address = host === '' ? '0.0.0.0' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
-  const bound = allInterfaces(host) ? `; bound to ${address}:${port}, every interface` : ''
+  const bound = allInterfaces(host) ? `; bound to ${bracketed(host || '0.0.0.0')}:${port}, every interface` : ''
   return `svc: listening on ${origin}${s.root_path}/ (api ${origin}${s.root_path}${s.api_mount_path}, ui sidecar ${upstream}, ${s.workers} gateway worker${s.workers === 1 ? '' : 's'}${bound})\n`
 }
 

@@ -55,17 +55,16 @@ export async function bindPublicPort(host: string, port: number): Promise<BoundP
   // show when a worker listens: a plain listen first finds it now, before any child starts.
   // Port 0 cannot clash, and a probe would free the kernel's pick for others before we hold it.
   const probed = port === 0 ? 0 : await probeListen(address, port).catch((err: NodeJS.ErrnoException) => err)
-  if (probed instanceof Error) {
-    const name = probed.code ?? probed.message
-    const hint = name === 'EADDRINUSE' ? '; stop what listens there (svc shutdown, if it is svc) or pass another --port' : ''
-    throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot bind ${address}:${port}: ${name}${hint}`)
-  }
+  if (probed instanceof Error) throw cannotBind(address, port, probed.code ?? probed.message)
   const bound = bindHandle(address, probed, family)
-  if (typeof bound === 'string') {
-    const hint = bound === 'EADDRINUSE' ? `; stop what listens there (svc shutdown, if it is svc) or pass another --port` : ''
-    throw new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot bind ${address}:${port}: ${bound}${hint}`)
-  }
+  if (typeof bound === 'string') throw cannotBind(address, port, bound)
   return { handle: bound.handle, host: address, port: bound.port }
+}
+
+/** The public port could not be bound (`reason`: errno name or message), with the fix for a port in use. */
+function cannotBind(address: string, port: number, reason: string): SvcError {
+  const hint = reason === 'EADDRINUSE' ? '; stop what listens there (svc shutdown, if it is svc) or pass another --port' : ''
+  return new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot bind ${address}:${port}: ${reason}${hint}`)
 }
 
 /** Listen on `address:port` and close again; resolves with the port (the kernel's choice for 0). */
