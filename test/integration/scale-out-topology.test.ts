@@ -203,9 +203,12 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
       }
     }
     const load = Array.from({ length: 8 }, (_, i) => worker(i))
-    // Traffic on both replicas before the stop, then `svc shutdown` of A while it continues.
+    // Traffic on both replicas before the stop, then `svc shutdown` of A while it continues. A
+    // replica restarted by the test before is skipped by nginx until its fail_timeout (10 s in
+    // deploy/nginx/svc-root.conf) has passed since the SIGKILL: wait past it, not a request count.
+    const bothBy = Date.now() + 15_000
     while (ok < 50 || seen.size < 2) {
-      if (failures.length > 0 || ok > 2_000) break
+      if (failures.length > 0 || Date.now() > bothBy) break
       await new Promise((r) => setTimeout(r, 20))
     }
     expect([...seen].sort()).toEqual(['A', 'B'])
