@@ -16,6 +16,17 @@ function portFree(port: number): Promise<boolean> {
   })
 }
 
+/** Until `n` slow handlers run in the worker (each request was accepted and is being served). */
+async function waitSlowRunning(url: string, n: number): Promise<void> {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const { slow } = (await (await request(`${url}/api/inflight`)).body.json()) as { slow: number }
+    if (slow >= n) return
+    if (Date.now() > deadline) throw new Error(`${slow} of ${n} slow requests reached the worker within 10 s`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
 function roleOf(pid: number): 'gateway' | 'sidecar' | 'other' {
   try {
     const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
@@ -69,7 +80,7 @@ describe('process model', () => {
       request(`${svc.url}/api/slow?ms=800&i=${i}`).then(async (r) => ({ status: r.statusCode, body: await r.body.json() })),
     )
     // All 50 reached the worker before the signal: the slow handler is running for each.
-    await new Promise((r) => setTimeout(r, 200))
+    await waitSlowRunning(svc.url, 50)
     svc.proc.kill('SIGTERM')
     const results = await Promise.all(inflight)
     expect(results.every((r) => r.status === 200)).toBe(true)
@@ -82,7 +93,7 @@ describe('process model', () => {
     const svc = await startSvc({ env: { SVC_SHUTDOWN_GRACE_S: '1' } })
     const tree = svc.treePids()
     const blocked = request(`${svc.url}/api/block?ms=30000`).catch(() => 'reset')
-    await new Promise((r) => setTimeout(r, 200))
+    await svc.waitForLine('stdout', /block handler started/)
     const started = Date.now()
     svc.proc.kill('SIGTERM')
     await svc.exited
@@ -153,7 +164,7 @@ describe('process model', () => {
     // One kept-alive connection: opened before the drain, reused during it.
     expect((await request(`${svc.url}/api/readyz`, { dispatcher: agent })).statusCode).toBe(200)
     const slow = request(`${svc.url}/api/slow?ms=20000`).catch(() => 'reset')
-    await new Promise((r) => setTimeout(r, 200))
+    await waitSlowRunning(svc.url, 1)
     svc.proc.kill('SIGINT')
     await svc.waitForLine('stderr', /stopping \(Ctrl-C again to force\)/)
     // The drain order travels over IPC after the line above: poll (same connection) until it lands.
