@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Browser, Page, Response } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcPage } from '../helpers/e2e-app.js'
 
 const APP = 'test/e2e/fixtures/charts-app.ts:app'
 const ROOT = '/tools'
@@ -16,19 +17,12 @@ describe('charts in the browser', () => {
   const requests: string[] = []
   const chunkResponses: Response[] = []
 
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP, ['--root-path', ROOT]), launchBrowser()])
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    errors = collectPageErrors(page)
+  useSvcPage(APP, { args: ['--root-path', ROOT], viewport: { width: 1280, height: 900 } }, (s) => {
+    ;({ svc, page, errors } = s)
     page.on('request', (r) => requests.push(r.url()))
     page.on('response', (r) => {
       if (CHART_CHUNK.test(new URL(r.url()).pathname)) chunkResponses.push(r)
     })
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
   })
 
   it('a page without charts does not request the chart chunk', async () => {

@@ -1,9 +1,10 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, RESULTS_DIR } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { RESULTS_DIR } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcPage } from '../helpers/e2e-app.js'
 
 const APP = 'examples/chat/app.ts:app'
 /** The last words of the example's streamed answer. */
@@ -18,20 +19,9 @@ async function shot(page: Page, name: string): Promise<void> {
 /** examples/chat through `svc run`, in chromium: chat with a streamed answer, dialog, popover, status. */
 describe('chat and overlays in the browser', () => {
   let svc: SvcRun
-  let browser: Browser
   let page: Page
   let errors: string[]
-
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP), launchBrowser()])
-    page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
-    errors = collectPageErrors(page)
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
-  })
+  useSvcPage(APP, { viewport: { width: 1200, height: 800 } }, (s) => void ({ svc, page, errors } = s))
 
   const input = () => page.getByRole('textbox', { name: 'Ask anything' })
   const messages = () => page.locator('[data-testid="chatMessage"]')

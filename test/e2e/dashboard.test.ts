@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { collectPageErrors, screenshot } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcPage } from '../helpers/e2e-app.js'
 
 /** The demo app (examples/dashboard) as a user drives it. */
 describe('examples/dashboard in the browser', () => {
@@ -9,19 +10,7 @@ describe('examples/dashboard in the browser', () => {
   let browser: Browser
   let page: Page
   let errors: string[]
-
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc('examples/dashboard/app.ts:app'), launchBrowser()])
-    page = await browser.newPage({ viewport: { width: 1360, height: 900 } })
-    // A step that hangs fails with its locator named, well before the test's own timeout.
-    page.setDefaultTimeout(10_000)
-    errors = collectPageErrors(page)
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
-  })
+  useSvcPage('examples/dashboard/app.ts:app', { viewport: { width: 1360, height: 900 }, stepTimeoutMs: 10_000 }, (s) => void ({ svc, browser, page, errors } = s))
 
   it('overview: a region filter reruns the page and lands in the URL', async () => {
     await page.goto(svc.url)

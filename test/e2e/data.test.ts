@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { collectPageErrors, screenshot } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcPage } from '../helpers/e2e-app.js'
 
 const APP = 'test/e2e/fixtures/data-app.ts:app'
 
@@ -11,18 +12,7 @@ describe('data in the browser', () => {
   let browser: Browser
   let page: Page
   let errors: string[]
-
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP), launchBrowser()])
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.setDefaultTimeout(10_000)
-    errors = collectPageErrors(page)
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
-  })
+  useSvcPage(APP, { viewport: { width: 1280, height: 900 }, stepTimeoutMs: 10_000 }, (s) => void ({ svc, browser, page, errors } = s))
 
   const text = (prefix: string) => page.locator('.svc-text').filter({ hasText: new RegExp(`^${prefix}`) })
   const frame = (i: number) => page.getByTestId('dataframe').nth(i)

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { collectPageErrors, screenshot } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcWithBrowser } from '../helpers/e2e-app.js'
 
 const APP = 'test/e2e/fixtures/elements-more-app.ts:app'
 
@@ -15,21 +16,11 @@ async function values(page: Page): Promise<Record<string, unknown>> {
 describe('more elements in the browser', () => {
   let svc: SvcRun
   let browser: Browser
-  const contexts: BrowserContext[] = []
 
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP), launchBrowser()])
-  }, 60_000)
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await svc?.stop()
-  })
+  useSvcWithBrowser(APP, [], (s) => void ({ svc, browser } = s))
 
   async function open(options: { colorScheme?: 'light' | 'dark'; width?: number; noEmojiFont?: boolean } = {}) {
     const context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light', viewport: { width: options.width ?? 1200, height: 900 } })
-    contexts.push(context)
     const page = await context.newPage()
     if (options.noEmojiFont) {
       // What a browser without an emoji font measures: the probe glyph draws nothing in colour.

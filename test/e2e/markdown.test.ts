@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { screenshot } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcPage } from '../helpers/e2e-app.js'
 
 const APP = 'test/e2e/fixtures/markdown-errors-app.ts:app'
 
@@ -13,20 +14,13 @@ describe('markdown in the browser', () => {
   let errors: string[]
   const dialogs: string[] = []
 
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP), launchBrowser()])
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
-    errors = collectPageErrors(page)
+  useSvcPage(APP, { viewport: { width: 1100, height: 900 } }, (s) => {
+    ;({ svc, page, errors } = s)
     // Any alert/confirm/prompt means a payload ran.
     page.on('dialog', (d) => {
       dialogs.push(d.message())
       void d.dismiss()
     })
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
   })
 
   it('renders CommonMark and tables; a URL with parentheses stays whole; a javascript: link is inert text', async () => {

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { collectPageErrors, screenshot } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcPage, useSvcWithBrowser } from '../helpers/e2e-app.js'
 
 const APP = 'test/e2e/fixtures/pages-app.ts:app'
 
 /** The whole stack: `svc run` (supervisor → gateway → bundled page server) driven by chromium. */
 describe('pages in the browser through svc run', () => {
   let svc: SvcRun
-  let browser: Browser
   let page: Page
   let errors: string[]
-
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP), launchBrowser()])
-    page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
-    errors = collectPageErrors(page)
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
-  })
+  useSvcPage(APP, { viewport: { width: 1200, height: 800 } }, (s) => void ({ svc, page, errors } = s))
 
   const clicks = () => page.locator('.svc-text').filter({ hasText: /^clicks: / })
 
@@ -89,15 +79,7 @@ describe('pages in the browser through svc run', () => {
 describe('pages under a root path (svc run --root-path /tools)', () => {
   let svc: SvcRun
   let browser: Browser
-
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP, ['--root-path', '/tools']), launchBrowser()])
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
-  })
+  useSvcWithBrowser(APP, ['--root-path', '/tools'], (s) => void ({ svc, browser } = s))
 
   it('serves the page, its assets and the stream under /tools', async () => {
     expect(svc.url).toMatch(/\/tools\/$/)

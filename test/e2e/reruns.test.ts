@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { screenshot } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcPage } from '../helpers/e2e-app.js'
 
 const APP = 'test/e2e/fixtures/reruns-app.ts:app'
 
@@ -28,16 +29,9 @@ describe('reruns in the browser: diffs, fragments', () => {
   let errors: string[]
   let frames: { sizes: number[]; texts: string[] }
 
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP), launchBrowser()])
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
-    errors = collectPageErrors(page)
+  useSvcPage(APP, { viewport: { width: 1200, height: 900 } }, (s) => {
+    ;({ svc, page, errors } = s)
     frames = recordFrames(page)
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
   })
 
   const text = (prefix: string) => page.locator('.svc-text').filter({ hasText: new RegExp(`^${prefix}`) })

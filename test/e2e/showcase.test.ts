@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { collectPageErrors, screenshot } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcWithBrowser } from '../helpers/e2e-app.js'
 
 /** Every element kind as the real page runtime emits it: rendered, no unknown types, no page errors. */
 describe('showcase page through svc run', () => {
   let svc: SvcRun
   let browser: Browser
 
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc('test/e2e/fixtures/showcase-app.ts:app'), launchBrowser()])
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.stop()
-  })
+  useSvcWithBrowser('test/e2e/fixtures/showcase-app.ts:app', [], (s) => void ({ svc, browser } = s))
 
   it('renders the server-produced elements on a wide and a phone screen', async () => {
     for (const [name, viewport] of [['showcase-desktop', { width: 1280, height: 900 }], ['showcase-phone', { width: 390, height: 844 }]] as const) {

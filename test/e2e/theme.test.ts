@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { collectPageErrors, screenshot } from '../helpers/e2e-browser.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcWithBrowser } from '../helpers/e2e-app.js'
 
 const APP = 'test/e2e/fixtures/theme-app.ts:app'
 
@@ -19,21 +20,11 @@ const dataTheme = (page: Page) => page.evaluate(() => document.documentElement.g
 describe('theme in the browser', () => {
   let svc: SvcRun
   let browser: Browser
-  const contexts: BrowserContext[] = []
 
-  beforeAll(async () => {
-    ;[svc, browser] = await Promise.all([startSvc(APP), launchBrowser()])
-  }, 60_000)
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await svc?.stop()
-  })
+  useSvcWithBrowser(APP, [], (s) => void ({ svc, browser } = s))
 
   async function open(colorScheme: 'light' | 'dark', viewport = { width: 1200, height: 900 }) {
     const context = await browser.newContext({ colorScheme, viewport })
-    contexts.push(context)
     const page = await context.newPage()
     const errors = collectPageErrors(page)
     await page.goto(svc.url)
@@ -58,7 +49,6 @@ describe('theme in the browser', () => {
 
   it('sets the theme before the app bundle runs (no light flash)', async () => {
     const context = await browser.newContext({ colorScheme: 'dark' })
-    contexts.push(context)
     const page = await context.newPage()
     await page.route('**/_stcore/static/app.js', (route) => route.abort())
     await page.goto(svc.url, { waitUntil: 'domcontentloaded' })
