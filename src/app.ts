@@ -8,6 +8,7 @@ import { createRootLogger, childLogger } from './logging/logger.js'
 import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
 import { isPagesOnly } from './internal/process-role.js'
+import { markCompilersDefault, withLazySchemaCompilers } from './internal/lazy-schema-compilers.js'
 import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
@@ -50,14 +51,17 @@ export class Svc {
     this[kSettingsInput] = settingsInput
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
-    this.api = Fastify({
+    const apiOptions: FastifyServerOptions = {
       ...(fastifyOptions as FastifyServerOptions),
       loggerInstance: childLogger(root, 'svc.api') as FastifyBaseLogger,
       logController: new ApiRequestLogController(this.settings),
       requestIdHeader: false,
       genReqId: () => getRequestId() ?? randomUUID(),
       trustProxy: this.settings.trust_proxy,
-    }) as unknown as FastifyInstance
+    }
+    const compilers = withLazySchemaCompilers(fastifyOptions?.schemaController)
+    const api = Fastify({ ...apiOptions, schemaController: compilers.options }) as unknown as FastifyInstance
+    this.api = markCompilersDefault(api, compilers.lazy) ? api : (Fastify(apiOptions) as unknown as FastifyInstance)
     // The id goes out with Fastify's own headers: a header set on the raw response before
     // Fastify writes the head makes Node merge the two header sets on every answer.
     this.api.addHook('onRequest', (request, reply, done) => {

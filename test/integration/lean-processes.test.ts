@@ -8,11 +8,11 @@ import { descendants, REPO, startSvc, stopAllTrees } from '../helpers/svc-proces
 
 /**
  * Each process loads what it uses (docs/performance.md, "Start-up"): the page server's app skips
- * the OpenAPI builder and the docs UI, and no process loads undici or light-my-request for the
- * test client `svc` exports. CommonJS packages show in `require.cache`, so a fresh node process
+ * the OpenAPI builder and the docs UI, no process loads undici or light-my-request for the
+ * test client `svc` exports, and Fastify's schema compilers (ajv) wait for a route with a schema. CommonJS packages show in `require.cache`, so a fresh node process
  * loads the app as the page server does and reports which of them it loaded.
  */
-const HEAVY = ['/node_modules/yaml/', '/node_modules/@fastify/swagger-ui/', '/node_modules/undici/', '/node_modules/light-my-request/']
+const HEAVY = ['/node_modules/yaml/', '/node_modules/@fastify/swagger-ui/', '/node_modules/undici/', '/node_modules/light-my-request/', '/node_modules/ajv/', '/node_modules/@fastify/ajv-compiler/']
 
 const SCRIPT = `
 import { createRequire } from 'node:module'
@@ -34,11 +34,11 @@ async function heavyLoaded(role: 'pages' | 'api'): Promise<string[]> {
 
 afterEach(stopAllTrees)
 
-it('the page server loads the app without the OpenAPI builder, the docs UI, undici or light-my-request', async () => {
+it('the page server loads the app without the OpenAPI builder, the docs UI, undici, light-my-request or ajv', async () => {
   expect(await heavyLoaded('pages')).toEqual([])
 }, 40_000)
 
-it('an app that serves its API loads the OpenAPI builder and the docs UI once readied, not the test client', async () => {
+it('an app that serves its API loads the OpenAPI builder and the docs UI once readied, not the test client, nor ajv for routes without schemas', async () => {
   expect(await heavyLoaded('api')).toEqual(['/node_modules/yaml/', '/node_modules/@fastify/swagger-ui/'])
 }, 40_000)
 

@@ -1,0 +1,69 @@
+import { createRequire } from 'node:module'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+
+type SchemaControllerOptions = NonNullable<FastifyServerOptions['schemaController']>
+type CompilersFactory = NonNullable<SchemaControllerOptions['compilersFactory']>
+type ValidatorFactory = NonNullable<CompilersFactory['buildValidator']>
+type SerializerFactory = NonNullable<CompilersFactory['buildSerializer']>
+
+/** Resolved as Fastify resolves them: they are its dependencies, not svc's. */
+const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'))
+
+/**
+ * Fastify requires its default schema compilers (ajv, ajv-formats, fast-json-stringify: 113
+ * modules, about 40 ms on a 2-core VM) the moment an instance is created, yet only a route with
+ * a schema uses them: an API without schemas, the page server (which never readies the API)
+ * and every health route never do. These builders require Fastify's defaults on first use and
+ * pass the call through, so what a route with a schema gets is unchanged.
+ */
+export function withLazySchemaCompilers(given: SchemaControllerOptions | undefined): { options: SchemaControllerOptions; lazy: LazyFlags } {
+  const factory = given?.compilersFactory ?? {}
+  return {
+    options: {
+      ...given,
+      compilersFactory: {
+        buildValidator: factory.buildValidator ?? (onFirstCall('@fastify/ajv-compiler') as ValidatorFactory),
+        buildSerializer: factory.buildSerializer ?? (onFirstCall('@fastify/fast-json-stringify-compiler') as SerializerFactory),
+      },
+    },
+    lazy: { validator: factory.buildValidator === undefined, serializer: factory.buildSerializer === undefined },
+  }
+}
+
+/** Both packages export a selector: called once, it returns the factory Fastify would use. */
+type Selector = () => (externalSchemas: unknown, options: unknown) => unknown
+
+function onFirstCall(pkg: string): (externalSchemas: unknown, options: unknown) => unknown {
+  let factory: ReturnType<Selector> | undefined
+  return (externalSchemas, options) => {
+    factory ??= (requireFromFastify(pkg) as Selector)()
+    return factory(externalSchemas, options)
+  }
+}
+
+export interface LazyFlags {
+  validator: boolean
+  serializer: boolean
+}
+
+/**
+ * Fastify marks a compiler given in `compilersFactory` as custom, and a custom validator gets
+ * header schemas as written instead of with lower-cased keys (Node lower-cases header names).
+ * Ours stand in for the defaults, so the instance is told they are the defaults. The controller
+ * sits under a symbol Fastify does not export: false when it is not there (a Fastify release
+ * moved it), and the caller builds the instance with eager defaults instead;
+ * test/unit/internal/lazy-schema-compilers.test.ts fails on such a release.
+ */
+export function markCompilersDefault(api: FastifyInstance, lazy: LazyFlags): boolean {
+  const key = Object.getOwnPropertySymbols(api).find((s) => s.description === 'fastify.schemaController')
+  const controller = key === undefined ? undefined : ((api as unknown as Record<symbol, unknown>)[key] as Partial<SchemaControllerState> | undefined)
+  if (typeof controller?.isCustomValidatorCompiler !== 'boolean' || typeof controller.isCustomSerializerCompiler !== 'boolean') return false
+  if (lazy.validator) controller.isCustomValidatorCompiler = false
+  if (lazy.serializer) controller.isCustomSerializerCompiler = false
+  return true
+}
+
+interface SchemaControllerState {
+  isCustomValidatorCompiler: boolean
+  isCustomSerializerCompiler: boolean
+}
