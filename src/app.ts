@@ -9,6 +9,7 @@ import { ApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { markCompilersDefault, withLazySchemaCompilers } from './internal/lazy-schema-compilers.js'
+import { serveDocsUiOnFirstUse } from './internal/lazy-docs-ui.js'
 import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
@@ -80,13 +81,7 @@ export class Svc {
           servers: [{ url: base }],
         },
       }, () => {})
-      // Called inside a plain plugin: swagger was applied without register(), which would fail
-      // swagger-ui's registered-dependency check. Imported here: only a process that serves the API
-      // (readies it) loads the docs UI and its static assets.
-      void this.api.register(async (instance) => {
-        const { fastifySwaggerUi } = await import('@fastify/swagger-ui')
-        await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: '/docs' })
-      })
+      serveDocsUiOnFirstUse(this.api, base)
       this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
     }
     this.#shared = new SharedState(this.settings, childLogger(root, 'svc.redis'))

@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core'
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--headless=new'] })
+const p = await b.newPage({ viewport: { width: 1100, height: 800 } })
+const errs = []; p.on('pageerror', (e) => errs.push(String(e))); p.on('console', (m) => errs.push('console ' + m.type() + ' ' + m.text()))
+p.on('response', (r) => { if (r.status() >= 300) errs.push(r.status() + ' ' + r.url()) })
+await p.goto(process.argv[2])
+await p.waitForTimeout(4000)
+console.log(p.url())
+await p.screenshot({ path: process.argv[3] })
+console.log(errs)
+console.log((await p.content()).slice(0, 300))
+await b.close()

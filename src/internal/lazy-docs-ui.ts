@@ -1,0 +1,44 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/** Where the docs UI answers, relative to the API mount (`/api/docs`). */
+export const DOCS_PREFIX = '/docs'
+
+/**
+ * The docs UI (@fastify/swagger-ui with @fastify/static and yaml: about 40 modules and 50-90 ms
+ * of a gateway worker's start on a 2-core VM) loads on the first request under `/docs`, not
+ * when the API is readied: most requests a worker serves never touch it. It lives in a Fastify
+ * instance of its own, built then, whose `swagger()` is the app's; `app.api` carries two
+ * hidden routes that hand the raw request over to it. `publicMount` is `{root_path}{api_mount_path}`.
+ */
+export function serveDocsUiOnFirstUse(api: FastifyInstance, publicMount: string): void {
+  let docs: Promise<FastifyInstance> | undefined
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    docs ??= buildDocsInstance(api, publicMount).catch((err: unknown) => {
+      docs = undefined
+      throw err
+    })
+    const instance = await docs
+    // What the API's hooks set on this reply (X-Request-ID, CORS) is written by the docs instance.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
+    reply.hijack()
+    ;(instance.routing as (req: IncomingMessage, res: ServerResponse) => void)(request.raw, reply.raw)
+  }
+  api.get(DOCS_PREFIX, { schema: { hide: true } }, handler)
+  api.get(`${DOCS_PREFIX}/*`, { schema: { hide: true } }, handler)
+}
+
+async function buildDocsInstance(api: FastifyInstance, publicMount: string): Promise<FastifyInstance> {
+  const { fastifySwaggerUi } = await import('@fastify/swagger-ui')
+  const docs = Fastify()
+  docs.decorate('swagger', ((opts?: { yaml?: boolean }) => api.swagger(opts as { yaml: true })) as FastifyInstance['swagger'])
+  // Called, not registered: registering checks for @fastify/swagger by plugin name, and the
+  // spec comes from the app's instance (the decorator above).
+  await docs.register(async (instance) => {
+    // The page at `{mount}/docs` (no trailing slash: where `/docs` redirects) links its assets by
+    // absolute path; the UI sees the mount-relative URL, so it is told the public mount.
+    await (fastifySwaggerUi as unknown as (f: FastifyInstance, o: object) => Promise<void>)(instance, { routePrefix: DOCS_PREFIX, indexPrefix: publicMount })
+  })
+  await docs.ready()
+  return docs
+}
