@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /** Where the docs UI answers, relative to the API mount (`/api/docs`). */
-export const DOCS_PREFIX = '/docs'
+const DOCS_PREFIX = '/docs'
 
 /**
  * The docs UI (@fastify/swagger-ui with @fastify/static and yaml: about 40 modules and 50-90 ms

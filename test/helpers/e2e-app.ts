@@ -30,9 +30,12 @@ export interface PageOptions {
 export function useSvcWithBrowser(target: string, args: string[], ready: (started: SvcWithBrowser) => void | Promise<void>): void {
   let started: Partial<SvcWithBrowser> = {}
   beforeAll(async () => {
-    const [svc, browser] = await Promise.all([startSvc(target, args), launchBrowser()])
-    started = { svc, browser }
-    await ready({ svc, browser })
+    // Settled, not all: when one fails to start, the other is still stopped after all.
+    const [svc, browser] = await Promise.allSettled([startSvc(target, args), launchBrowser()])
+    started = { svc: svc.status === 'fulfilled' ? svc.value : undefined, browser: browser.status === 'fulfilled' ? browser.value : undefined }
+    if (svc.status === 'rejected') throw svc.reason
+    if (browser.status === 'rejected') throw browser.reason
+    await ready({ svc: svc.value, browser: browser.value })
   }, 60_000)
   afterAll(async () => {
     await started.browser?.close()
