@@ -8,9 +8,11 @@ import { descendants, REPO, startSvc, stopAllTrees } from '../helpers/svc-proces
 
 /**
  * Each process loads what it uses (docs/performance.md, "Start-up"): the page server's app skips
- * the OpenAPI builder and the docs UI, a gateway loads the docs UI on the first docs request, no process loads undici or light-my-request for the
- * test client `svc` exports, and Fastify's schema compilers (ajv) wait for a route with a schema. CommonJS packages show in `require.cache`, so a fresh node process
- * loads the app as the page server does and reports which of them it loaded.
+ * the OpenAPI builder and the docs UI, a gateway loads the docs UI on the first docs request, no
+ * process loads undici or light-my-request for the test client `svc` exports, and Fastify's
+ * schema compilers (ajv) wait for a route with a schema. CommonJS packages show in
+ * `require.cache`, so a fresh node process loads the app as the page server does and reports
+ * which of them it loaded.
  */
 const HEAVY = ['/node_modules/yaml/', '/node_modules/@fastify/swagger-ui/', '/node_modules/undici/', '/node_modules/light-my-request/', '/node_modules/ajv/', '/node_modules/@fastify/ajv-compiler/']
 
