@@ -48,6 +48,8 @@ export const ERRORS = {
   SVC_ERR_WS_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_WS_BAD_HANDSHAKE: { status: 400, error: 'bad_request' },
   SVC_ERR_WS_VERSION: { status: 426, error: 'upgrade_required' },
+  // API: the app's own routes
+  SVC_ERR_API_INTERNAL: { status: 500, error: 'internal' },
   // AUTH
   SVC_ERR_AUTH_MISSING_DEPENDENCY: { status: 500, error: 'auth_unavailable' },
   SVC_ERR_AUTH_UNAUTHORIZED: { status: 401, error: 'unauthorized' },

@@ -113,7 +113,7 @@ export async function serve(req: ServeRequest): Promise<number> {
     bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
     standbyWorkers: Boolean(req.reload),
     sidecarSpec,
-    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, ...childEnv({ uiUpstream }) }),
+    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, ...childEnv({ uiUpstream, devMode: req.mode === 'dev' }) }),
     onSettings: (s, bound) => {
       settingsFinal = true
       pidfile = s.no_pidfile ? null : resolvePath(s.pidfile)
