@@ -18,6 +18,8 @@ export const ERRORS = {
   SVC_ERR_STATE_INVALID: { status: 500, error: 'state_invalid' },
   SVC_ERR_STATE_MISSING: { status: 500, error: 'state_missing' },
   SVC_ERR_PIDFILE_INVALID: { status: 500, error: 'pidfile_invalid' },
+  SVC_ERR_PIDFILE_IN_USE: { status: 500, error: 'pidfile_in_use' },
+  SVC_ERR_PIDFILE_UNWRITABLE: { status: 500, error: 'pidfile_unwritable' },
   // PROCESS: supervisor-owned children
   SVC_ERR_PROCESS_PORT_IN_USE: { status: 500, error: 'port_in_use' },
   SVC_ERR_PROCESS_HOST_UNRESOLVABLE: { status: 500, error: 'host_unresolvable' },
