@@ -101,6 +101,21 @@ describe('one app per pidfile', () => {
     expect(existsSync(pidfile())).toBe(false)
   })
 
+  it("the app's own new Svc({ pidfile }) is the one held; another svc holding it stops the start with exit 2", async () => {
+    writeFileSync(join(dir, 'own.ts'), app.replace("new Svc({ title: 'One per pidfile' })", "new Svc({ title: 'Own pidfile', pidfile: 'own.pid' })"))
+    const first = await startSvc({ command: 'run', target: 'own.ts:app', cwd: dir, pidfile: true, noPort: true, args: ['--port', '0'] })
+    expect(readFileSync(join(dir, 'own.pid'), 'utf8')).toBe(`${first.pid}\n`)
+    // The pidfile known before the app loaded (the default) was given up for the app's.
+    expect(existsSync(pidfile())).toBe(false)
+    const second = await startSvc({ command: 'run', target: 'own.ts:app', cwd: dir, pidfile: true, noWait: true })
+    expect(await second.exited).toBe(2)
+    expect(second.stderr.join('\n')).toContain(`svc: error: another svc (pid ${first.pid}, serving http://127.0.0.1:${first.port}) runs with the pid file own.pid`)
+    expect(readFileSync(join(dir, 'own.pid'), 'utf8')).toBe(`${first.pid}\n`)
+    expect(existsSync(pidfile())).toBe(false)
+    expect(await first.stop()).toBe(0)
+    expect(existsSync(join(dir, 'own.pid'))).toBe(false)
+  })
+
   it('an unwritable pidfile location is a usage error naming the path and the fix', async () => {
     writeFileSync(join(dir, 'file'), 'x')
     const svc = await startSvc({ command: 'run', target: 'app.ts:app', cwd: dir, pidfile: join(dir, 'file', 'svc.pid'), noWait: true })
