@@ -4,7 +4,8 @@ import { z } from '../internal/zod.js'
  * The `ui_csp` setting: how the Content-Security-Policy of the pages differs from svc's own.
  * - an object adds sources per directive to svc's policy: `{"img-src": ["https://cdn.example.com"]}`
  *   (a string value is split at spaces);
- * - a string replaces the whole policy (the pages then get exactly that string; `""` sends none);
+ * - a string replaces the whole policy (the pages then get exactly that string);
+ * - false sends none;
  * - null (the default) keeps svc's policy as it is.
  * Every value lands in a response header, so directive names are checked against the CSP
  * directives and sources against what a source expression can be (no `;`, `,` or spaces).
@@ -60,9 +61,22 @@ const additions = z.record(z.string(), sources).superRefine((value, ctx) => {
 })
 
 /** A whole policy: printable ASCII without line breaks (it is a header value). */
-const policy = z.string().trim().regex(/^[\x20-\x7e]*$/, { message: 'must be one line of printable ASCII (a header value)' }).max(8192)
+const policy = z.string().trim().min(1).regex(/^[\x20-\x7e]*$/, { message: 'must be one line of printable ASCII (a header value)' }).max(8192)
 
-export const cspSchema = z.union([policy, additions]).nullable()
+export const cspSchema = z.union([z.literal(false), policy, additions]).nullable()
 
 export type CspAdditions = Partial<Record<SourceDirective, string[]>>
-export type CspSetting = string | CspAdditions | null
+export type CspSetting = false | string | CspAdditions | null
+
+/** `SVC_UI_CSP`: JSON additions (`{…}`), `false`/`off`/`0` for none, else a whole policy; empty is unset. */
+export function parseCspEnv(raw: string): unknown {
+  const v = raw.trim()
+  if (v === '') return null
+  if (/^(?:false|off|0|no)$/i.test(v)) return false
+  if (!v.startsWith('{')) return v
+  try {
+    return JSON.parse(v)
+  } catch {
+    return Symbol.for('svc.invalid-json')
+  }
+}

@@ -57,11 +57,12 @@ const FALLBACK: Readonly<Record<string, readonly string[]>> = {
 const NO_DEFAULT = new Set(['base-uri', 'form-action', 'frame-ancestors'])
 
 /**
- * The header value for the pages, or null to send none (`ui_csp: ""`). `needs` are the elements'
- * additions for this app, applied before the app's own.
+ * The header value for the pages, or null to send none (`ui_csp: false`). `needs` are the
+ * elements' additions for this app, applied before the app's own.
  */
 export function pageCsp(setting: CspSetting, needs: readonly (CspAdditions | null)[] = []): string | null {
-  if (typeof setting === 'string') return setting === '' ? null : setting
+  if (setting === false) return null
+  if (typeof setting === 'string') return setting
   const policy = new Map<string, string[]>(Object.entries(PAGE_CSP_DEFAULTS).map(([d, s]) => [d, [...s]]))
   for (const additions of [...needs, setting]) {
     if (additions) addSources(policy, additions)
