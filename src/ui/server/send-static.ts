@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { pipeline } from 'node:stream'
 import { pickEncoding } from './accept-encoding.js'
+import { sendFileBody } from './file-body.js'
 import type { Body, Encoding, StaticFile } from './static-files.js'
 
 const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' }
@@ -9,7 +8,7 @@ const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' }
 /**
  * Answer a GET or HEAD for a static file: the stored body the client accepts best (precompressed
  * brotli or gzip, else plain), `Vary: Accept-Encoding` when there is a choice, its ETag and a 304
- * when `If-None-Match` has it, `nosniff`. Bodies on disk are streamed. Headers already set on
+ * when `If-None-Match` has it, `nosniff`. Large bodies on disk are streamed. Headers already set on
  * `res` (request ID, security headers) stay.
  */
 export function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {
@@ -40,8 +39,7 @@ export function sendStatic(req: IncomingMessage, res: ServerResponse, file: Stat
     res.end(body.bytes)
     return
   }
-  // A file removed under a running server (a rebuild) ends the response short: the length told says so.
-  pipeline(createReadStream(body.path), res, () => {})
+  sendFileBody(res, body.path, body.size)
 }
 
 /** RFC 9110 §13.1.2: `If-None-Match` lists ETags (weak comparison) or is `*`. */

@@ -7,9 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pickEncoding } from '../../../src/ui/server/accept-encoding.js'
 import { COMPRESS_MIN_BYTES, sendCompressible } from '../../../src/ui/server/compress-body.js'
 import { etagMatches, sendStatic } from '../../../src/ui/server/send-static.js'
+import { KEEP_MAX_BYTES } from '../../../src/ui/server/file-body.js'
 import { ClientAssets, generatedStyle, REVALIDATE } from '../../../src/ui/server/static-files.js'
 
 const APP = `console.log(${JSON.stringify('static body '.repeat(400))})\n`
+/** Over KEEP_MAX_BYTES: streamed per request, not kept. */
+const BIG = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `v${i};`).join(''))
 
 /** A built client dir by hand: one hashed entry with both encodings, one file without any. */
 function writeClient(dir: string, appName: string): void {
@@ -20,12 +23,13 @@ function writeClient(dir: string, appName: string): void {
   writeFileSync(join(dir, `${appName}.br`), br)
   writeFileSync(join(dir, `${appName}.gz`), gz)
   writeFileSync(join(dir, 'logo-ABCD1234.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]))
+  writeFileSync(join(dir, 'big-CCCC3333.js'), BIG)
   writeFileSync(join(dir, 'secret.txt'), 'not listed')
   const manifest = {
     version: 1,
     entries: { 'app.js': appName },
     chunkStyles: {},
-    files: { [appName]: { bytes: app.byteLength, br: br.byteLength, gzip: gz.byteLength }, 'logo-ABCD1234.png': { bytes: 4, br: null, gzip: null } },
+    files: { [appName]: { bytes: app.byteLength, br: br.byteLength, gzip: gz.byteLength }, 'logo-ABCD1234.png': { bytes: 4, br: null, gzip: null }, 'big-CCCC3333.js': { bytes: BIG.byteLength, br: null, gzip: null } },
   }
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest))
 }
@@ -126,6 +130,34 @@ describe('static files on the wire', () => {
     expect(png.headers['content-type']).toBe('image/png')
     expect(png.headers['content-encoding']).toBeUndefined()
     expect(png.headers.vary).toBeUndefined()
+  })
+
+  it('streams a large file whole, request after request', async () => {
+    expect(BIG.byteLength).toBeGreaterThan(KEEP_MAX_BYTES)
+    const answers = await Promise.all([1, 2, 3].map(() => get('/big-CCCC3333.js')))
+    for (const a of answers) {
+      expect(a.headers['content-length']).toBe(String(BIG.byteLength))
+      expect(a.body.equals(BIG)).toBe(true)
+    }
+    expect((await get('/big-CCCC3333.js')).body.equals(BIG)).toBe(true)
+  })
+
+  it('a client that goes away mid-body leaves later answers whole', async () => {
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve) => {
+        const req = request({ port, host: '127.0.0.1', path: '/big-CCCC3333.js' }, (res) => {
+          res.once('data', () => {
+            req.destroy()
+            resolve()
+          })
+        })
+        req.on('error', () => resolve())
+        req.end()
+      })
+    }
+    const again = await Promise.all([1, 2, 3].map(() => get('/big-CCCC3333.js')))
+    for (const a of again) expect(a.body.equals(BIG)).toBe(true)
+    expect(decoded(await get('/app-AAAA1111.js', { 'accept-encoding': 'br' }))).toBe(APP)
   })
 
   it('serves only names the manifest lists', async () => {
