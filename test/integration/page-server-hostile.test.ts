@@ -158,4 +158,21 @@ describe('the page server survives hostile requests and page-author input (real 
     console.info(`page server fuzz (seed ${SEED}): statuses ${JSON.stringify(Object.fromEntries(statuses))}; closed without an answer: ${JSON.stringify(unanswered)}`)
     await treeIntact()
   }, 180_000)
+
+  // Last: it replaces a process of the tree on purpose.
+  it('an error nothing caught: one fatal line saying what follows, the worker exits and the supervisor restarts it', async () => {
+    const before = svc.stdout.length
+    const res = await fetch(`${svc.url}/api/crash-later`, { method: 'POST' })
+    expect(res.status).toBe(200)
+    const line = await svc.waitForLine('stdout', /uncaught exception; this gateway worker exits 1; the supervisor restarts it/, 15_000, before)
+    expect(JSON.parse(line)).toMatchObject({ level: 'fatal', logger: 'svc.gateway', origin: 'uncaughtException' })
+    expect(line).toContain('thrown from a timer on purpose')
+    const deadline = Date.now() + 20_000
+    for (;;) {
+      const healthy = await fetch(`${svc.url}/api/healthz`).then((r) => r.status === 200, () => false)
+      if (healthy && isAlive(svc.pid)) break
+      if (Date.now() > deadline) throw new Error('the API did not answer again after the worker restart')
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  })
 })

@@ -8,7 +8,7 @@ import { captureLogger } from '../../helpers/observability-log-sink.js'
  * bug is simulated by an app whose title cannot be read (the HTML shell needs it).
  */
 describe('page server request handler', () => {
-  it('a throw answers 500 JSON with the request ID; health, media and the next page keep answering', async () => {
+  it('a throw answers 500 JSON with the request ID; health and the next page keep answering', async () => {
     const { sink, logger } = captureLogger('svc.ui')
     let broken = true
     const app = {
