@@ -35,9 +35,7 @@ const EXT: Record<string, string> = {
 
 export interface MediaEntry {
   readonly bytes: Uint8Array
-  readonly mime: string
-  readonly fileName: string | null
-  /** Content type, disposition and the security headers it is served with. */
+  /** Content type, disposition and the security headers it is served with (from its MIME type and file name). */
   readonly headers: Readonly<Record<string, string>>
 }
 
@@ -73,7 +71,7 @@ export class MediaStore {
       this.#entries.delete(name)
       this.#entries.set(name, existing)
     } else {
-      this.#entries.set(name, { bytes, mime, fileName, headers: mediaHeaders(mime, fileName) })
+      this.#entries.set(name, { bytes, headers: mediaHeaders(mime, fileName) })
       this.#total += bytes.byteLength
       for (const [k, e] of this.#entries) {
         if (this.#total <= this.#maxBytes || k === name) break
