@@ -1,9 +1,10 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { Cell, DataColumn, EditingState, SortSpec } from '../elements.js'
-import type { DataEditorOptions, DataframeOptions, DataframeSelection, TableData } from '../st-types.js'
+import type { Cell, DataColumn, EditingState, RowId, SortSpec } from '../elements.js'
+import type { DataEditorOptions, DataframeOptions, DataframeSelection, DroppedEdits, EditedRows, TableData } from '../st-types.js'
 import { resolveColumns } from './column-config.js'
 import { normalizeRaw, sortOrder, tabularOf, toCell } from './data.js'
+import { positionOf, rowIdentity, type RowIdentity } from './row-identity.js'
 import type { Emitter } from './widgets.js'
 
 export const DEFAULT_PAGE_SIZE = 25
@@ -19,8 +20,8 @@ const MAX_CELL_CHARS = 100_000
 export interface PagedTable {
   columns: DataColumn[]
   rows: Cell[][]
-  /** Row id per row (index in the page's data; added rows follow). */
-  ids: number[]
+  /** Row id per row (see `RowId`; added rows follow). */
+  ids: RowId[]
   visible: number[]
   pageSize: number
   sorted: Map<string, number[]>
@@ -28,7 +29,7 @@ export interface PagedTable {
 
 export interface PageView {
   rows: Cell[][]
-  rowIds: number[]
+  rowIds: RowId[]
   page: number
   sort: SortSpec | null
 }
@@ -83,47 +84,97 @@ function record(names: readonly string[], values: readonly unknown[]): Record<st
   return out
 }
 
-const Selection = z.object({ rows: z.array(z.number().int().min(0)).max(1_000_000) }).strict()
+const WireRowId = z.union([z.number().int().min(0), z.string().max(512)])
+const RowsVersion = z.string().max(64).optional()
+const Selection = z.object({ rows: z.array(WireRowId).max(1_000_000), rowsVersion: RowsVersion }).strict()
 
 function tableOptions(o: DataframeOptions) {
   return { height: o.height ?? null, hideIndex: o.hideIndex ?? true, useContainerWidth: o.useContainerWidth ?? false }
+}
+
+const fail = (what: string): never => {
+  throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid widget value: ${what}`)
+}
+
+/** Records of the data: the page's own objects when it passed records (no copy per run). */
+function originalsOf(data: TableData, o: { columns?: string[] }): readonly object[] | undefined {
+  return o.columns === undefined && Array.isArray(data) && data.length > 0 && !Array.isArray(data[0]) ? (data as readonly object[]) : undefined
+}
+
+/**
+ * The row versions of a table without a row key: whether its rows changed since the widget was
+ * last drawn (its held value then refers to rows that are not there any more).
+ */
+function versionOf(em: Emitter, id: string, identity: RowIdentity, rows: readonly (readonly Cell[])[]): { version: string | null; changed: boolean } {
+  return identity.byKey ? { version: null, changed: false } : em.ctx.host.widgets.rowsVersion(id, rows)
+}
+
+/**
+ * A selection as ids, checked. From the browser (`drawn`): ids of the table as drawn, made for
+ * its rows' version; a key that is no longer drawn (the data changed under the click) selects
+ * nothing. From the page or a snapshot: any ids of the right kind; the run drops the gone ones.
+ */
+function selectionIds(value: unknown, identity: RowIdentity, single: boolean, drawn: { version: string | null } | null): RowId[] {
+  const parsed = Selection.safeParse(value)
+  if (!parsed.success) return fail('expected { rows: row ids }')
+  const { rows, rowsVersion } = parsed.data
+  if (new Set(rows.map(String)).size !== rows.length) fail('a row is selected twice')
+  let ids: RowId[]
+  if (identity.byKey) {
+    const keys = rows.map(String)
+    ids = drawn ? keys.filter((k) => identity.byKey!.has(k)) : keys
+  } else {
+    if (rows.some((r) => typeof r !== 'number')) fail('expected row indexes')
+    if (drawn && rowsVersion !== undefined && rowsVersion !== drawn.version) fail('the rows changed since this selection was made')
+    if (drawn && rows.some((r) => positionOf(identity, r) === undefined)) fail(`row index out of range (${identity.ids.length} rows)`)
+    ids = rows
+  }
+  if (single && ids.length > 1) fail('single-row selection holds at most one row')
+  return ids
 }
 
 export function dataframe(em: Emitter, data: TableData, o: DataframeOptions = {}): DataframeSelection | undefined {
   const { names, raw } = normalizeRaw(data, o.columns)
   const tab = tabularOf(names, raw)
   const { all, visible } = resolveColumns(tab.columns, o.columnConfig, o.columnOrder)
-  const table: PagedTable = { columns: all, rows: tab.rows, ids: tab.rows.map((_r, i) => i), visible, pageSize: pageSizeOf(o), sorted: new Map() }
   const mode = o.selectionMode ?? null
+  const identity = rowIdentity('dataframe()', names, raw, mode === null ? undefined : o.rowKey, originalsOf(data, o))
+  const table: PagedTable = { columns: all, rows: tab.rows, ids: identity.ids, visible, pageSize: pageSizeOf(o), sorted: new Map() }
   if (mode === null) {
-    emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: null, selection: [] }, o.key !== undefined ? `df-${o.key}` : undefined)
+    emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: null, selection: [], rowsVersion: null }, o.key !== undefined ? `df-${o.key}` : undefined)
     return undefined
   }
   if (mode !== 'single-row' && mode !== 'multi-row') {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `dataframe(): selectionMode "${String(mode)}" is not supported; use 'single-row' or 'multi-row'`)
   }
-  const n = raw.length
-  const toRows = (value: unknown): number[] => {
-    const parsed = Selection.safeParse(value)
-    if (!parsed.success) throw new SvcError('SVC_ERR_UI_BAD_CALL', 'invalid widget value: expected { rows: number[] }')
-    const rows = [...new Set(parsed.data.rows)].sort((a, b) => a - b)
-    if (rows.some((r) => r >= n)) throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid widget value: row index out of range (${n} rows)`)
-    if (mode === 'single-row' && rows.length > 1) throw new SvcError('SVC_ERR_UI_BAD_CALL', 'invalid widget value: single-row selection holds at most one row')
-    return rows
+  const single = mode === 'single-row'
+  const drawn = { version: null as string | null }
+  const fromState = (v: unknown): RowId[] => {
+    const s = v as { selection?: { ids?: unknown; rows?: unknown }; rows?: unknown } | null
+    return selectionIds({ rows: Array.isArray(v) ? v : (s?.selection?.ids ?? s?.selection?.rows ?? s?.rows) }, identity, single, null)
+  }
+  const result = (ids: readonly RowId[], dropped: RowId[]): DataframeSelection => {
+    const at = ids.flatMap((id) => positionOf(identity, id) ?? []).sort((a, b) => a - b)
+    return { selection: { rows: at, ids: at.map((p) => identity.ids[p]!) }, rows: at.map((p) => record(names, raw[p]!)), dropped }
   }
   const onSelect = o.onSelect
-  const result = (rows: number[]): DataframeSelection => ({ selection: { rows }, rows: rows.map((i) => record(names, raw[i]!)) })
-  const r = em.ctx.widget<number[]>({
-    type: 'dataframe', label: '', key: o.key, identity: [names, mode, n], formId: em.formId, default: [],
-    deserialize: toRows,
-    fromState: (v) => toRows(Array.isArray(v) ? { rows: v } : (v as { selection?: unknown })?.selection ?? v),
-    onChange: onSelect ? (rows) => onSelect(result(rows)) : undefined,
+  const r = em.ctx.widget<RowId[]>({
+    type: 'dataframe', label: '', key: o.key, identity: [names, mode, typeof o.rowKey === 'function' ? 'fn' : (o.rowKey ?? null)], formId: em.formId, default: [],
+    deserialize: (v) => selectionIds(v, identity, single, drawn),
+    fromState,
+    onChange: onSelect ? (ids) => onSelect(result(ids, [])) : undefined,
   })
-  em.ctx.widgetDefaults.set(r.id, { rows: [] })
-  // A kept value may predate the data shrinking: indexes past the end are gone.
-  const rows = r.value.filter((i) => i < n)
-  emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: mode, selection: rows }, r.id)
-  return result(rows)
+  const { version, changed } = versionOf(em, r.id, identity, tab.rows)
+  drawn.version = version
+  // Selected rows that are gone are dropped, never moved to the row now at their place.
+  const kept = changed ? [] : r.value.filter((id) => positionOf(identity, id) !== undefined)
+  const dropped = r.value.filter((id) => !kept.includes(id))
+  const selected = result(kept, dropped)
+  if (dropped.length > 0 || kept.some((id, i) => id !== selected.selection.ids[i])) em.ctx.replaceValue(r.id, selected.selection.ids)
+  em.ctx.widgetDefaults.set(r.id, [])
+  em.ctx.nodeResets.set(r.id, (props) => void (props.selection = []))
+  emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: mode, selection: selected.selection.ids, rowsVersion: version }, r.id)
+  return selected
 }
 
 // ---- data editor ---------------------------------------------------------------------------
@@ -133,9 +184,10 @@ const CellValue = z.union([z.string().max(MAX_CELL_CHARS), z.number().finite(), 
 /** The editor's wire value, validated once here before any cell is looked at. */
 export const EditingStateSchema = z
   .object({
-    editedRows: z.record(z.string().regex(/^\d{1,9}$/), z.record(z.string().max(512), CellValue)),
+    editedRows: z.record(z.string().max(512), z.record(z.string().max(512), CellValue)),
     addedRows: z.array(z.record(z.string().max(512), CellValue)).max(MAX_ADDED_ROWS),
-    deletedRows: z.array(z.number().int().min(0)).max(1_000_000),
+    deletedRows: z.array(WireRowId).max(1_000_000),
+    rowsVersion: RowsVersion,
   })
   .strict()
 
@@ -160,7 +212,8 @@ export function cellProblem(column: DataColumn, value: Cell): string | null {
     case 'selectbox':
       return column.options?.includes(value as string | number | boolean) ? null : 'not one of the options'
     case 'date':
-      return typeof value === 'string' && ISO_DAY.test(value) && !Number.isNaN(Date.parse(value)) ? null : 'expected a date (YYYY-MM-DD)'
+      // Date.parse rolls 2026-02-30 over into March; a day must read back as itself.
+      return typeof value === 'string' && ISO_DAY.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? null : 'expected a date (YYYY-MM-DD)'
     case 'datetime':
       return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? null : 'expected a date and time (ISO 8601)'
     default:
@@ -168,43 +221,112 @@ export function cellProblem(column: DataColumn, value: Cell): string | null {
   }
 }
 
+export interface EditorShape {
+  /** Every column of the data (hidden ones included). */
+  columns: readonly DataColumn[]
+  /** Names of the columns the browser shows and may edit: visible and not disabled. */
+  editable: ReadonlySet<string>
+  identity: RowIdentity
+  numRows: 'fixed' | 'dynamic'
+}
+
 /**
- * Parse and check an editing state against the editor's columns: every edited cell names an
- * editable column and holds a value of its type, row ids exist, and a `fixed` editor neither
- * adds nor deletes. Throws a coded error naming the first problem.
+ * Parse and check an editing state against the editor as drawn: every edited cell names a column
+ * the browser shows as editable and holds a value of its type, a `fixed` editor neither adds nor
+ * deletes. From the browser (`drawn`) rows are checked too: without a row key every index exists
+ * and the state was made for the drawn rows' version; with one, edits of keys no longer drawn are
+ * left out (their rows went while the user typed). From the page or a snapshot the run drops edits
+ * of gone rows and says so. Throws a coded error naming the first problem.
  */
-export function parseEdits(value: unknown, columns: readonly DataColumn[], baseRows: number, numRows: 'fixed' | 'dynamic'): EditingState {
+export function parseEdits(value: unknown, shape: EditorShape, drawn: { version: string | null } | null = null): EditingState {
   const parsed = EditingStateSchema.safeParse(value)
-  const fail = (why: string): never => {
+  const bad = (why: string): never => {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid dataEditor edits: ${why}`)
   }
-  if (!parsed.success) return fail(parsed.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; '))
-  const state = parsed.data
-  const byName = new Map(columns.map((c) => [c.name, c]))
+  if (!parsed.success) return bad(parsed.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; '))
+  const { editedRows, addedRows, deletedRows, rowsVersion } = parsed.data
+  const byName = new Map(shape.columns.map((c) => [c.name, c]))
   const checkCells = (cells: Record<string, Cell>, where: string, added: boolean) => {
     for (const [name, v] of Object.entries(cells)) {
       const col = byName.get(name)
-      if (!col) fail(`${where}: no column "${name}"`)
-      else if (col.disabled && !(added && v === col.default)) fail(`${where}: column "${name}" is not editable`)
+      if (!col) bad(`${where}: no column "${name}"`)
+      // An added row may name a locked column's default: that changes nothing.
+      else if (!shape.editable.has(name) && !(added && v === col.default)) bad(`${where}: column "${name}" is not editable`)
       else {
         const problem = cellProblem(col, v)
-        if (problem) fail(`${where}, column "${name}": ${problem}`)
+        if (problem) bad(`${where}, column "${name}": ${problem}`)
       }
     }
   }
-  for (const [row, cells] of Object.entries(state.editedRows)) {
-    if (Number(row) >= baseRows) fail(`edited row ${row} does not exist (${baseRows} rows)`)
-    checkCells(cells, `row ${row}`, false)
+  const keyed = shape.identity.byKey !== null
+  const rowOf = (id: RowId, where: string): RowId => {
+    if (!keyed && (typeof id === 'number' ? false : !/^\d{1,9}$/.test(id))) bad(`${where}: ${JSON.stringify(id)} is not a row index`)
+    if (drawn && !keyed && positionOf(shape.identity, id) === undefined) bad(`${where} ${id} does not exist (${shape.identity.ids.length} rows)`)
+    return keyed ? String(id) : Number(id)
   }
-  state.addedRows.forEach((cells, i) => checkCells(cells, `added row ${i}`, true))
-  if (numRows === 'fixed' && (state.addedRows.length || state.deletedRows.length)) fail('rows cannot be added or deleted (numRows is "fixed")')
-  if (state.deletedRows.some((r) => r >= baseRows)) fail(`deleted row out of range (${baseRows} rows)`)
-  return { editedRows: state.editedRows, addedRows: state.addedRows, deletedRows: [...new Set(state.deletedRows)].sort((a, b) => a - b) }
+  if (drawn && !keyed && rowsVersion !== undefined && rowsVersion !== drawn.version) bad('the rows changed since these edits were made')
+  const known = (id: RowId): boolean => !drawn || !keyed || positionOf(shape.identity, id) !== undefined
+  const edited: EditingState['editedRows'] = {}
+  for (const [row, cells] of Object.entries(editedRows)) {
+    checkCells(cells, `row ${row}`, false)
+    if (known(rowOf(row, 'edited row'))) edited[row] = cells
+  }
+  addedRows.forEach((cells, i) => checkCells(cells, `added row ${i}`, true))
+  if (shape.numRows === 'fixed' && (addedRows.length || deletedRows.length)) bad('rows cannot be added or deleted (numRows is "fixed")')
+  const deleted = [...new Set(deletedRows.map((r) => rowOf(r, 'deleted row')))].filter(known)
+  if (!keyed) (deleted as number[]).sort((a, b) => a - b)
+  return { editedRows: edited, addedRows, deletedRows: deleted }
 }
 
 /** The value a page sees for an edited cell: dates come back as `Date` where the data had `Date`s. */
 function fromWire(value: Cell, dates: boolean): unknown {
   return dates && typeof value === 'string' ? new Date(value) : value
+}
+
+/** A cell the edit would leave as it is. */
+function sameCell(column: DataColumn, edit: Cell, data: Cell | undefined): boolean {
+  if (edit === data) return true
+  return column.type === 'date' && typeof data === 'string' && typeof edit === 'string' && data === `${edit}T00:00:00.000Z`
+}
+
+/**
+ * Fit held edits to this run's data: edits and deletions of rows that are gone are dropped
+ * (without a row key, when the rows changed at all, everything is), and cells the data already
+ * holds are spent (after a save they are no change any more). Returns `state` itself when it fits.
+ */
+export function reconcileEdits(
+  state: EditingState,
+  shape: EditorShape,
+  rows: readonly (readonly Cell[])[],
+  rowsChanged: boolean,
+): { state: EditingState; dropped: DroppedEdits } {
+  const dropped: DroppedEdits = { editedRows: {}, deletedRows: [], addedRows: [] }
+  const empty = state.addedRows.length === 0 && state.deletedRows.length === 0 && Object.keys(state.editedRows).length === 0
+  if (empty) return { state, dropped }
+  if (rowsChanged) return { state: EMPTY_EDITS, dropped: { editedRows: { ...state.editedRows }, deletedRows: [...state.deletedRows], addedRows: [...state.addedRows] } }
+  let touched = false
+  const editedRows: EditingState['editedRows'] = {}
+  const colAt = new Map(shape.columns.map((c, i) => [c.name, i]))
+  for (const [row, cells] of Object.entries(state.editedRows)) {
+    const at = positionOf(shape.identity, row)
+    if (at === undefined) {
+      dropped.editedRows[row] = cells
+      touched = true
+      continue
+    }
+    const left = Object.entries(cells).filter(([name, v]) => !sameCell(shape.columns[colAt.get(name)!]!, v, rows[at]![colAt.get(name)!]))
+    if (left.length === Object.keys(cells).length) editedRows[row] = cells
+    else {
+      touched = true
+      if (left.length) editedRows[row] = Object.fromEntries(left)
+    }
+  }
+  const deletedRows = state.deletedRows.filter((r) => positionOf(shape.identity, r) !== undefined)
+  if (deletedRows.length !== state.deletedRows.length) {
+    dropped.deletedRows = state.deletedRows.filter((r) => positionOf(shape.identity, r) === undefined)
+    touched = true
+  }
+  return { state: touched ? { editedRows, addedRows: state.addedRows, deletedRows } : state, dropped }
 }
 
 /**
@@ -217,32 +339,35 @@ export function applyEdits(
   cells: readonly Cell[][],
   columns: readonly DataColumn[],
   state: EditingState,
+  ids: readonly RowId[],
   /** The page's own records, returned as they are for unedited rows (no copy of a 100k-row table per run). */
   originals?: readonly object[],
-): { records: Record<string, unknown>[]; rows: Cell[][]; ids: number[] } {
-  const deleted = new Set(state.deletedRows)
+): { records: Record<string, unknown>[]; rows: Cell[][]; ids: RowId[] } {
+  const deleted = new Set(state.deletedRows.map(String))
   const dateCols = columns.map((c, i) => (c.type === 'date' || c.type === 'datetime') && raw.some((r) => r[i] instanceof Date))
   const records: Record<string, unknown>[] = []
   const rows: Cell[][] = []
-  const ids: number[] = []
-  raw.forEach((values, id) => {
-    if (deleted.has(id)) return
-    const edits = state.editedRows[String(id)]
-    const out = edits ? values.map((v, c) => (Object.hasOwn(edits, names[c]!) ? fromWire(edits[names[c]!]!, dateCols[c]!) : v)) : values
-    records.push(!edits && originals ? (originals[id] as Record<string, unknown>) : record(names, out))
-    rows.push(edits ? out.map(toCell) : cells[id]!)
-    ids.push(id)
+  const outIds: RowId[] = []
+  const edits = Object.keys(state.editedRows).length > 0 ? state.editedRows : null
+  raw.forEach((values, i) => {
+    const id = ids[i]!
+    if (deleted.size > 0 && deleted.has(String(id))) return
+    const cellEdits = edits?.[String(id)]
+    const out = cellEdits ? values.map((v, c) => (Object.hasOwn(cellEdits, names[c]!) ? fromWire(cellEdits[names[c]!]!, dateCols[c]!) : v)) : values
+    records.push(!cellEdits && originals ? (originals[i] as Record<string, unknown>) : record(names, out))
+    rows.push(cellEdits ? out.map(toCell) : cells[i]!)
+    outIds.push(id)
   })
-  state.addedRows.forEach((cells, j) => {
-    const out = columns.map((c, i) => (Object.hasOwn(cells, c.name) ? fromWire(cells[c.name]!, dateCols[i]!) : c.default))
+  state.addedRows.forEach((added, j) => {
+    const out = columns.map((c, i) => (Object.hasOwn(added, c.name) ? fromWire(added[c.name]!, dateCols[i]!) : c.default))
     records.push(record(names, out))
     rows.push(out.map(toCell))
-    ids.push(raw.length + j)
+    outIds.push(raw.length + j)
   })
-  return { records, rows, ids }
+  return { records, rows, ids: outIds }
 }
 
-export function dataEditor<R extends object>(em: Emitter, data: TableData, o: DataEditorOptions = {}): R[] {
+export function dataEditor<R extends object>(em: Emitter, data: TableData, o: DataEditorOptions = {}): EditedRows<R> {
   const { names, raw } = normalizeRaw(data, o.columns)
   const tab = tabularOf(names, raw)
   const numRows = o.numRows ?? 'fixed'
@@ -250,17 +375,35 @@ export function dataEditor<R extends object>(em: Emitter, data: TableData, o: Da
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `dataEditor(): numRows "${String(numRows)}" is not supported; use 'fixed' or 'dynamic'`)
   }
   const { all, visible } = resolveColumns(tab.columns, o.columnConfig, o.columnOrder, o.disabled ?? false)
-  const parse = (v: unknown): EditingState => parseEdits(v, all, raw.length, numRows)
+  const originals = originalsOf(data, o)
+  const identity = rowIdentity('dataEditor()', names, raw, o.rowKey, originals)
+  // Hidden columns are never sent to the browser, so it cannot have edited them.
+  const shape: EditorShape = { columns: all, editable: new Set(visible.map((i) => all[i]!).filter((c) => !c.disabled).map((c) => c.name)), identity, numRows }
+  const drawn = { version: null as string | null }
   const r = em.ctx.widget<EditingState>({
-    type: 'dataEditor', label: '', key: o.key, identity: [names, numRows, raw.length], formId: em.formId, default: EMPTY_EDITS,
-    deserialize: parse, onChange: o.onChange,
+    type: 'dataEditor', label: '', key: o.key, identity: [names, numRows, typeof o.rowKey === 'function' ? 'fn' : (o.rowKey ?? null)], formId: em.formId,
+    default: EMPTY_EDITS, disabled: o.disabled === true,
+    deserialize: (v) => parseEdits(v, shape, drawn), fromState: (v) => parseEdits(v, shape), onChange: o.onChange,
   })
-  em.ctx.widgetDefaults.set(r.id, EMPTY_EDITS)
-  const originals = o.columns === undefined && Array.isArray(data) && data.length > 0 && !Array.isArray(data[0]) ? (data as readonly object[]) : undefined
-  const edited = applyEdits(names, raw, tab.rows, all, r.value, originals)
-  const table: PagedTable = { columns: all, rows: edited.rows, ids: edited.ids, visible, pageSize: pageSizeOf(o), sorted: new Map() }
+  const { version, changed } = versionOf(em, r.id, identity, tab.rows)
+  drawn.version = version
+  const fitted = reconcileEdits(r.value, shape, tab.rows, changed)
+  if (fitted.state !== r.value) em.ctx.replaceValue(r.id, fitted.state)
+  const build = (state: EditingState) => {
+    const edited = applyEdits(names, raw, tab.rows, all, state, identity.ids, originals)
+    return { edited, table: { columns: all, rows: edited.rows, ids: edited.ids, visible, pageSize: pageSizeOf(o), sorted: new Map() } satisfies PagedTable }
+  }
+  const { edited, table } = build(fitted.state)
   emitPaged(em, 'dataEditor', table, {
-    ...tableOptions(o), baseRows: raw.length, numRows, value: r.value, formId: em.formId, key: o.key ?? null,
+    ...tableOptions(o), baseRows: raw.length, numRows, value: fitted.state, formId: em.formId, key: o.key ?? null, disabled: o.disabled === true, rowsVersion: version,
   }, r.id)
-  return edited.records as R[]
+  em.ctx.widgetDefaults.set(r.id, EMPTY_EDITS)
+  // A reset after drawing (cleared form, deleted key): show the data without the edits.
+  em.ctx.nodeResets.set(r.id, (p) => {
+    const reset = build(EMPTY_EDITS).table
+    em.ctx.dataframes.set(r.id, reset)
+    const view = pageView(reset, Number(p.page ?? 0), (p.sort as SortSpec | null) ?? null)
+    Object.assign(p, { value: EMPTY_EDITS, rows: view.rows, rowIds: view.rowIds, page: view.page, sort: view.sort, totalRows: reset.rows.length })
+  })
+  return Object.defineProperty(edited.records as R[], 'dropped', { value: fitted.dropped, enumerable: false }) as EditedRows<R>
 }
