@@ -136,6 +136,7 @@ export class RunContext {
       formId: spec.formId,
       trigger: spec.trigger === true,
       disabled: spec.disabled === true,
+      default: spec.default,
       deserialize: spec.deserialize as (raw: unknown) => unknown,
       fromState: (spec.fromState ?? spec.deserialize) as (value: unknown) => unknown,
       onChange: spec.onChange as WidgetMeta['onChange'],

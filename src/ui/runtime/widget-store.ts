@@ -20,6 +20,8 @@ export interface WidgetMeta {
   readonly trigger: boolean
   /** Drawn disabled: the browser cannot change it, so no value is taken for it. */
   readonly disabled: boolean
+  /** The value a reset puts back. */
+  readonly default: unknown
   /** Raw browser value → page value; throws on a value the widget cannot hold. */
   readonly deserialize: (raw: unknown) => unknown
   /** A page-side value (from `st.sessionState`, a test or a snapshot) → value; throws when invalid. */
@@ -147,11 +149,13 @@ export class WidgetStore {
     }
   }
 
-  /** Forget a widget's value: the next run draws it at its default. */
+  /** Put a widget back to its default (and its session-state key, which mirrors it). */
   reset(id: string, sessionState: Record<string, unknown>): void {
     const meta = this.metas.get(id)
-    this.values.delete(id)
-    if (meta?.key != null) delete sessionState[meta.key]
+    if (!meta) return
+    this.values.set(id, meta.default)
+    this.#restored.delete(id)
+    if (meta.key !== null) sessionState[meta.key] = meta.default
   }
 
   /** Forget values of a form's widgets (clearOnSubmit); returns their ids. */

@@ -121,6 +121,7 @@ function selectionIds(value: unknown, identity: RowIdentity, single: boolean, dr
   if (new Set(rows.map(String)).size !== rows.length) fail('a row is selected twice')
   let ids: RowId[]
   if (identity.byKey) {
+    if (drawn && rows.some((r) => typeof r !== 'string')) fail('expected row keys')
     const keys = rows.map(String)
     ids = drawn ? keys.filter((k) => identity.byKey!.has(k)) : keys
   } else {
@@ -261,6 +262,7 @@ export function parseEdits(value: unknown, shape: EditorShape, drawn: { version:
   const keyed = shape.identity.byKey !== null
   const rowOf = (id: RowId, where: string): RowId => {
     if (!keyed && (typeof id === 'number' ? false : !/^\d{1,9}$/.test(id))) bad(`${where}: ${JSON.stringify(id)} is not a row index`)
+    if (drawn && keyed && typeof id !== 'string') bad(`${where}: ${JSON.stringify(id)} is not a row key`)
     if (drawn && !keyed && positionOf(shape.identity, id) === undefined) bad(`${where} ${id} does not exist (${shape.identity.ids.length} rows)`)
     return keyed ? String(id) : Number(id)
   }
