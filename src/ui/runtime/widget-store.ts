@@ -42,6 +42,8 @@ export class WidgetStore {
   readonly #pendingTriggers = new Set<string>()
   /** Triggers the next completed run sees as true. */
   readonly activeTriggers = new Set<string>()
+  /** What a widget's last drawing computed for the next one (a table's row keys), dropped with it. */
+  readonly memo = new Map<string, unknown>()
   /** Values read back from a snapshot, not yet checked by their widget. */
   readonly #restored = new Set<string>()
   /** Tables without a row key: the rows their selection or edits were made against. */
@@ -145,6 +147,7 @@ export class WidgetStore {
       this.metas.delete(id)
       this.values.delete(id)
       this.#rows.delete(id)
+      this.memo.delete(id)
       if (meta.key !== null) delete sessionState[meta.key]
     }
   }

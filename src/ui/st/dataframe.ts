@@ -4,7 +4,7 @@ import type { Cell, DataColumn, EditingState, RowId, SortSpec } from '../element
 import type { DataEditorOptions, DataframeOptions, DataframeSelection, DroppedEdits, EditedRows, TableData } from '../st-types.js'
 import { resolveColumns } from './column-config.js'
 import { normalizeRaw, sortOrder, tabularOf, toCell } from './data.js'
-import { positionOf, rowIdentity, type RowIdentity } from './row-identity.js'
+import { positionOf, rowIdentity, rowsByIndex, type KeyedRows, type RowIdentity } from './row-identity.js'
 import type { Emitter } from './widgets.js'
 
 export const DEFAULT_PAGE_SIZE = 25
@@ -101,12 +101,24 @@ function originalsOf(data: TableData, o: { columns?: string[] }): readonly objec
   return o.columns === undefined && Array.isArray(data) && data.length > 0 && !Array.isArray(data[0]) ? (data as readonly object[]) : undefined
 }
 
+/** A table as a run drew it: its rows' ids, and without a row key the version of its rows. */
+export interface Drawn {
+  identity: RowIdentity
+  version: string | null
+}
+
 /**
- * The row versions of a table without a row key: whether its rows changed since the widget was
- * last drawn (its held value then refers to rows that are not there any more).
+ * Identify the rows of a table drawn as widget `id` (after `ctx.widget`, which the id comes
+ * from). With a row key the keys of the last drawing are reused when they did not change;
+ * without one the rows are compared with the last drawing's: `changed` means the held value
+ * refers to rows that are not there any more.
  */
-function versionOf(em: Emitter, id: string, identity: RowIdentity, rows: readonly (readonly Cell[])[]): { version: string | null; changed: boolean } {
-  return identity.byKey ? { version: null, changed: false } : em.ctx.host.widgets.rowsVersion(id, rows)
+function drawTable(em: Emitter, id: string, what: string, names: readonly string[], raw: readonly unknown[][], rows: readonly (readonly Cell[])[], o: { rowKey?: DataframeOptions['rowKey'] }, originals: readonly object[] | undefined): Drawn & { changed: boolean } {
+  const store = em.ctx.host.widgets
+  if (o.rowKey === undefined) return { identity: rowsByIndex(raw.length), ...store.rowsVersion(id, rows) }
+  const keyed = rowIdentity(what, names, raw, o.rowKey, originals, store.memo.get(id) as KeyedRows | undefined)
+  store.memo.set(id, keyed)
+  return { identity: keyed.identity, version: null, changed: false }
 }
 
 /**
@@ -114,20 +126,20 @@ function versionOf(em: Emitter, id: string, identity: RowIdentity, rows: readonl
  * its rows' version; a key that is no longer drawn (the data changed under the click) selects
  * nothing. From the page or a snapshot: any ids of the right kind; the run drops the gone ones.
  */
-function selectionIds(value: unknown, identity: RowIdentity, single: boolean, drawn: { version: string | null } | null): RowId[] {
+function selectionIds(value: unknown, keyed: boolean, single: boolean, drawn: Drawn | null): RowId[] {
   const parsed = Selection.safeParse(value)
   if (!parsed.success) return fail('expected { rows: row ids }')
   const { rows, rowsVersion } = parsed.data
   if (new Set(rows.map(String)).size !== rows.length) fail('a row is selected twice')
   let ids: RowId[]
-  if (identity.byKey) {
+  if (keyed) {
     if (drawn && rows.some((r) => typeof r !== 'string')) fail('expected row keys')
     const keys = rows.map(String)
-    ids = drawn ? keys.filter((k) => identity.byKey!.has(k)) : keys
+    ids = drawn ? keys.filter((k) => positionOf(drawn.identity, k) !== undefined) : keys
   } else {
     if (rows.some((r) => typeof r !== 'number')) fail('expected row indexes')
     if (drawn && rowsVersion !== undefined && rowsVersion !== drawn.version) fail('the rows changed since this selection was made')
-    if (drawn && rows.some((r) => positionOf(identity, r) === undefined)) fail(`row index out of range (${identity.ids.length} rows)`)
+    if (drawn && rows.some((r) => positionOf(drawn.identity, r) === undefined)) fail(`row index out of range (${drawn.identity.ids.length} rows)`)
     ids = rows
   }
   if (single && ids.length > 1) fail('single-row selection holds at most one row')
@@ -139,42 +151,43 @@ export function dataframe(em: Emitter, data: TableData, o: DataframeOptions = {}
   const tab = tabularOf(names, raw)
   const { all, visible } = resolveColumns(tab.columns, o.columnConfig, o.columnOrder)
   const mode = o.selectionMode ?? null
-  const identity = rowIdentity('dataframe()', names, raw, mode === null ? undefined : o.rowKey, originalsOf(data, o))
-  const table: PagedTable = { columns: all, rows: tab.rows, ids: identity.ids, visible, pageSize: pageSizeOf(o), sorted: new Map() }
+  const table = (ids: RowId[]): PagedTable => ({ columns: all, rows: tab.rows, ids, visible, pageSize: pageSizeOf(o), sorted: new Map() })
   if (mode === null) {
-    emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: null, selection: [], rowsVersion: null }, o.key !== undefined ? `df-${o.key}` : undefined)
+    emitPaged(em, 'dataframe', table(rowsByIndex(raw.length).ids), { ...tableOptions(o), selectionMode: null, selection: [], rowsVersion: null }, o.key !== undefined ? `df-${o.key}` : undefined)
     return undefined
   }
   if (mode !== 'single-row' && mode !== 'multi-row') {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `dataframe(): selectionMode "${String(mode)}" is not supported; use 'single-row' or 'multi-row'`)
   }
   const single = mode === 'single-row'
-  const drawn = { version: null as string | null }
+  const keyed = o.rowKey !== undefined
+  // Set once the widget has its id; browser values arrive only after the run.
+  let drawn: Drawn = { identity: rowsByIndex(0), version: null }
   const fromState = (v: unknown): RowId[] => {
     const s = v as { selection?: { ids?: unknown; rows?: unknown }; rows?: unknown } | null
-    return selectionIds({ rows: Array.isArray(v) ? v : (s?.selection?.ids ?? s?.selection?.rows ?? s?.rows) }, identity, single, null)
+    return selectionIds({ rows: Array.isArray(v) ? v : (s?.selection?.ids ?? s?.selection?.rows ?? s?.rows) }, keyed, single, null)
   }
   const result = (ids: readonly RowId[], dropped: RowId[]): DataframeSelection => {
-    const at = ids.flatMap((id) => positionOf(identity, id) ?? []).sort((a, b) => a - b)
-    return { selection: { rows: at, ids: at.map((p) => identity.ids[p]!) }, rows: at.map((p) => record(names, raw[p]!)), dropped }
+    const at = ids.flatMap((id) => positionOf(drawn.identity, id) ?? []).sort((a, b) => a - b)
+    return { selection: { rows: at, ids: at.map((p) => drawn.identity.ids[p]!) }, rows: at.map((p) => record(names, raw[p]!)), dropped }
   }
   const onSelect = o.onSelect
   const r = em.ctx.widget<RowId[]>({
     type: 'dataframe', label: '', key: o.key, identity: [names, mode, typeof o.rowKey === 'function' ? 'fn' : (o.rowKey ?? null)], formId: em.formId, default: [],
-    deserialize: (v) => selectionIds(v, identity, single, drawn),
+    deserialize: (v) => selectionIds(v, keyed, single, drawn),
     fromState,
     onChange: onSelect ? (ids) => onSelect(result(ids, [])) : undefined,
   })
-  const { version, changed } = versionOf(em, r.id, identity, tab.rows)
-  drawn.version = version
+  const { changed, ...now } = drawTable(em, r.id, 'dataframe()', names, raw, tab.rows, o, originalsOf(data, o))
+  drawn = now
   // Selected rows that are gone are dropped, never moved to the row now at their place.
-  const kept = changed ? [] : r.value.filter((id) => positionOf(identity, id) !== undefined)
+  const kept = changed ? [] : r.value.filter((id) => positionOf(drawn.identity, id) !== undefined)
   const dropped = r.value.filter((id) => !kept.includes(id))
   const selected = result(kept, dropped)
   if (dropped.length > 0 || kept.some((id, i) => id !== selected.selection.ids[i])) em.ctx.replaceValue(r.id, selected.selection.ids)
   em.ctx.widgetDefaults.set(r.id, [])
   em.ctx.nodeResets.set(r.id, (props) => void (props.selection = []))
-  emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: mode, selection: selected.selection.ids, rowsVersion: version }, r.id)
+  emitPaged(em, 'dataframe', table(drawn.identity.ids), { ...tableOptions(o), selectionMode: mode, selection: selected.selection.ids, rowsVersion: drawn.version }, r.id)
   return selected
 }
 
@@ -227,7 +240,8 @@ export interface EditorShape {
   columns: readonly DataColumn[]
   /** Names of the columns the browser shows and may edit: visible and not disabled. */
   editable: ReadonlySet<string>
-  identity: RowIdentity
+  /** Rows are named by a row key (else by index). */
+  keyed: boolean
   numRows: 'fixed' | 'dynamic'
 }
 
@@ -239,7 +253,7 @@ export interface EditorShape {
  * left out (their rows went while the user typed). From the page or a snapshot the run drops edits
  * of gone rows and says so. Throws a coded error naming the first problem.
  */
-export function parseEdits(value: unknown, shape: EditorShape, drawn: { version: string | null } | null = null): EditingState {
+export function parseEdits(value: unknown, shape: EditorShape, drawn: Drawn | null = null): EditingState {
   const parsed = EditingStateSchema.safeParse(value)
   const bad = (why: string): never => {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid dataEditor edits: ${why}`)
@@ -259,15 +273,15 @@ export function parseEdits(value: unknown, shape: EditorShape, drawn: { version:
       }
     }
   }
-  const keyed = shape.identity.byKey !== null
+  const keyed = shape.keyed
   const rowOf = (id: RowId, where: string): RowId => {
     if (!keyed && (typeof id === 'number' ? false : !/^\d{1,9}$/.test(id))) bad(`${where}: ${JSON.stringify(id)} is not a row index`)
     if (drawn && keyed && typeof id !== 'string') bad(`${where}: ${JSON.stringify(id)} is not a row key`)
-    if (drawn && !keyed && positionOf(shape.identity, id) === undefined) bad(`${where} ${id} does not exist (${shape.identity.ids.length} rows)`)
+    if (drawn && !keyed && positionOf(drawn.identity, id) === undefined) bad(`${where} ${id} does not exist (${drawn.identity.ids.length} rows)`)
     return keyed ? String(id) : Number(id)
   }
   if (drawn && !keyed && rowsVersion !== undefined && rowsVersion !== drawn.version) bad('the rows changed since these edits were made')
-  const known = (id: RowId): boolean => !drawn || !keyed || positionOf(shape.identity, id) !== undefined
+  const known = (id: RowId): boolean => !drawn || !keyed || positionOf(drawn.identity, id) !== undefined
   const edited: EditingState['editedRows'] = {}
   for (const [row, cells] of Object.entries(editedRows)) {
     checkCells(cells, `row ${row}`, false)
@@ -299,6 +313,7 @@ function sameCell(column: DataColumn, edit: Cell, data: Cell | undefined): boole
 export function reconcileEdits(
   state: EditingState,
   shape: EditorShape,
+  identity: RowIdentity,
   rows: readonly (readonly Cell[])[],
   rowsChanged: boolean,
 ): { state: EditingState; dropped: DroppedEdits } {
@@ -310,7 +325,7 @@ export function reconcileEdits(
   const editedRows: EditingState['editedRows'] = {}
   const colAt = new Map(shape.columns.map((c, i) => [c.name, i]))
   for (const [row, cells] of Object.entries(state.editedRows)) {
-    const at = positionOf(shape.identity, row)
+    const at = positionOf(identity, row)
     if (at === undefined) {
       dropped.editedRows[row] = cells
       touched = true
@@ -323,9 +338,9 @@ export function reconcileEdits(
       if (left.length) editedRows[row] = Object.fromEntries(left)
     }
   }
-  const deletedRows = state.deletedRows.filter((r) => positionOf(shape.identity, r) !== undefined)
+  const deletedRows = state.deletedRows.filter((r) => positionOf(identity, r) !== undefined)
   if (deletedRows.length !== state.deletedRows.length) {
-    dropped.deletedRows = state.deletedRows.filter((r) => positionOf(shape.identity, r) === undefined)
+    dropped.deletedRows = state.deletedRows.filter((r) => positionOf(identity, r) === undefined)
     touched = true
   }
   return { state: touched ? { editedRows, addedRows: state.addedRows, deletedRows } : state, dropped }
@@ -378,26 +393,26 @@ export function dataEditor<R extends object>(em: Emitter, data: TableData, o: Da
   }
   const { all, visible } = resolveColumns(tab.columns, o.columnConfig, o.columnOrder, o.disabled ?? false)
   const originals = originalsOf(data, o)
-  const identity = rowIdentity('dataEditor()', names, raw, o.rowKey, originals)
   // Hidden columns are never sent to the browser, so it cannot have edited them.
-  const shape: EditorShape = { columns: all, editable: new Set(visible.map((i) => all[i]!).filter((c) => !c.disabled).map((c) => c.name)), identity, numRows }
-  const drawn = { version: null as string | null }
+  const shape: EditorShape = { columns: all, editable: new Set(visible.map((i) => all[i]!).filter((c) => !c.disabled).map((c) => c.name)), keyed: o.rowKey !== undefined, numRows }
+  // Set once the widget has its id; browser values arrive only after the run.
+  let drawn: Drawn = { identity: rowsByIndex(0), version: null }
   const r = em.ctx.widget<EditingState>({
     type: 'dataEditor', label: '', key: o.key, identity: [names, numRows, typeof o.rowKey === 'function' ? 'fn' : (o.rowKey ?? null)], formId: em.formId,
     default: EMPTY_EDITS, disabled: o.disabled === true,
     deserialize: (v) => parseEdits(v, shape, drawn), fromState: (v) => parseEdits(v, shape), onChange: o.onChange,
   })
-  const { version, changed } = versionOf(em, r.id, identity, tab.rows)
-  drawn.version = version
-  const fitted = reconcileEdits(r.value, shape, tab.rows, changed)
+  const { changed, ...now } = drawTable(em, r.id, 'dataEditor()', names, raw, tab.rows, o, originals)
+  drawn = now
+  const fitted = reconcileEdits(r.value, shape, drawn.identity, tab.rows, changed)
   if (fitted.state !== r.value) em.ctx.replaceValue(r.id, fitted.state)
   const build = (state: EditingState) => {
-    const edited = applyEdits(names, raw, tab.rows, all, state, identity.ids, originals)
+    const edited = applyEdits(names, raw, tab.rows, all, state, drawn.identity.ids, originals)
     return { edited, table: { columns: all, rows: edited.rows, ids: edited.ids, visible, pageSize: pageSizeOf(o), sorted: new Map() } satisfies PagedTable }
   }
   const { edited, table } = build(fitted.state)
   emitPaged(em, 'dataEditor', table, {
-    ...tableOptions(o), baseRows: raw.length, numRows, value: fitted.state, formId: em.formId, key: o.key ?? null, disabled: o.disabled === true, rowsVersion: version,
+    ...tableOptions(o), baseRows: raw.length, numRows, value: fitted.state, formId: em.formId, key: o.key ?? null, disabled: o.disabled === true, rowsVersion: drawn.version,
   }, r.id)
   em.ctx.widgetDefaults.set(r.id, EMPTY_EDITS)
   // A reset after drawing (cleared form, deleted key): show the data without the edits.

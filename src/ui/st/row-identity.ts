@@ -24,16 +24,33 @@ function keyString(v: unknown): string | null {
   return null
 }
 
-/** Ids of the rows of one table; throws naming the row when a key is missing or repeated. */
+/** A table's row keys as the page gave them, and the identity built from them. */
+export interface KeyedRows {
+  readonly keys: readonly unknown[]
+  readonly identity: RowIdentity
+}
+
+export function rowsByIndex(count: number): RowIdentity {
+  // A plain loop: Array.from with a map function is several times slower on 100k rows.
+  const ids = new Array<number>(count)
+  for (let i = 0; i < count; i++) ids[i] = i
+  return { ids, byKey: null }
+}
+
+/**
+ * Ids of the rows of one table; throws naming the row when a key is missing or repeated. When the
+ * keys are those of `previous` (the last run's drawing of the table), its identity is reused: a
+ * rerun over unchanged data costs one pass over the keys, not a new map.
+ */
 export function rowIdentity(
   what: string,
   names: readonly string[],
   raw: readonly (readonly unknown[])[],
-  rowKey: RowKey | undefined,
+  rowKey: RowKey,
   /** The page's own records, handed to a key function as they are. */
-  originals?: readonly object[],
-): RowIdentity {
-  if (rowKey === undefined) return { ids: raw.map((_r, i) => i), byKey: null }
+  originals: readonly object[] | undefined,
+  previous: KeyedRows | undefined,
+): KeyedRows {
   let keyOf: (row: readonly unknown[], i: number) => unknown
   if (typeof rowKey === 'string') {
     const col = names.indexOf(rowKey)
@@ -44,20 +61,26 @@ export function rowIdentity(
   } else {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `${what}: rowKey must be a column name or a function of the row, got ${typeof rowKey}`)
   }
+  const keys = new Array<unknown>(raw.length)
+  for (let i = 0; i < raw.length; i++) keys[i] = keyOf(raw[i]!, i)
+  if (previous && previous.keys.length === keys.length && keys.every((k, i) => k === previous.keys[i])) return previous
   const ids = new Array<RowId>(raw.length)
   const byKey = new Map<string, number>()
+  // One hash per row: a repeated key shows as a map that did not grow.
   for (let i = 0; i < raw.length; i++) {
-    const value = keyOf(raw[i]!, i)
-    const key = keyString(value)
+    const value = keys[i]
+    const key = typeof value === 'string' ? value : keyString(value)
     if (key === null) {
       throw new SvcError('SVC_ERR_UI_BAD_CALL', `${what}: row ${i} has no usable row key (got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}); a row key is a string or a number`)
     }
-    const other = byKey.get(key)
-    if (other !== undefined) throw new SvcError('SVC_ERR_UI_BAD_CALL', `${what}: rows ${other} and ${i} share the row key ${JSON.stringify(key)}; rowKey must name each row once`)
     byKey.set(key, i)
+    if (byKey.size !== i + 1) {
+      const other = ids.indexOf(key)
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `${what}: rows ${other} and ${i} share the row key ${JSON.stringify(key)}; rowKey must name each row once`)
+    }
     ids[i] = key
   }
-  return { ids, byKey }
+  return { keys, identity: { ids, byKey } }
 }
 
 /** Index in the data of the row with this id (a key, or an index as number or digits), if there is one. */

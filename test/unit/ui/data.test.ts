@@ -8,7 +8,7 @@ import type { EditingState, ServerMessage } from '../../../src/ui/index.js'
 import { parseClientMessage } from '../../../src/ui/protocol.js'
 import { columnConfig, resolveColumns } from '../../../src/ui/st/column-config.js'
 import { applyEdits, EMPTY_EDITS, parseEdits, type EditorShape } from '../../../src/ui/st/dataframe.js'
-import { rowIdentity } from '../../../src/ui/st/row-identity.js'
+import { rowsByIndex } from '../../../src/ui/st/row-identity.js'
 import type { St } from '../../../src/ui/st-types.js'
 
 async function run(page: (st: St) => void | Promise<void>) {
@@ -18,8 +18,8 @@ async function run(page: (st: St) => void | Promise<void>) {
 }
 
 /** The editor as drawn: every column shown, editable unless disabled; rows named by index. */
-function editorShape(all: DataColumn[], rows: number, numRows: 'fixed' | 'dynamic'): EditorShape {
-  return { columns: all, editable: new Set(all.filter((c) => !c.disabled).map((c) => c.name)), identity: rowIdentity('t', [], Array.from({ length: rows }, () => []), undefined), numRows }
+function editorShape(all: DataColumn[], numRows: 'fixed' | 'dynamic'): EditorShape {
+  return { columns: all, editable: new Set(all.filter((c) => !c.disabled).map((c) => c.name)), keyed: false, numRows }
 }
 
 const lastRows = (messages: readonly ServerMessage[]) => {
@@ -207,7 +207,7 @@ describe('data editor', () => {
     s = deleteRow(s, 3, 0)
     s = editCell(s, 3, 2, 'a', parseInput(all[0]!, ''))
     expect(s).toEqual({ editedRows: { 1: { n: 42 }, 2: { a: null } }, addedRows: [{ a: 'added' }], deletedRows: [0] })
-    expect(parseEdits(JSON.parse(JSON.stringify(s)), editorShape(all, 3, 'dynamic'), { version: null })).toEqual(s)
+    expect(parseEdits(JSON.parse(JSON.stringify(s)), editorShape(all, 'dynamic'), { identity: rowsByIndex(3), version: null })).toEqual(s)
     expect(deleteRow(s, 3, 3).addedRows).toEqual([])
   })
 
@@ -260,7 +260,7 @@ describe('data editor', () => {
     ]
     for (const value of bad) await at.send({ v: 1, type: 'widget', id, value })
     expect(runs).toBe(1)
-    expect(() => parseEdits(bad[0], editorShape(resolveColumns([{ name: 'qty', kind: 'number' }], {}, undefined, false).all, 3, 'fixed'))).toThrow(/row 0, column "qty": expected a number/)
+    expect(() => parseEdits(bad[0], editorShape(resolveColumns([{ name: 'qty', kind: 'number' }], {}, undefined, false).all, 'fixed'))).toThrow(/row 0, column "qty": expected a number/)
     await at.send({ v: 1, type: 'widget', id, value: { editedRows: { 1: { due: '2026-12-24', qty: 0 } }, addedRows: [], deletedRows: [] } })
     expect(runs).toBe(2)
   })
