@@ -123,6 +123,25 @@ describe('every bound is checked on the server', () => {
     await expect(at.dateInput('due').setValue('2026-02-29').run()).rejects.toThrow(/2026-02-29 is not a day of the calendar/)
   })
 
+  it('a dateInput range returns an ordered pair of days within min and max', async () => {
+    let trip: [Date, Date] | undefined
+    const at = await start((st) => {
+      // Typed by the overload: a pair in, a pair out.
+      trip = st.dateInput('Trip', { key: 'trip', value: ['2026-03-02', new Date('2026-03-06T15:00:00Z')], min: '2026-03-01', max: '2026-03-31' })
+    })
+    const day = (d: Date) => d.toISOString().slice(0, 10)
+    expect(trip!.map(day)).toEqual(['2026-03-02', '2026-03-06'])
+    expect(at.dateInput('trip').props.value).toEqual(['2026-03-02', '2026-03-06'])
+    const id = at.dateInput('trip').id
+    await refused(at, [widget(id, ['2026-03-09', '2026-03-04']), widget(id, ['2026-02-28', '2026-03-04']), widget(id, ['2026-03-04', '2026-03-32']), widget(id, '2026-03-04'), widget(id, ['2026-03-04'])])
+    await at.send(widget(id, ['2026-03-04', '2026-03-09']))
+    expect(trip!.map(day)).toEqual(['2026-03-04', '2026-03-09'])
+    expect(at.sessionState.trip.map(day)).toEqual(['2026-03-04', '2026-03-09'])
+    const message = async (page: (st: St) => void) => (await start(page)).exception[0]?.props.message
+    expect(await message((st) => void st.dateInput('Bad', { value: ['2026-03-09', '2026-03-01'] }))).toMatch(/dateInput\("Bad"\): value .* does not fit \(2026-03-09 is after 2026-03-01\)/)
+    expect(await message((st) => void st.dateInput('Bad', { value: '2026-02-30' }))).toMatch(/2026-02-30 is not a day of the calendar/)
+  })
+
   it('text inputs refuse more than maxChars; number inputs refuse values outside min/max', async () => {
     const at = await start((st) => {
       st.textInput('Code', { key: 'code', maxChars: 4 })
@@ -169,6 +188,30 @@ describe('the data editor takes only what the browser could edit', () => {
 })
 
 describe('snapshot values are checked before the page sees them', () => {
+  it('a resumed table keeps a keyed selection; one by index cannot know its rows and starts afresh', async () => {
+    const app = new Svc({ title: 'T', log_level: 'fatal' })
+    const rows = [{ k: 'a' }, { k: 'b' }]
+    const seen: unknown[] = []
+    app.page('/', (st) => {
+      seen.push([st.dataframe(rows, { selectionMode: 'multi-row', rowKey: 'k' }), st.dataframe(rows, { key: 'plain', selectionMode: 'multi-row' })])
+    })
+    const first = await createUiTestHandle(app).run()
+    const [keyed, plain] = first.dataframe
+    const session = new PageSession({ id: 's', directory: () => new PageDirectory(app.pages), client: getClient(app), media: new MediaStore(), logger: app.logger, overrides: {}, showErrorDetails: true })
+    session.widgets.restore(keyed!.id, ['b'])
+    session.widgets.restore(plain!.id, [1])
+    session.state.plain = [1]
+    session.attach(() => undefined, { headers: {}, cookies: {}, requestId: undefined })
+    session.start('/', '')
+    await new Promise((r) => setImmediate(r))
+    await session.idle()
+    expect(seen.at(-1)).toEqual([
+      { selection: { rows: [1], ids: ['b'] }, rows: [{ k: 'b' }], dropped: [] },
+      { selection: { rows: [], ids: [] }, rows: [], dropped: [1] },
+    ])
+    session.close()
+  })
+
   it('a restored value the widget cannot hold starts at the default; a good one is kept', async () => {
     const app = new Svc({ title: 'T', log_level: 'fatal' })
     const seen: unknown[] = []
