@@ -50,8 +50,7 @@ export function createGatewayHandler(parts: GatewayParts): {
   const apiBodyTimeoutMs = settings.gateway_client_body_timeout_s * 1000
 
   /** `expectsContinue`: the client waits for 100 Continue, sent only on the paths that read the body. */
-  const handle = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
-    const requestId = resolveRequestId(req.headers['x-request-id'])
+  const handle = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean, requestId: string): void => {
     const hostProblem = badHost(req)
     if (hostProblem !== null) {
       res.setHeader('connection', 'close')
@@ -111,8 +110,18 @@ export function createGatewayHandler(parts: GatewayParts): {
       expectsContinue,
     })
   }
-  const handleRequest = (req: IncomingMessage, res: ServerResponse): void => handle(req, res, false)
-  const handleContinue = (req: IncomingMessage, res: ServerResponse): void => handle(req, res, true)
+  /** Nothing thrown on the request path may escape either: 500 JSON, and the worker goes on. */
+  const guarded = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
+    const requestId = resolveRequestId(req.headers['x-request-id'])
+    try {
+      handle(req, res, expectsContinue, requestId)
+    } catch (err) {
+      parts.logger.error({ err, request_id: requestId }, 'gateway request failed')
+      sendJsonError(res, 'SVC_ERR_GATEWAY_INTERNAL', 'the gateway failed on this request; its log has the details under this request ID', requestId)
+    }
+  }
+  const handleRequest = (req: IncomingMessage, res: ServerResponse): void => guarded(req, res, false)
+  const handleContinue = (req: IncomingMessage, res: ServerResponse): void => guarded(req, res, true)
 
   /** Nothing thrown on the upgrade path may escape: it would take the whole worker down. */
   const handleUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {

@@ -13,6 +13,7 @@ import { createSt } from '../st/root.js'
 import type { St, StContext } from '../st-types.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
+import { sessionRef } from './session-ref.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
 import { WidgetStore } from './widget-store.js'
 
@@ -226,7 +227,7 @@ export class PageSession implements RunHost {
     const e = error instanceof Error ? error : new Error(String(error))
     const requestId = this.context.requestId ?? null
     // Runs execute under the socket's request ID (requestRerun), so the line carries the ID shown here.
-    this.#opts.logger.error({ err: e, session: this.id, page: this.#path }, 'ui page exception')
+    this.#opts.logger.error({ err: e, session_ref: sessionRef(this.id), page: this.#path }, 'ui page exception')
     if (this.#opts.showErrorDetails) return { name: e.name, message: e.message, stack: e.stack ?? null, hidden: false, requestId }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
   }

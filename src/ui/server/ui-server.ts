@@ -13,6 +13,7 @@ import { PageThreadPool } from './page-thread-pool.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
+import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
@@ -84,13 +85,24 @@ export class UiServer {
           overrides: overridesFromEnv(),
           snapshots: options.snapshots ?? null,
         })
-    this.#http = http.createServer((req, res) => void this.#onRequest(req, res))
+    // A handler that throws answers 500 and the server goes on: no request can take it down.
+    this.#http = http.createServer((req, res) => {
+      this.#onRequest(req, res).catch((err: unknown) => answerInternalError(req, res, err, this.#opts.logger))
+    })
     this.#http.on('connection', (s) => {
       this.#sockets.add(s)
       s.on('close', () => this.#sockets.delete(s))
     })
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES })
-    this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket as Socket, head))
+    this.#http.on('upgrade', (req, socket, head) => {
+      // A client that resets mid-handshake must not become an uncaught 'error' event.
+      socket.on('error', () => socket.destroy())
+      try {
+        this.#onUpgrade(req, socket as Socket, head)
+      } catch (err) {
+        refuseUpgrade(req, socket as Socket, err, this.#opts.logger)
+      }
+    })
   }
 
   /** Listen; resolves with the bound port. */
@@ -189,16 +201,7 @@ export class UiServer {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('media not found (it expired; rerun the page)\n')
         return
       }
-      const headers: Record<string, string | number> = {
-        'content-type': entry.mime,
-        'content-length': entry.bytes.byteLength,
-        'cache-control': 'private, max-age=31536000, immutable',
-        'x-content-type-options': 'nosniff',
-      }
-      // SVG can carry script: never render it inline from our origin unless it is an image load.
-      if (entry.fileName !== null || entry.mime === 'image/svg+xml') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
-      if (entry.fileName !== null) headers['content-disposition'] = `attachment; filename="${entry.fileName.replace(/["\\\r\n]/g, '_')}"`
-      res.writeHead(200, headers)
+      res.writeHead(200, { ...entry.headers, 'content-length': entry.bytes.byteLength, 'cache-control': 'private, max-age=31536000, immutable' })
       res.end(req.method === 'HEAD' ? undefined : entry.bytes)
       return
     }
@@ -231,7 +234,12 @@ export class UiServer {
       return
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
-      servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
+      try {
+        servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
+      } catch (err) {
+        this.#opts.logger.error({ err }, 'ui page socket could not be served')
+        ws.close(1011, 'internal error')
+      }
     })
   }
 }

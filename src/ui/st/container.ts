@@ -1,7 +1,9 @@
 import { SvcError } from '../../errors.js'
 import type { ElementPropsMap, UiElement } from '../elements.js'
 import { renderMarkdown } from '../markdown.js'
+import { checkMime, mimeEssence } from '../media-headers.js'
 import { sniffMime } from '../media-store.js'
+import { checkedUrl } from './checked-url.js'
 import type { RunContext } from '../runtime/run-context.js'
 import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
 import type {
@@ -163,21 +165,19 @@ export class Container implements StContainer, w.Emitter {
   image(source: string | Uint8Array | ArrayBuffer, o: ImageOptions = {}): void {
     let url: string
     if (typeof source === 'string') {
-      if (!/^(https?:|data:image\/|\/)/i.test(source)) {
-        throw new SvcError('SVC_ERR_UI_BAD_CALL', `image(): "${source.slice(0, 60)}" is not an http(s) URL, a data:image URI or a path; pass bytes to serve a local file`)
-      }
-      url = source
+      url = checkedUrl('image()', source, 'image').href
     } else {
       const bytes = source instanceof Uint8Array ? source : new Uint8Array(source)
-      url = this.ctx.host.media.add(bytes, o.mime ?? sniffMime(bytes))
+      const mime = o.mime === undefined ? sniffMime(bytes) : checkMime('image()', 'mime', o.mime)
+      // SVG is a document that can run script: it never goes out from the app's origin, only inside <img>.
+      url = mimeEssence(mime) === 'image/svg+xml' ? `data:image/svg+xml;base64,${Buffer.from(bytes).toString('base64')}` : this.ctx.host.media.add(bytes, mime)
     }
     this.emit('image', { url, caption: o.caption ?? null, width: o.width ?? null, alt: o.alt ?? o.caption ?? '' })
   }
   link(label: string, href: string, o: LinkOptions = {}): void {
-    const internal = href.startsWith('/') && !href.startsWith('//')
-    const path = internal ? href.split(/[?#]/)[0]! : null
-    const page = path !== null && this.ctx.host.hasPage(path) ? path : null
-    this.emit('link', { label: String(label), href, page, newTab: o.newTab ?? !internal, icon: o.icon ?? null })
+    const url = checkedUrl(`link("${String(label).slice(0, 40)}")`, href, 'link')
+    const page = url.path !== null && this.ctx.host.hasPage(url.path) ? url.path : null
+    this.emit('link', { label: String(label), href: url.href, page, newTab: o.newTab ?? !url.sameOrigin, icon: o.icon ?? null })
   }
   progress(value: number, text?: string): ProgressBar {
     const norm = (v: number): number => Math.min(1, Math.max(0, v > 1 ? v / 100 : v))

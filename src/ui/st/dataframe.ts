@@ -2,6 +2,7 @@ import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
 import type { Cell, DataColumn, EditingState, RowId, SortSpec } from '../elements.js'
 import type { DataEditorOptions, DataframeOptions, DataframeSelection, DroppedEdits, EditedRows, TableData } from '../st-types.js'
+import { checkUrl } from '../url-policy.js'
 import { resolveColumns } from './column-config.js'
 import { normalizeRaw, sortOrder, tabularOf, toCell } from './data.js'
 import { positionOf, rowIdentity, rowsByIndex, type KeyedRows, type RowIdentity } from './row-identity.js'
@@ -214,8 +215,12 @@ export function cellProblem(column: DataColumn, value: Cell): string | null {
   if (value === null) return null
   switch (column.type) {
     case 'text':
-    case 'link':
       return typeof value === 'string' ? null : 'expected text'
+    case 'link': {
+      if (typeof value !== 'string') return 'expected text'
+      const url = checkUrl(value, 'link')
+      return url.ok ? null : `not a link: ${url.reason}`
+    }
     case 'number':
       if (typeof value !== 'number') return 'expected a number'
       if (column.min !== null && value < column.min) return `below the minimum ${column.min}`

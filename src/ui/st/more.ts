@@ -1,5 +1,7 @@
 import { SvcError } from '../../errors.js'
 import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
+import { checkMime } from '../media-headers.js'
+import { checkedUrl } from './checked-url.js'
 import { displayString, sameValue } from './values.js'
 import { bad, base, type Emitter, register } from './widgets.js'
 
@@ -11,22 +13,15 @@ import { bad, base, type Emitter, register } from './widgets.js'
 
 type MediaKind = 'audio' | 'video' | 'pdf'
 const DEFAULT_MIME: Record<MediaKind, string> = { audio: 'audio/wav', video: 'video/mp4', pdf: 'application/pdf' }
-const DATA_PREFIX: Record<MediaKind, string> = { audio: 'data:audio/', video: 'data:video/', pdf: 'data:application/pdf' }
 
 function mediaUrl(em: Emitter, kind: MediaKind, data: MediaSource, format: string | undefined): { url: string; mime: string | null } {
-  if (typeof data === 'string') {
-    const ok = /^https?:\/\//i.test(data) || (data.startsWith('/') && !data.startsWith('//')) || data.toLowerCase().startsWith(DATA_PREFIX[kind])
-    if (!ok) {
-      throw new SvcError('SVC_ERR_UI_BAD_CALL', `${kind}(): "${data.slice(0, 60)}" is not an http(s) URL, an app path or a ${DATA_PREFIX[kind]}… URI; pass the bytes to serve a local file`)
-    }
-    return { url: data, mime: format ?? null }
-  }
+  const mime = format === undefined ? null : checkMime(`${kind}()`, 'format', format)
+  if (typeof data === 'string') return { url: checkedUrl(`${kind}()`, data, kind).href, mime }
   if (!(data instanceof Uint8Array) && !(data instanceof ArrayBuffer)) {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `${kind}(): pass a URL string, a Buffer, a Uint8Array or an ArrayBuffer`)
   }
-  const mime = format ?? DEFAULT_MIME[kind]
-  if (!/^[a-z]+\/[a-z0-9.+-]+$/i.test(mime)) throw new SvcError('SVC_ERR_UI_BAD_CALL', `${kind}(): format "${mime}" is not a MIME type like ${DEFAULT_MIME[kind]}`)
-  return { url: em.ctx.host.media.add(data instanceof Uint8Array ? data : new Uint8Array(data), mime), mime }
+  const type = mime ?? DEFAULT_MIME[kind]
+  return { url: em.ctx.host.media.add(data instanceof Uint8Array ? data : new Uint8Array(data), type), mime: type }
 }
 
 function seconds(kind: string, name: string, v: number | undefined): number | null {

@@ -5,6 +5,7 @@ import type {
   ButtonOptions, CheckboxOptions, DateInputOptions, DownloadButtonOptions, FileUploaderOptions, MultiselectOptions,
   DateValue, NumberInputOptions, RadioOptions, SelectboxOptions, SliderOptions, TextAreaOptions, TextInputOptions, UploadedFile, WidgetOptions,
 } from '../st-types.js'
+import { checkFileName, checkMime } from '../media-headers.js'
 import { displayString, sameValue } from './values.js'
 
 /** What a widget needs from the container it is written into. */
@@ -318,8 +319,9 @@ export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions 
 
 export function downloadButton(em: Emitter, label: string, data: string | Uint8Array | ArrayBuffer, o: DownloadButtonOptions = {}): boolean {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data instanceof Uint8Array ? data : new Uint8Array(data)
-  const mime = o.mime ?? (typeof data === 'string' ? 'text/plain' : 'application/octet-stream')
-  const fileName = o.fileName ?? 'download'
+  const call = `downloadButton("${String(label).slice(0, 40)}")`
+  const mime = o.mime === undefined ? (typeof data === 'string' ? 'text/plain' : 'application/octet-stream') : checkMime(call, 'mime', o.mime)
+  const fileName = o.fileName === undefined ? 'download' : checkFileName(call, o.fileName)
   const url = em.ctx.host.media.add(bytes, mime, fileName)
   const onClick = o.onClick
   const { id, value } = register<boolean>(em, {

@@ -152,7 +152,7 @@ describe('media, links, progress', () => {
     })
     expect(at.image[0]!.props).toEqual({ url: 'https://example.com/a.png', caption: 'A', width: 100, alt: 'A' })
     expect(at.image[1]!.props.url).toMatch(/^\/_stcore\/media\/[0-9a-f]{40}\.png$/)
-    expect(at.exception[0]!.props.message).toMatch(/not an http\(s\) URL/)
+    expect(at.exception[0]!.props.message).toMatch(/the scheme javascript: is not allowed here/)
   })
 
   it('link to a page vs external link', async () => {

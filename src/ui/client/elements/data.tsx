@@ -4,7 +4,8 @@ import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, R
 import type { UiNode } from '../../protocol.js'
 import { useRuntime } from '../context.js'
 import { domId, useWidgetValue } from '../widgets/field.js'
-import { formatCell, formatNumber, progressFraction, safeUrl } from './cell-format.js'
+import { formatCell, formatNumber, progressFraction } from './cell-format.js'
+import { safeUrl } from '../url.js'
 import { addRow, deleteRow, editCell, editedValue, parseInput } from './editing.js'
 import type { ElementProps } from './types.js'
 
@@ -115,18 +116,22 @@ function CellContent({ value, column }: { value: Cell | undefined; column: DataC
         </span>
       )
     }
-    case 'link':
-      if (typeof value === 'string' && safeUrl(value, false)) {
+    case 'link': {
+      const href = typeof value === 'string' ? safeUrl(value, 'link') : undefined
+      if (href !== undefined) {
         return (
-          <a href={value} target="_blank" rel="noopener noreferrer">
+          <a href={href} target="_blank" rel="noopener noreferrer">
             {formatCell(value, column)}
           </a>
         )
       }
       break
-    case 'image':
-      if (typeof value === 'string' && safeUrl(value, true)) return <img class="svc-cell-image" src={value} alt="" loading="lazy" />
+    }
+    case 'image': {
+      const src = typeof value === 'string' ? safeUrl(value, 'image') : undefined
+      if (src !== undefined) return <img class="svc-cell-image" src={src} alt="" loading="lazy" />
       break
+    }
     default:
       break
   }
