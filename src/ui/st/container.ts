@@ -16,6 +16,7 @@ import type {
 import { chartProps, vegaLiteProps } from './charts.js'
 import { normalizeTable } from './data.js'
 import * as df from './dataframe.js'
+import { dataEditor } from './data-editor.js'
 import { fragment } from './fragment.js'
 import { toJsonSafe, formatNumber } from './values.js'
 import * as w from './widgets.js'
@@ -155,7 +156,7 @@ export class Container implements StContainer, w.Emitter {
   dataframe(data: TableData, o: DataframeOptions & { selectionMode: 'single-row' | 'multi-row' }): DataframeSelection
   dataframe(data: TableData, o?: DataframeOptions): void
   dataframe(data: TableData, o: DataframeOptions = {}): DataframeSelection | undefined { return df.dataframe(this, data, o) }
-  dataEditor<R extends object = Record<string, unknown>>(data: TableData, o?: DataEditorOptions): EditedRows<R> { return df.dataEditor<R>(this, data, o) }
+  dataEditor<R extends object = Record<string, unknown>>(data: TableData, o?: DataEditorOptions): EditedRows<R> { return dataEditor<R>(this, data, o) }
   lineChart(data: TableData, o: ChartOptions = {}): void { this.emit('lineChart', chartProps('line', data, o)) }
   barChart(data: TableData, o: ChartOptions = {}): void { this.emit('barChart', chartProps('bar', data, o)) }
   areaChart(data: TableData, o: ChartOptions = {}): void { this.emit('areaChart', chartProps('area', data, o)) }

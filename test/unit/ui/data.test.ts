@@ -7,7 +7,7 @@ import type { Cell, DataColumn } from '../../../src/ui/elements.js'
 import type { EditingState, ServerMessage } from '../../../src/ui/index.js'
 import { parseClientMessage } from '../../../src/ui/protocol.js'
 import { columnConfig, resolveColumns } from '../../../src/ui/st/column-config.js'
-import { applyEdits, EMPTY_EDITS, parseEdits, type EditorShape } from '../../../src/ui/st/dataframe.js'
+import { applyEdits, EMPTY_EDITS, parseEdits, type EditorShape } from '../../../src/ui/st/data-editor.js'
 import { rowsByIndex } from '../../../src/ui/st/row-identity.js'
 import type { St } from '../../../src/ui/st-types.js'
 
