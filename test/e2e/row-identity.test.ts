@@ -65,6 +65,13 @@ describe('row identity in the browser', () => {
     await shows('all: ', '10001:shipped 10002:shipped 10003:open 10004:cancelled 10005:open 10006:open')
     expect(((await api('/orders', 'GET')) as { id: number; note: string }[]).filter((o) => o.note).map((o) => `${o.id}:${o.note}`)).toEqual(['10005:call first'])
     await shows('edits: ', 'none')
+
+    // delete st.sessionState.orders discards what is pending, in the browser too.
+    await setNote('10003', 'oops')
+    await shows('edits: ', '10003:open')
+    await page.getByRole('button', { name: 'Discard changes' }).click()
+    await shows('edits: ', 'none')
+    await expect.poll(shownRows).toEqual(['10003:open:', '10005:open:call first', '10006:open:'])
     expect(errors).toEqual([])
   })
 

@@ -257,6 +257,11 @@ describe('resetting a widget', () => {
     expect(at.sessionState.name).toBe('')
     await at.run()
     expect(values.at(-1)).toBe('')
+    // From a test, deleting the key of the handle's state does the same.
+    await at.textInput('name').setValue('Linus').run()
+    delete at.sessionState.name
+    await at.run()
+    expect(values.at(-1)).toBe('')
   })
 
   it('st.resetWidget clears an editor after a save, and names an unknown key', async () => {
