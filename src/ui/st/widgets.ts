@@ -70,8 +70,9 @@ export function choice<T>(options: readonly T[], format: ((o: T) => string) | un
   if (start !== null && (!Number.isInteger(start) || start < 0 || start >= options.length)) {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `"${label}": index ${start} is out of range for ${options.length} options`)
   }
+  // The browser can only send "nothing chosen" while nothing was (its placeholder is not choosable).
   const fromIndex = (r: unknown): T | null => {
-    if (r === null) return null
+    if (r === null) return start === null ? null : bad('an option must be chosen')
     if (typeof r === 'number' && Number.isInteger(r) && r >= 0 && r < options.length) return options[r]!
     return bad('option index out of range')
   }

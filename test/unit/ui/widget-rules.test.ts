@@ -99,6 +99,17 @@ describe('every bound is checked on the server', () => {
     expect(range).toEqual([12, 35])
   })
 
+  it('radio and selectbox take "nothing chosen" only when they started with nothing', async () => {
+    const at = await start((st) => {
+      st.radio('Plan', ['Free', 'Team'], { key: 'plan' })
+      st.selectbox('Owner', ['ada', 'grace'], { key: 'owner', index: null })
+    })
+    await refused(at, [widget(at.radio('plan').id, null), widget(at.radio('plan').id, 2)])
+    await at.send(widget(at.selectbox('owner').id, 1))
+    await at.send(widget(at.selectbox('owner').id, null))
+    expect(at.sessionState).toMatchObject({ plan: 'Free', owner: null })
+  })
+
   it('multiselect and pills refuse an option chosen twice or too many options', async () => {
     let tags: unknown
     const at = await start((st) => {
