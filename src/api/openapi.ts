@@ -15,6 +15,8 @@ type Provider = typeof import('fastify-type-provider-zod')
  */
 let provider: Provider | undefined
 let transform: ReturnType<Provider['createJsonSchemaTransform']> | undefined
+/** The documents being built that describe a typed route: only they get the zod components. */
+const typedDocuments = new WeakSet<object>()
 
 export async function loadOpenApiTransforms(): Promise<void> {
   provider ??= await import('fastify-type-provider-zod')
@@ -35,6 +37,7 @@ export const openApiTransform: SwaggerTransform = (document) => {
   const { schema, url } = document
   if (!hasZodParts(schema)) return { schema, url }
   transform ??= loaded().createJsonSchemaTransform({ skipList: [] })
+  if ('openapiObject' in document) typedDocuments.add(document.openapiObject)
   const source = schema as unknown as Record<string, unknown>
   const zodSide: Record<string, unknown> = {}
   const jsonSide: Record<string, unknown> = {}
@@ -60,8 +63,8 @@ export const openApiTransform: SwaggerTransform = (document) => {
   }
 }
 
-/** Adds the components of `.meta({ id })` schemas, once a typed route has been described. */
+/** Adds the components of `.meta({ id })` schemas to a document that describes a typed route. */
 export const openApiTransformObject: SwaggerTransformObject = (document) => {
   if (!('openapiObject' in document)) return document.swaggerObject
-  return transform === undefined ? document.openapiObject : loaded().jsonSchemaTransformObject(document)
+  return typedDocuments.has(document.openapiObject) ? loaded().jsonSchemaTransformObject(document) : document.openapiObject
 }

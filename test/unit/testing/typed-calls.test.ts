@@ -22,10 +22,14 @@ describe('typed calls through SvcTestClient and the page test handle', () => {
   const restock = app.route({
     method: 'POST',
     url: '/items/:name/restock',
-    schema: { params: z.object({ name: z.string() }), body: z.object({ add: z.number().int().positive() }), response: { 200: Item } },
+    schema: {
+      params: z.object({ name: z.string() }),
+      body: z.object({ add: z.number().int().positive() }),
+      response: { 200: Item, 404: z.object({ error: z.literal('not_found'), message: z.string() }) },
+    },
     handler: async (req, reply) => {
       const item = items.find((i) => i.name === req.params.name)
-      if (!item) return reply.code(404).send({ error: 'not_found', message: `no item ${req.params.name}` } as never)
+      if (!item) return reply.code(404).send({ error: 'not_found', message: `no item ${req.params.name}` })
       item.stock += req.body.add
       return item
     },
