@@ -364,8 +364,14 @@ app.page('/targets', { title: 'Targets', icon: '🎯', order: 2, tags: ['ops'] }
     { data: rows, height: 220 },
   )
   if (st.button('Save targets', { key: 'save_targets', type: 'primary' })) {
-    await client.call(saveTargets, { body: edited })
-    st.toast('Targets saved', { icon: '💾' })
+    try {
+      await client.call(saveTargets, { body: edited })
+      st.toast('Targets saved', { icon: '💾' })
+    } catch (err) {
+      // The route refuses what its schema does not allow (a cleared date): say which cell.
+      if (!isApiCallError(err, saveTargets) || err.status !== 400) throw err
+      st.error(`Not saved: ${err.issues.map((i) => `row ${Number(i.path[0]) + 1}, ${i.path.slice(1).join('.')}: ${i.message}`).join('; ')}`)
+    }
   }
   return { layout: 'wide' }
 })
