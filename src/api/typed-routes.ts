@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from 'fastify'
-import { z } from '../internal/zod.js'
 import { ERRORS } from '../errors.js'
-import { ApiSchemaError, isApiSchemaError } from './zod-compilers.js'
+import { ApiSchemaError, answerEncoder, isApiSchemaError } from './zod-compilers.js'
 import { describeIssues, isZodSchema, toApiIssues, type ZodSchema } from './zod-schema.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './route.js'
 
@@ -75,6 +74,7 @@ export function registerSseRoute<M extends HTTPMethods, U extends string, S exte
   options: SseRouteOptions<M, U, S, E>,
 ): SseRouteHandle<M, U, S, E> {
   const { events, handler, ...rest } = options
+  const encode = answerEncoder(events)
   const schema = { ...rest.schema } as S & { response?: Record<string, unknown> }
   // Documents the events in OpenAPI; Fastify never serializes a stream, so nothing else changes.
   schema.response = {
@@ -88,18 +88,18 @@ export function registerSseRoute<M extends HTTPMethods, U extends string, S exte
       const source: unknown = await handler.call(this as unknown as SvcApi, request as never, reply as never)
       if (reply.sent || source === reply) return reply
       reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no')
-      return reply.send(Readable.from(sseFrames(source as AsyncIterable<unknown> | Iterable<unknown>, events, request)))
+      return reply.send(Readable.from(sseFrames(source as AsyncIterable<unknown> | Iterable<unknown>, encode, request)))
     },
   }
   ;(api as unknown as FastifyInstance).route(route)
   return Object.freeze({ method: options.method, url: options.url, schema: (rest.schema ?? {}) as S, events })
 }
 
-async function* sseFrames(source: AsyncIterable<unknown> | Iterable<unknown>, events: ZodSchema, request: FastifyRequest): AsyncGenerator<string> {
+async function* sseFrames(source: AsyncIterable<unknown> | Iterable<unknown>, encode: ReturnType<typeof answerEncoder>, request: FastifyRequest): AsyncGenerator<string> {
   const url = `${request.method} ${request.routeOptions.url}`
   try {
     for await (const event of source) {
-      const encoded = z.safeEncode(events, event)
+      const encoded = encode(event)
       if (!encoded.success) {
         const issues = toApiIssues('event', encoded.error.issues)
         throw new ApiSchemaError('SVC_ERR_API_BAD_RESPONSE', `${url} streamed an event its schema refuses: ${describeIssues(issues)}`, issues)

@@ -1,5 +1,6 @@
 import { z } from '../internal/zod.js'
 import type { RouteHandle, SseRouteHandle } from '../api/route.js'
+import type * as zc from 'zod/v4/core'
 import { describeIssues, isZodSchema, toApiIssues, type ApiIssue, type ZodSchema } from '../api/zod-schema.js'
 import { ApiCallError } from './api-call-error.js'
 import { ApiClientUsageError } from './usage-error.js'
@@ -75,10 +76,14 @@ function badAnswer(route: RouteHandle, answer: AnswerLike, what: string, issues:
   })
 }
 
+/**
+ * Through the schema's own Standard Schema `validate`: synchronous (zod's compiled fast path)
+ * unless the schema has async refinements.
+ */
 async function validated(route: RouteHandle, answer: AnswerLike, schema: ZodSchema, value: unknown, part: 'response' | 'event'): Promise<unknown> {
-  const result = await z.safeParseAsync(schema, value)
-  if (result.success) return result.data
-  const issues = toApiIssues(part, result.error.issues)
+  const result = await schema['~standard'].validate(value)
+  if (result.issues === undefined) return result.value
+  const issues = toApiIssues(part, result.issues as readonly zc.$ZodIssue[])
   throw badAnswer(route, answer, `${part === 'event' ? 'an event' : 'a body'} its schema refuses: ${describeIssues(issues)}`, issues)
 }
 
@@ -113,9 +118,9 @@ export async function httpError(route: RouteHandle, answer: AnswerLike, status: 
   const parsed = parseJson(text)
   const value = parsed.ok ? parsed.value : undefined
   const declared = answerSchema(route, status)
-  const asDeclared = declared === undefined ? undefined : await z.safeParseAsync(declared, value)
+  const asDeclared = declared === undefined ? undefined : await declared['~standard'].validate(value)
   let body: Record<string, unknown>
-  if (asDeclared?.success && typeof asDeclared.data === 'object' && asDeclared.data !== null) body = asDeclared.data as Record<string, unknown>
+  if (asDeclared?.issues === undefined && typeof asDeclared?.value === 'object' && asDeclared.value !== null) body = asDeclared.value as Record<string, unknown>
   else {
     const documented = ErrorBodySchema.safeParse(value)
     body = documented.success
