@@ -17,7 +17,7 @@ const OWNERS = ['Ada', 'Grace', 'Linus', 'Margaret'] as const
 const Region = z.enum(REGIONS)
 const Order = z
   .object({
-    id: z.number().int(),
+    id: z.number().int().positive(),
     region: Region,
     product: z.string(),
     customer: z.string(),

@@ -174,9 +174,9 @@ describe('client.stream, SvcTestClient', () => {
   })
 
   it('SvcTestClient.call has the same types', async () => {
-    const test = new SvcTestClient(app)
-    expectTypeOf(await test.call(getOrder, { params: { id: 1 } })).toEqualTypeOf<{ id: number; region: string; at: string }>()
+    const tester = new SvcTestClient(app)
+    expectTypeOf(await tester.call(getOrder, { params: { id: 1 } })).toEqualTypeOf<{ id: number; region: string; at: string }>()
     // @ts-expect-error the path parameter is "id"
-    await test.call(getOrder, { params: { orderId: 7 } })
+    await tester.call(getOrder, { params: { orderId: 7 } })
   })
 })
