@@ -28,6 +28,7 @@ export const ERRORS = {
   SVC_ERR_PROCESS_WORKER_START: { status: 500, error: 'worker_start_failed' },
   SVC_ERR_PROCESS_WORKER_START_TIMEOUT: { status: 500, error: 'worker_start_timeout' },
   SVC_ERR_PROCESS_CRASH_LOOP: { status: 500, error: 'worker_crash_loop' },
+  SVC_ERR_PROCESS_START_CANCELLED: { status: 500, error: 'start_cancelled' },
   // GATEWAY: answers the gateway gives itself
   SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },
   SVC_ERR_GATEWAY_BAD_UPGRADE: { status: 400, error: 'bad_request' },
@@ -59,9 +60,14 @@ export const ERRORS = {
   SVC_ERR_AUTH_BAD_STATE: { status: 400, error: 'bad_request' },
   SVC_ERR_AUTH_CONFIG: { status: 500, error: 'auth_config_invalid' },
   SVC_ERR_AUTH_IDP: { status: 502, error: 'idp_error' },
-  // CLIENT: ApiClient misuse
+  // API: typed routes (zod schemas) of the app's own API
+  SVC_ERR_API_BAD_REQUEST: { status: 400, error: 'bad_request' },
+  SVC_ERR_API_BAD_RESPONSE: { status: 500, error: 'internal' },
+  // CLIENT: ApiClient misuse, typed calls
   SVC_ERR_CLIENT_ABSOLUTE_PATH: { status: 500, error: 'client_bad_path' },
   SVC_ERR_CLIENT_CONFIG: { status: 500, error: 'client_config_invalid' },
+  SVC_ERR_CLIENT_HTTP_ERROR: { status: 500, error: 'api_call_failed' },
+  SVC_ERR_CLIENT_BAD_RESPONSE: { status: 500, error: 'client_bad_response' },
   // UI: page registration and page runs
   SVC_ERR_UI_DUPLICATE_PAGE: { status: 500, error: 'duplicate_page' },
   SVC_ERR_UI_DUPLICATE_WIDGET: { status: 500, error: 'duplicate_widget' },

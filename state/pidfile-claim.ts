@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { SvcError } from '../src/errors.js'
 import { atomicTempPath } from './atomic-write.js'
 import { Pidfile, readPidfileSync } from './pidfile.js'
 import { isRunning, isSvcProcess } from './process-check.js'
@@ -46,7 +47,7 @@ export function claimPidfile(path: string, options: ClaimOptions = {}): PidfileC
       options.beforeTakeover?.()
       if (removeIfSame(path, holder.ino)) replaced = holder.pid ?? 'invalid'
     }
-    throw new Error(`the pid file ${path} kept changing while svc tried to claim it (${CLAIM_ATTEMPTS} attempts)`)
+    throw new SvcError('SVC_ERR_PIDFILE_IN_USE', `the pid file ${path} kept changing while svc tried to claim it (${CLAIM_ATTEMPTS} attempts)`)
   } finally {
     unlinkSync(temp)
   }

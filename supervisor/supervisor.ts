@@ -230,7 +230,7 @@ export class Supervisor implements Closable {
    * stopped what was started so far, so nothing more may start.
    */
   #stillStarting(): void {
-    if (this.#state !== 'starting') throw new Error('svc stopped while starting')
+    if (this.#state !== 'starting') throw new SvcError('SVC_ERR_PROCESS_START_CANCELLED', 'svc stopped while starting')
   }
 
   /** Fork a standby worker for every slot without a live one (only with `standbyWorkers`). */
@@ -259,7 +259,7 @@ export class Supervisor implements Closable {
   async #startSidecar(): Promise<Sidecar> {
     const spec = await this.#o.sidecarSpec(this.#settings, this.#bound!)
     // A stop began while the port was picked: it has stopped the sidecars it knew of.
-    if (this.#state === 'stopping' || this.#state === 'stopped') throw new Error('svc is stopping')
+    if (this.#state === 'stopping' || this.#state === 'stopped') throw new SvcError('SVC_ERR_PROCESS_START_CANCELLED', 'svc is stopping')
     const sidecar = new Sidecar(spec, this.#cookie('sidecar'), this.#children.sidecar)
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
     sidecar.start(this.#o.logger)

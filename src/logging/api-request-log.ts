@@ -1,5 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
-import { noteUnhandledError } from '../api-error-reply.js'
+import { noteUnhandledError } from '../api/error-reply.js'
 
 export interface ApiRequestLogSettings {
   /** One INFO line per API request (debug mode turns it on). */

@@ -46,7 +46,7 @@ describe('svc new', () => {
     for (const entry of ['node_modules/', 'dist/', '.svc.pid*']) expect(gitignore.split('\n')).toContain(entry)
     const app = await readFile(join(dir, 'app.ts'), 'utf8')
     expect(app).toContain("new Svc({ title: 'my-app' })")
-    expect(app).toContain("client.get('/hello'")
+    expect(app).toContain('client.call(hello')
     const test = await readFile(join(dir, 'app.test.ts'), 'utf8')
     expect(test).toContain("from 'svc/testing'")
     expect(test).toContain('client.ui(')

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { ERRORS } from './errors.js'
+import { ERRORS } from '../errors.js'
 
 /**
  * What an unexpected error of an API route answers. Fastify's default error handler would send

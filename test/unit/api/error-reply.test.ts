@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { Svc } from '../../src/app.js'
-import { GENERIC_SERVER_ERROR_MESSAGE } from '../../src/api-error-reply.js'
-import { SvcTestClient } from '../../src/testing/test-client.js'
+import { Svc } from '../../../src/app.js'
+import { GENERIC_SERVER_ERROR_MESSAGE } from '../../../src/api/error-reply.js'
+import { SvcTestClient } from '../../../src/testing/test-client.js'
 
 /** API server errors answer `{error, message, request_id}` without their message unless details are on; 4xx keep theirs. */
 function appWithRoutes(options: { show_error_details?: boolean } = {}): { app: Svc; client: SvcTestClient } {
