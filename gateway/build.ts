@@ -61,6 +61,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
   const api = await createApiHop(app.api)
   const http = new HttpProxy(runtime.uiUpstream, {
     maxBodyBytes: settings.gateway_max_proxy_request_body_bytes,
+    bufferDiskBytes: settings.gateway_proxy_buffer_disk_bytes,
     connectTimeoutMs: settings.gateway_upstream_connect_timeout_s * 1000,
     readTimeoutMs: settings.gateway_upstream_read_timeout_s * 1000,
     poolSize: settings.gateway_upstream_pool_size,

@@ -44,6 +44,7 @@ export const ERRORS = {
   SVC_ERR_PROXY_NO_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_PROXY_BODY_TOO_LARGE: { status: 413, error: 'payload_too_large' },
   SVC_ERR_PROXY_UPSTREAM_BUSY: { status: 503, error: 'upstream_busy' },
+  SVC_ERR_PROXY_BUFFER_FULL: { status: 503, error: 'request_buffer_full' },
   // WS: the WebSocket hop to the sidecar
   SVC_ERR_WS_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_WS_BAD_HANDSHAKE: { status: 400, error: 'bad_request' },

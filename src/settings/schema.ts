@@ -99,6 +99,11 @@ export const FIELDS = {
     default: 32 * 1024 * 1024, // 32 MiB; 0 = unlimited
     parse: asNumber,
   },
+  gateway_proxy_buffer_disk_bytes: {
+    schema: z.number().int().min(0),
+    default: 256 * 1024 * 1024, // 256 MiB per worker of UI request bodies in temporary files; 0 = unlimited
+    parse: asNumber,
+  },
   gateway_ws_max_message_bytes: {
     // ws keeps the limit in a 32-bit integer; 0 = unlimited.
     schema: z.number().int().min(0).max(2 ** 31 - 1),
