@@ -154,6 +154,8 @@ export const FIELDS = {
   pidfile: { schema: z.string().min(1), default: './.svc.pid', parse: asString },
   no_pidfile: { schema: z.boolean(), default: false, parse: asBool },
   shutdown_grace_s: { schema: seconds, default: 10, parse: asNumber },
+  /** A reload keeps proxied WebSockets on the replaced worker this long (0 = close them at once). */
+  gateway_ws_reload_grace_s: { schema: seconds, default: 60, parse: asNumber },
   gateway_start_timeout_s: { schema: seconds, default: 30, parse: asNumber },
   ui_command: {
     schema: z.array(z.string()).min(1).nullable(),
