@@ -70,6 +70,8 @@ export const ERRORS = {
   SVC_ERR_UI_PAGE_THREAD: { status: 500, error: 'page_thread_failed' },
   // REDIS: shared state across replicas (`redis_url`)
   SVC_ERR_REDIS_UNAVAILABLE: { status: 503, error: 'shared_state_unavailable' },
+  SVC_ERR_REDIS_VALUE_TOO_LARGE: { status: 500, error: 'shared_state_value_too_large' },
+  SVC_ERR_REDIS_REPLY_TOO_LARGE: { status: 503, error: 'shared_state_unavailable' },
   // TRACE: trace hooks
   SVC_ERR_TRACE_BAD_HOOK: { status: 500, error: 'trace_hook_invalid' },
 } as const satisfies Record<`SVC_ERR_${string}`, { status: number; error: string }>
