@@ -8,6 +8,7 @@ import type { RequestObservation } from './observe.js'
 import { ERRORS, isSvcError, type SvcErrorCode } from '../src/errors.js'
 import type { Closable } from '../src/internal/closable.js'
 import { bodyTooLarge, DiskBudget, RequestBody } from './request-body.js'
+import { lingerBriefly } from './lingering-close.js'
 
 /**
  * The HTTP hop to the sidecar: one undici keep-alive Pool per worker, response bodies streamed
@@ -383,6 +384,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
       return
     }
     res.setHeader('connection', 'close')
+    if (res.socket) lingerBriefly(res.socket)
     sendJsonError(res, 'SVC_ERR_GATEWAY_BODY_TIMEOUT', `the request body stalled: no bytes for ${ms / 1000} s (gateway_client_body_timeout_s)`, this.#p.requestId)
   }
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connect, type Socket } from 'node:net'
-import { once } from 'node:events'
 import { mkdirSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
@@ -23,11 +22,13 @@ class Upload {
   readonly closed: Promise<void>
   #headSent = false
 
-  constructor(port: number) {
-    this.socket = connect(port, '127.0.0.1')
+  /** `allowHalfOpen`: the client keeps its side open (and may keep sending) after the gateway's FIN. */
+  constructor(port: number, allowHalfOpen = false) {
+    this.socket = connect({ port, host: '127.0.0.1', allowHalfOpen })
     this.socket.on('data', (d: Buffer) => (this.received += d.toString('latin1')))
     this.socket.on('error', () => {})
-    this.closed = once(this.socket, 'close').then(() => undefined)
+    // Not events.once: that rejects on the EPIPE of a write the gateway already cut.
+    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()))
   }
 
   write(bytes: string | Buffer): void {
@@ -42,7 +43,7 @@ class Upload {
     let m: RegExpExecArray | null = null
     while (!(m = /^HTTP\/1\.1 (\d{3}) [\s\S]*?\r\n\r\n(\{[\s\S]*\})$/.exec(this.received))) {
       if (Date.now() > deadline) throw new Error(`no answer within ${timeoutMs} ms; got ${JSON.stringify(this.received)}`)
-      await Promise.race([once(this.socket, 'data'), this.closed, new Promise((r) => setTimeout(r, 100))])
+      await Promise.race([this.closed, new Promise((r) => setTimeout(r, 25))])
     }
     return { status: Number(m[1]), body: JSON.parse(m[2]!) as Record<string, unknown> }
   }
@@ -138,25 +139,50 @@ describe('UI request bodies are buffered before they take an upstream connection
     }
   })
 
-  it('silent and slowloris connections opened after a flood are still cut at the header timeout', async () => {
+  it('silent and slowloris connections opened after a flood are cut at the header timeout, also when they keep sending after their 408', async () => {
     const flood = Array.from({ length: POOL * 3 }, (_, i) => upload(`POST /flood/${i} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n`))
     const drip = setInterval(() => {
       for (const u of flood) u.write('a')
     }, 100)
-    const probes = Array.from({ length: 10 }, (_, i) => upload(i % 2 === 0 ? '' : 'GET /slowloris HTTP/1.1\r\nHost: x\r\n'))
+    const opened = Date.now()
+    // Silent ones, and slowloris ones that ignore the gateway's FIN and go on sending headers.
+    const silent = Array.from({ length: 5 }, () => new Upload(svc.port))
+    const loris = Array.from({ length: 5 }, () => new Upload(svc.port, true))
+    for (const p of loris) p.write('GET /slowloris HTTP/1.1\r\nHost: x\r\n')
     const feed = setInterval(() => {
-      for (const [i, p] of probes.entries()) if (i % 2 === 1) p.write(`X-Drip-${Date.now()}: 1\r\n`)
+      for (const p of loris) p.write(`X-Drip-${Date.now()}: 1\r\n`)
     }, 150)
+    const cutWithin = async (p: Upload, ms: number): Promise<void> => {
+      const late = new Promise((_, reject) => setTimeout(() => reject(new Error(`still open after ${ms} ms: ${JSON.stringify(p.received)}`)), ms))
+      await Promise.race([p.closed, late])
+      expect(p.received).toMatch(/^HTTP\/1\.1 408 /)
+    }
     try {
-      for (const p of probes) {
-        // 1 s header timeout, checked at most every 250 ms, plus a generous margin for a loaded machine.
-        await Promise.race([p.closed, new Promise((_, reject) => setTimeout(() => reject(new Error(`probe still open: ${JSON.stringify(p.received)}`)), 8_000))])
-        expect(p.received).toMatch(/^HTTP\/1\.1 408 /)
-      }
+      // 1 s header timeout, checked every 250 ms, then at most 1 s to read the 408. Before, a
+      // client that kept sending after it was held by the lingering close for 10 s more.
+      for (const p of [...silent, ...loris]) await cutWithin(p, 6_000)
+      expect(Date.now() - opened).toBeLessThan(6_000)
     } finally {
       clearInterval(drip)
       clearInterval(feed)
-      for (const u of [...flood, ...probes]) u.socket.destroy()
+      for (const u of [...flood, ...silent, ...loris]) u.socket.destroy()
+    }
+  })
+
+  it('an upload that stalls gets 408 and is cut within a second even if it starts sending again', async () => {
+    const u = new Upload(svc.port, true)
+    u.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n')
+    u.write(Buffer.alloc(1_000, 97))
+    await u.answer(6_000)
+    expect(u.received).toMatch(/^HTTP\/1\.1 408 /)
+    const answered = Date.now()
+    const feed = setInterval(() => u.write('a'), 100)
+    try {
+      await Promise.race([u.closed, new Promise((_, reject) => setTimeout(() => reject(new Error('still open 6 s after its 408')), 6_000))])
+      // Before: held up to 10 s by the lingering close while it kept sending.
+      expect(Date.now() - answered).toBeLessThan(6_000)
+    } finally {
+      clearInterval(feed)
     }
   })
 
