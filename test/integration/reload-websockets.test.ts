@@ -90,7 +90,8 @@ describe('gateway reload keeps page sockets on the replaced worker', () => {
 
   it('sockets stay open and keep working across a reload, new ones go to the new worker; after the grace the old ones get 1001 spread out and the old worker exits', async () => {
     writeFileSync(file, appSource(1))
-    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload'], env: { SVC_GATEWAY_WS_RELOAD_GRACE_S: '3' } })
+    // The HTTP drain (shutdown_grace_s) ends long before the WebSocket grace: the sockets outlive it.
+    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload'], env: { SVC_GATEWAY_WS_RELOAD_GRACE_S: '4', SVC_SHUTDOWN_GRACE_S: '1' } })
     await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
     const oldPid = (await served(svc)).pid
     const old = await Promise.all([1, 2, 3].map((i) => connect(svc, `old-${i}`)))
@@ -98,6 +99,8 @@ describe('gateway reload keeps page sockets on the replaced worker', () => {
 
     const reloadedAt = Date.now()
     const newPid = await reloadTo(svc, 2)
+    // The old worker was told to drain before the new one answered this request.
+    const draining = Date.now()
     expect(newPid).not.toBe(oldPid)
     // Before, every socket got 1001 the moment the old worker drained.
     for (const s of old) {
@@ -107,13 +110,16 @@ describe('gateway reload keeps page sockets on the replaced worker', () => {
     expect(isAlive(oldPid)).toBe(true)
     const fresh = await connect(svc, 'new')
     await fresh.roundTrip('fresh')
+    // Past the 1 s HTTP grace (and its forced close of HTTP connections), still relaying.
+    while (Date.now() - draining < 2_000) await new Promise((r) => setTimeout(r, 50))
+    for (const s of old) await s.roundTrip('after-http-grace')
 
     const closes = await Promise.all(old.map((s) => s.closed))
     expect(closes.map((c) => c.code)).toEqual([1001, 1001, 1001])
     // Not before the grace, and one by one: three sockets over a 10 s spread are ~3.3 s apart.
     const first = Math.min(...closes.map((c) => c.at))
     const last = Math.max(...closes.map((c) => c.at))
-    expect(first - reloadedAt).toBeGreaterThanOrEqual(3_000)
+    expect(first - reloadedAt).toBeGreaterThanOrEqual(4_000)
     expect(last - first).toBeGreaterThanOrEqual(5_000)
     expect(await waitGone([oldPid], 10_000)).toEqual([])
     // The socket opened after the reload lives on the new worker: untouched by the old one's exit.
