@@ -99,7 +99,7 @@ describe('gateway reload keeps page sockets on the replaced worker', () => {
 
     const reloadedAt = Date.now()
     const newPid = await reloadTo(svc, 2)
-    // The old worker was told to drain before the new one answered this request.
+    // The old worker is told to drain as soon as the new one is ready: about when this answer came.
     const draining = Date.now()
     expect(newPid).not.toBe(oldPid)
     // Before, every socket got 1001 the moment the old worker drained.
