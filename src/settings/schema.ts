@@ -1,6 +1,7 @@
 import { z } from '../internal/zod.js'
 import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
 import { themeSchema, type ThemeSettings } from './theme.js'
+import { cspSchema, parseCspEnv, type CspSetting } from './csp.js'
 
 /**
  * Every svc setting, one row each: its zod schema (typed value), its default, and how a string
@@ -185,6 +186,13 @@ export const FIELDS = {
   /** Largest value svc writes to or reads from Redis; Redis's own maximum string is 512 MiB. */
   redis_max_value_bytes: { schema: z.number().int().min(1024).max(512 * 1024 * 1024), default: 1024 * 1024, parse: asNumber },
   theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
+  /** The pages' Content-Security-Policy: null = svc's; an object adds sources per directive; a string replaces it; false = none. */
+  ui_csp: {
+    schema: cspSchema,
+    default: null as CspSetting,
+    parse: parseCspEnv,
+    example: '{"img-src":["https://images.example.com"]}',
+  },
 } as const
 
 export type SettingKey = keyof typeof FIELDS

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { RedisClientType } from 'redis'
 import { SvcError, isSvcError } from '../errors.js'
 import type { Closable } from '../internal/closable.js'
+import { FIELDS } from '../settings/schema.js'
 
 export interface RedisConnectionOptions {
   url: string
@@ -12,8 +13,8 @@ export interface RedisConnectionOptions {
   keyPrefix: string
   /** Connect and per-command deadline in ms. */
   timeoutMs: number
-  /** Largest value svc writes or reads (`redis_max_value_bytes`); a reply much larger ends the connection. */
-  maxValueBytes: number
+  /** Largest value svc writes or reads (`redis_max_value_bytes`, its default when left out); a reply much larger ends the connection. */
+  maxValueBytes?: number
   logger: Logger
 }
 
@@ -56,7 +57,7 @@ export interface RedisProbe {
  */
 export class RedisConnection implements RedisCommands, Closable {
   readonly keyPrefix: string
-  readonly #opts: RedisConnectionOptions
+  readonly #opts: Required<RedisConnectionOptions>
   #client: Promise<RedisClientType> | null = null
   #down = false
   #closing: Promise<void> | null = null
@@ -70,7 +71,7 @@ export class RedisConnection implements RedisCommands, Closable {
   #lastError: string | null = null
 
   constructor(options: RedisConnectionOptions) {
-    this.#opts = options
+    this.#opts = { ...options, maxValueBytes: options.maxValueBytes ?? FIELDS.redis_max_value_bytes.default }
     this.keyPrefix = options.keyPrefix
   }
 
