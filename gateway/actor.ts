@@ -24,6 +24,8 @@ export interface GatewayActorOptions {
   /** The stable worker slot, the `worker` label of the metrics (`SVC_WORKER_ID`). */
   workerId: string
   logger: Logger
+  /** Started by `svc dev` (`SVC_DEV_MODE`): mode-dependent defaults take their dev value. Default false. */
+  devMode?: boolean
   channel: Channel<SupervisorToGateway, GatewayToSupervisor>
   exit: (code: number) => void
 }
@@ -59,7 +61,7 @@ export class GatewayActor implements Closable<[graceMs: number, wsGraceMs?: numb
       const runtime = new GatewayRuntime(this.#opts.uiUpstream)
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
-      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime })
+      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime, devMode: this.#opts.devMode })
       // Stopped while the app loaded: nothing was announced, nothing may serve.
       if (this.#closing || this.#destroying) {
         await this.#gateway.destroy()

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Svc } from '../src/app.js'
 import { childLogger } from '../src/logging/logger.js'
-import { kServeHealth } from '../src/internal/symbols.js'
+import { kServeErrorDetails, kServeHealth } from '../src/internal/symbols.js'
 import type { GatewayRuntime } from './runtime.js'
 import { createApiHop } from './api-hop.js'
 import { HttpProxy } from './http-proxy.js'
@@ -44,6 +44,8 @@ export interface BuildGatewayOptions {
   runtime: GatewayRuntime
   observer?: GatewayObserver
   internal?: InternalRoutes | null
+  /** Started by `svc dev`: API server errors show their message unless `show_error_details` says otherwise. */
+  devMode?: boolean
 }
 
 async function closeApp(app: Svc, ms: number, logger: Logger): Promise<void> {
@@ -63,6 +65,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
   const settings = app.settings
   const runtime = opts.runtime
   app[kServeHealth](runtime)
+  app[kServeErrorDetails](opts.devMode ?? false)
   const logger = childLogger(app.logger, 'svc.gateway')
   const observer = opts.observer ?? NOOP_OBSERVER
   const api = await createApiHop(app.api)

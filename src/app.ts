@@ -10,7 +10,8 @@ import { getRequestId } from './logging/context.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { markCompilersDefault, withLazySchemaCompilers } from './internal/lazy-schema-compilers.js'
 import { serveDocsUiOnFirstUse } from './internal/lazy-docs-ui.js'
-import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { answerServerErrorsPrivately } from './api-error-reply.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
 import type { InjectMap } from './ui/inject.js'
@@ -43,6 +44,8 @@ export class Svc {
   /** Root of the logger tree (`svc`). */
   readonly logger: Logger
   #health: HealthSource = UNSERVED
+  /** An API server error answers with its own message (else a generic one); the gateway decides for dev mode. */
+  #errorDetails: boolean
   readonly #shared: SharedState
   readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
 
@@ -69,6 +72,8 @@ export class Svc {
       reply.header('x-request-id', request.id)
       done()
     })
+    this.#errorDetails = this.settings.show_error_details ?? false
+    answerServerErrorsPrivately(this.api, () => this.#errorDetails)
     applyCors(this.api, this.settings)
     if (!isPagesOnly()) {
       const base = this.settings.root_path + this.settings.api_mount_path
@@ -110,6 +115,11 @@ export class Svc {
   /** The gateway serving this app hands readyz its source of drain and upstream state. */
   [kServeHealth](source: HealthSource): void {
     this.#health = source
+  }
+
+  /** `svc dev` shows API server errors in full unless `show_error_details` is set. */
+  [kServeErrorDetails](devMode: boolean): void {
+    this.#errorDetails = this.settings.show_error_details ?? devMode
   }
 
   /**

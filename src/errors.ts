@@ -18,6 +18,8 @@ export const ERRORS = {
   SVC_ERR_STATE_INVALID: { status: 500, error: 'state_invalid' },
   SVC_ERR_STATE_MISSING: { status: 500, error: 'state_missing' },
   SVC_ERR_PIDFILE_INVALID: { status: 500, error: 'pidfile_invalid' },
+  SVC_ERR_PIDFILE_IN_USE: { status: 500, error: 'pidfile_in_use' },
+  SVC_ERR_PIDFILE_UNWRITABLE: { status: 500, error: 'pidfile_unwritable' },
   // PROCESS: supervisor-owned children
   SVC_ERR_PROCESS_PORT_IN_USE: { status: 500, error: 'port_in_use' },
   SVC_ERR_PROCESS_HOST_UNRESOLVABLE: { status: 500, error: 'host_unresolvable' },
@@ -49,6 +51,8 @@ export const ERRORS = {
   SVC_ERR_WS_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_WS_BAD_HANDSHAKE: { status: 400, error: 'bad_request' },
   SVC_ERR_WS_VERSION: { status: 426, error: 'upgrade_required' },
+  // API: the app's own routes
+  SVC_ERR_API_INTERNAL: { status: 500, error: 'internal' },
   // AUTH
   SVC_ERR_AUTH_MISSING_DEPENDENCY: { status: 500, error: 'auth_unavailable' },
   SVC_ERR_AUTH_UNAUTHORIZED: { status: 401, error: 'unauthorized' },

@@ -161,10 +161,12 @@ export class Supervisor implements Closable {
       let settings = this.#settings
       let bound = await this.#o.bind(settings)
       this.#bound = bound
+      this.#stillStarting()
       let sidecar = await this.#startSidecar()
       const first = this.#spawnWorker(sidecar.url, 0)
       this.#workers = [first]
       const final = resolveSettings([optionsLayer(await waitPhase(first, 'loaded'))])
+      this.#stillStarting()
       // A worker given the bound port (it was fixed before the app) reports it, not the 0 asked for.
       const portMoved = final.gateway_port !== settings.gateway_port && final.gateway_port !== bound.port
       const rebind = final.gateway_host !== settings.gateway_host || portMoved
@@ -175,37 +177,45 @@ export class Supervisor implements Closable {
         closeHandle(bound.handle)
         bound = await this.#o.bind(final)
         this.#bound = bound
+        this.#stillStarting()
       }
       this.#o.onSettings(final, bound)
       if (relaunch) {
         const old = sidecar
         sidecar = await this.#startSidecar()
         await old.close(this.#o.logger)
+        this.#stillStarting()
         first.send({ svc: 1, type: 'upstream', url: sidecar.url })
       }
       // The first worker saw the provisional address in its env (SVC_GATEWAY_PORT,
       // SVC_INTERNAL_API_BASE): after a rebind it is replaced by one that sees the final one.
       if (rebind) {
         await first.destroy()
+        this.#stillStarting()
         this.#workers = [this.#spawnWorker(sidecar.url, 0)]
       }
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
+      this.#stillStarting()
       // One worker listens on the port itself: no supervisor hop to pay for.
       if (final.workers > 1) {
         this.#dispatcher = new ConnectionDispatcher(bound.handle, this.#o.logger)
         await this.#dispatcher.listen()
+        this.#stillStarting()
       }
       for (const w of this.#workers) w.listen(this.#listenTarget())
       await Promise.all(this.#workers.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
+      // Stopped while starting (Ctrl-C, svc shutdown): what failed did so because it was told
+      // to stop, and the stop in progress ends the tree with its own exit code.
+      if (this.#state !== 'starting') return
       const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
       // The human reads it once, as the `svc: error:` line on stderr; a JSON log keeps a record
       // for machines, a pretty one would only print it a second time.
       if (this.#settings.log_format === 'json') this.#o.logger.error({ code }, (err as Error).message)
       await this.#teardown()
       // The app's own options or module were bad: a usage error, as when found before start.
-      const usage = code.startsWith('SVC_ERR_TARGET_') || code === 'SVC_ERR_CONFIG_INVALID' || code === 'SVC_ERR_CONFIG_FILE' || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
+      const usage = code.startsWith('SVC_ERR_TARGET_') || code.startsWith('SVC_ERR_PIDFILE_') || code === 'SVC_ERR_CONFIG_INVALID' || code === 'SVC_ERR_CONFIG_FILE' || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
       this.#finish(usage ? 2 : 1, (err as Error).message)
       return
     }
@@ -219,6 +229,14 @@ export class Supervisor implements Closable {
     }
     this.#topology()
     this.#refillSpares()
+  }
+
+  /**
+   * Called after every wait in start(): a stop asked for meanwhile (Ctrl-C, svc shutdown) has
+   * stopped what was started so far, so nothing more may start.
+   */
+  #stillStarting(): void {
+    if (this.#state !== 'starting') throw new Error('svc stopped while starting')
   }
 
   /** Fork a standby worker for every slot without a live one (only with `standbyWorkers`). */
@@ -245,7 +263,10 @@ export class Supervisor implements Closable {
   }
 
   async #startSidecar(): Promise<Sidecar> {
-    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!), this.#cookie('sidecar'), this.#children.sidecar)
+    const spec = await this.#o.sidecarSpec(this.#settings, this.#bound!)
+    // A stop began while the port was picked: it has stopped the sidecars it knew of.
+    if (this.#state === 'stopping' || this.#state === 'stopped') throw new Error('svc is stopping')
+    const sidecar = new Sidecar(spec, this.#cookie('sidecar'), this.#children.sidecar)
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
     sidecar.start(this.#o.logger)
     this.#sidecar = sidecar

@@ -456,6 +456,56 @@ describe('supervisor actor: stopping', () => {
   })
 })
 
+describe('supervisor actor: a stop during start-up (Ctrl-C a second in)', () => {
+  const errors = (h: Harness): Record<string, unknown>[] => h.logs.filter((l) => (l.level as number) >= 50)
+
+  it('while the first worker loads the app: it drains, nothing more starts, no error, exit 0', async () => {
+    const h = harness({ options: { workers: 2 }, scripts: [{ load: 'hold' }] })
+    const started = h.sup.start()
+    const first = await h.fakes.nextWorker()
+    const closed = h.sup.close()
+    await started
+    await closed
+    expect(await h.exited).toEqual({ code: 0, message: undefined })
+    expect(first.received.map((m) => m.type)).toEqual(['drain'])
+    // Neither the second worker nor a second sidecar was started after the stop.
+    expect(h.fakes.workers).toHaveLength(1)
+    expect(h.fakes.sidecars).toHaveLength(1)
+    expect(h.fakes.live()).toEqual([])
+    expect(errors(h)).toEqual([])
+    expect(h.exits()).toBe(1)
+  })
+
+  it('while the sidecar is not healthy yet (workers loaded, nothing listening): no error, exit 0, nothing left', async () => {
+    const h = harness({ options: { workers: 2 }, sidecarHealth: [false] })
+    const started = h.sup.start()
+    await h.fakes.nextWorker()
+    await settle()
+    expect(h.fakes.workers).toHaveLength(2)
+    const closed = h.sup.close()
+    await vi.advanceTimersByTimeAsync(100)
+    await started
+    await closed
+    expect(await h.exited).toEqual({ code: 0, message: undefined })
+    for (const w of h.fakes.workers) expect(w.received.map((m) => m.type)).not.toContain('listen')
+    expect(h.fakes.live()).toEqual([])
+    expect(h.fakes.sidecars[0]!.exit).not.toBeNull()
+    expect(errors(h)).toEqual([])
+  })
+
+  it('before the sidecar is even started: nothing is started at all', async () => {
+    const h = harness()
+    const started = h.sup.start()
+    const closed = h.sup.close()
+    await started
+    await closed
+    expect(await h.exited).toEqual({ code: 0, message: undefined })
+    expect(h.fakes.sidecars).toHaveLength(0)
+    expect(h.fakes.workers).toHaveLength(0)
+    expect(errors(h)).toEqual([])
+  })
+})
+
 describe('supervisor actor: standby workers (svc dev --reload)', () => {
   const types = (w: FakeWorker): string[] => w.received.map((m) => m.type)
 
