@@ -47,6 +47,7 @@ export const ERRORS = {
   SVC_ERR_PROXY_NO_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_PROXY_BODY_TOO_LARGE: { status: 413, error: 'payload_too_large' },
   SVC_ERR_PROXY_UPSTREAM_BUSY: { status: 503, error: 'upstream_busy' },
+  SVC_ERR_PROXY_BUFFER_FULL: { status: 503, error: 'request_buffer_full' },
   // WS: the WebSocket hop to the sidecar
   SVC_ERR_WS_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_WS_BAD_HANDSHAKE: { status: 400, error: 'bad_request' },
@@ -80,6 +81,8 @@ export const ERRORS = {
   SVC_ERR_UI_INTERNAL: { status: 500, error: 'internal' },
   // REDIS: shared state across replicas (`redis_url`)
   SVC_ERR_REDIS_UNAVAILABLE: { status: 503, error: 'shared_state_unavailable' },
+  SVC_ERR_REDIS_VALUE_TOO_LARGE: { status: 500, error: 'shared_state_value_too_large' },
+  SVC_ERR_REDIS_REPLY_TOO_LARGE: { status: 503, error: 'shared_state_unavailable' },
   // TRACE: trace hooks
   SVC_ERR_TRACE_BAD_HOOK: { status: 500, error: 'trace_hook_invalid' },
 } as const satisfies Record<`SVC_ERR_${string}`, { status: number; error: string }>

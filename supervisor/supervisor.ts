@@ -12,6 +12,7 @@ import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
+import { MAX_RETIRING_PER_SLOT } from '../src/internal/deadlines.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -110,6 +111,11 @@ export class Supervisor implements Closable {
   /** A full reload's new sidecar until it answers: its death is the reload's failure, reported there. */
   #freshSidecar: Sidecar | null = null
   #workers: WorkerHandle[] = []
+  /**
+   * Workers a reload replaced, oldest first, until they exit: they keep their WebSockets up to
+   * `gateway_ws_reload_grace_s`; `hurried` once told to close them now (too many generations).
+   */
+  #retiring: { worker: WorkerHandle; hurried: boolean }[] = []
   /** Standby workers by slot (`standbyWorkers`); not serving, not in the topology. */
   #spares: (WorkerHandle | undefined)[] = []
   readonly #crashes: number[] = []
@@ -418,8 +424,33 @@ export class Supervisor implements Closable {
     this.#workers = next
     this.#topology()
     logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
-    await Promise.all(old.map((w) => w.close(settings.shutdown_grace_s * 1000, 'reload')))
+    this.#retire(old)
     this.#refillSpares()
+  }
+
+  /**
+   * Drain the workers a reload replaced without waiting for them: they finish their requests
+   * within `shutdown_grace_s` and keep their proxied WebSockets until those close or
+   * `gateway_ws_reload_grace_s` passes (as nginx keeps upgraded connections on old workers).
+   * Beyond `MAX_RETIRING_PER_SLOT` such generations (a burst of saves), the oldest close their
+   * WebSockets now, still spread over time, so replaced workers do not pile up.
+   */
+  #retire(old: readonly WorkerHandle[]): void {
+    const s = this.#settings
+    const graceMs = s.shutdown_grace_s * 1000
+    for (const worker of old) {
+      const entry = { worker, hurried: false }
+      this.#retiring.push(entry)
+      void worker.close(graceMs, 'reload', s.gateway_ws_reload_grace_s * 1000).then(() => {
+        this.#retiring = this.#retiring.filter((e) => e !== entry)
+      })
+    }
+    const excess = this.#retiring.length - s.workers * MAX_RETIRING_PER_SLOT
+    for (const entry of this.#retiring.slice(0, Math.max(0, excess))) {
+      if (entry.hurried) continue
+      entry.hurried = true
+      void entry.worker.close(graceMs, 'reload', 0)
+    }
   }
 
   /** Graceful: drain every worker within the grace, then stop the sidecar. Same promise on repeat. */
@@ -442,14 +473,16 @@ export class Supervisor implements Closable {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
     this.#dispatcher?.close()
-    await Promise.all([...this.#workers.map((w) => w.close(graceMs, 'shutdown')), this.#dropSpares()])
+    const retiring = this.#retiring.map((e) => e.worker)
+    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.close(graceMs, 'shutdown')), this.#dropSpares()])
     await this.#sidecar?.close(this.#o.logger)
   }
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
     this.#dispatcher?.close()
-    await Promise.all([...this.#workers.map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close(this.#o.logger)])
+    const retiring = this.#retiring.map((e) => e.worker)
+    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close(this.#o.logger)])
   }
 
   #cookie(role: 'sidecar' | 'worker'): string {
