@@ -2,8 +2,9 @@
 // for every page, theme.js (the pre-paint theme script), plus chunks/*.js files that app.js imports on
 // demand (the chart library is one: pages without charts never load it). ESM with code splitting;
 // `--watch` rebuilds on change.
-import { build, context } from 'esbuild'
-import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { build, context, transform } from 'esbuild'
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -27,6 +28,34 @@ const common = {
   metafile: true,
 }
 
+const require = createRequire(import.meta.url)
+
+/**
+ * `import href from 'some/file.css?url'` (or a worker script `?url`): the file is copied next to the
+ * chunks under a content-hashed name and the import is its path relative to the importing chunk
+ * (`new URL(href, import.meta.url)`). Lazy chunks load their stylesheets and MapLibre's worker this
+ * way: CSS imported from a lazy chunk would otherwise be merged into app.css, which every page loads.
+ */
+/** @type {import('esbuild').Plugin} */
+const assetUrls = {
+  name: 'asset-urls',
+  setup(b) {
+    b.onResolve({ filter: /\?url$/ }, (args) => {
+      const file = args.path.startsWith('.') ? join(args.resolveDir, args.path.slice(0, -4)) : require.resolve(args.path.slice(0, -4))
+      // `.mjs` becomes `.js`: the page server knows that type, and module workers need a JavaScript MIME type.
+      return { path: file.replace(/\.mjs$/, '.js'), namespace: 'asset-url', pluginData: { file } }
+    })
+    b.onLoad({ filter: /.*/, namespace: 'asset-url' }, async (args) => {
+      const { file } = args.pluginData
+      const source = await readFile(file)
+      // Our own stylesheets are minified like app.css; library files ship minified already.
+      const css = file.endsWith('.css') && !file.includes('node_modules') && !watch
+      const contents = css ? (await transform(source, { loader: 'css', minify: true, target: common.target })).code : source
+      return { contents, loader: 'file', watchFiles: [file] }
+    })
+  },
+}
+
 /** @type {import('esbuild').BuildOptions} */
 const app = {
   ...common,
@@ -35,6 +64,8 @@ const app = {
   splitting: true,
   // Content-hashed names under chunks/: the sidecar serves them as immutable.
   chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'chunks/[name]-[hash]',
+  plugins: [assetUrls],
 }
 
 /**

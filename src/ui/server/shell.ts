@@ -1,4 +1,5 @@
 import { escapeHtml } from '../markdown.js'
+import type { MapStyles } from '../map-style.js'
 
 /**
  * The HTML document served for every page URL. URLs in it carry the base path, and the client
@@ -11,18 +12,23 @@ export interface ShellConfig {
   basePath: string
   title: string
   themeBase: 'system' | 'light' | 'dark'
+  /** `st.map`'s basemap styles when the app sets them; null leaves them to the map chunk (and out of every page). */
+  mapStyle?: MapStyles | null
+  /** The app icon's URL and type (`/favicon.ico` under the base path, or the icon's own URL). */
+  icon?: { href: string; type: string | null }
 }
 
 export function renderShell(config: ShellConfig): string {
-  const json = JSON.stringify({ basePath: config.basePath, title: config.title }).replace(/</g, '\\u003c')
+  const json = JSON.stringify({ basePath: config.basePath, title: config.title, ...(config.mapStyle ? { mapStyle: config.mapStyle } : {}) }).replace(/</g, '\\u003c')
   const base = escapeHtml(config.basePath)
+  const icon = config.icon ? `\n<link rel="icon" href="${escapeHtml(config.icon.href)}"${config.icon.type ? ` type="${config.icon.type}"` : ''}>` : ''
   return `<!doctype html>
 <html lang="en" data-theme-default="${config.themeBase}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${escapeHtml(config.title)}</title>
+<title>${escapeHtml(config.title)}</title>${icon}
 <script src="${base}/_stcore/static/theme.js"></script>
 <link rel="stylesheet" href="${base}/_stcore/static/app.css">
 <link rel="stylesheet" href="${base}/_stcore/theme.css">

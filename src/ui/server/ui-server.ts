@@ -16,6 +16,8 @@ import { readStatic } from './static-files.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
+import { loadAppIcon, type AppIcon } from '../app-icon.js'
+import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../map-style.js'
 
 export interface UiServerOptions {
   app: PageApp
@@ -44,6 +46,8 @@ const HEALTH = '/_stcore/health'
 const STREAM = '/_stcore/stream'
 /** The `theme` setting as CSS variables (a file, not an inline style, so a strict CSP works). */
 export const THEME_CSS_PATH = '/_stcore/theme.css'
+/** The app icon, under the base path and at the bare root (where browsers look without a link). */
+export const FAVICON_PATH = '/favicon.ico'
 
 type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
 
@@ -57,6 +61,8 @@ export class UiServer {
   #app: PageApp
   #directory: PageDirectory
   #themeCss: string
+  #icon: AppIcon
+  #mapStyle: MapStyles | null
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
@@ -70,6 +76,8 @@ export class UiServer {
     this.#app = options.app
     this.#directory = new PageDirectory(options.app.pages)
     this.#themeCss = themeCss(options.app.settings.theme)
+    this.#icon = loadAppIcon(options.app.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(options.app)
     this.#media = new MediaStore({ basePath: options.basePath })
     options.pool?.bind({ media: this.#media, logger: options.logger })
     this.#sessions = options.pool
@@ -115,6 +123,8 @@ export class UiServer {
     this.#app = app
     this.#directory = new PageDirectory(app.pages)
     this.#themeCss = themeCss(app.settings.theme)
+    this.#icon = loadAppIcon(app.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(app)
     // Page threads re-import the module themselves: an app object cannot cross threads.
     return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
   }
@@ -164,6 +174,10 @@ export class UiServer {
       res.end(req.method === 'HEAD' ? undefined : body)
       return
     }
+    if (this.#under(path, FAVICON_PATH)) {
+      this.#serveIcon(req, res)
+      return
+    }
     const staticPrefix = base + STATIC_PREFIX
     if (path.startsWith(staticPrefix)) {
       let name: string
@@ -203,7 +217,8 @@ export class UiServer {
       return
     }
     if (path === '/' || path === base || path.startsWith(base + '/')) {
-      const html = renderShell({ basePath: base, title: this.#app.settings.title, themeBase: this.#app.settings.theme.base ?? 'system' })
+      const icon = this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type }
+      const html = renderShell({ basePath: base, title: this.#app.settings.title, themeBase: this.#app.settings.theme.base ?? 'system', mapStyle: this.#mapStyle, icon })
       const isPage = this.#isPage(path, req.url ?? '')
       // A browser connects its page socket next: page threads load the app meanwhile. Probes
       // (readyz's GET /, monitors) do not ask for HTML and leave an idle server idle.
@@ -214,6 +229,20 @@ export class UiServer {
       return
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
+  }
+
+  #serveIcon(req: IncomingMessage, res: ServerResponse): void {
+    const icon = this.#icon
+    if (icon.kind === 'redirect') {
+      res.writeHead(302, { location: icon.url, 'cache-control': 'no-cache' }).end()
+      return
+    }
+    // Not content-hashed (the setting can change between deploys): browsers revalidate after an hour.
+    const headers: Record<string, string | number> = { 'content-type': icon.type, 'content-length': icon.body.byteLength, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' }
+    // An SVG opened as a page could run script: never from our origin.
+    if (icon.type === 'image/svg+xml') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+    res.writeHead(200, headers)
+    res.end(req.method === 'HEAD' ? undefined : icon.body)
   }
 
   /** Whether the page session would find a page for this browser path (`/` always shows one or the empty-app view). */
@@ -234,6 +263,13 @@ export class UiServer {
       servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
     })
   }
+}
+
+/** The basemap styles the page must be told about, or null when they are svc's defaults (the map chunk knows those). */
+function pageMapStyle(app: PageApp): MapStyles | null {
+  const light = app.settings.ui_map_style_url ?? DEFAULT_MAP_STYLE_URL
+  const dark = app.settings.ui_map_style_url_dark ?? ''
+  return light === DEFAULT_MAP_STYLE_URL && dark === '' ? null : mapStyles(light, dark)
 }
 
 /** A browser navigation (`Accept: text/html,…`), not a probe or a script (which accept anything). */

@@ -19,6 +19,7 @@ import { VegaChart } from './charts.js'
 import { Audio, Pdf, Video } from './media-more.js'
 import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
 import { Fragment } from './fragment.js'
+import { lazyElement } from './lazy.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -88,6 +89,15 @@ const REGISTRY: Registry = {
   segmentedControl: SegmentedControl,
   feedback: Feedback,
   fragment: Fragment,
+  // Issue #25: each renderer is a lazily loaded chunk (pages without them load none of it).
+  map: lazyElement(() => import('../lazy/map.js').then((m) => m.mount), { minHeight: (p) => p.height }),
+  plotlyChart: lazyElement(() => import('../lazy/plotly.js').then((m) => m.mount), { minHeight: (p) => p.height ?? 450 }),
+  html: lazyElement(() => import('../lazy/html.js').then((m) => m.mount)),
+  iframe: lazyElement(() => import('../lazy/iframe.js').then((m) => m.mount), { minHeight: (p) => p.height }),
+  // The shell draws the logo (app.tsx); the sidebar never shows it as an element.
+  logo: () => null,
+  balloons: lazyElement(() => import('../lazy/effects.js').then((m) => m.balloons), { headless: true }),
+  snow: lazyElement(() => import('../lazy/effects.js').then((m) => m.snow), { headless: true }),
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>
