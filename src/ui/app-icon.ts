@@ -32,7 +32,7 @@ type Shape = 'default' | 'url' | 'file' | 'text'
 function shapeOf(value: string): Shape {
   if (value === '') return 'default'
   if (/^https?:\/\//i.test(value)) return 'url'
-  if (/[/\\]/.test(value) || Object.hasOwn(FILE_TYPES, extname(value).toLowerCase())) return 'file'
+  if (/[/\\]/.test(value) || /\.[a-z0-9]{2,5}$/i.test(value)) return 'file'
   return 'text'
 }
 
