@@ -46,6 +46,10 @@ export type {
   EditingState,
   CacheOptions,
   CachedFunction,
+  MapOptions,
+  PlotlyFigure,
+  PlotlySelection,
+  PlotlyChartOptions,
 } from './ui/index.js'
 
 // The API client pages get (svc/client)

@@ -85,4 +85,6 @@ export type {
 export { columnConfig } from './st/column-config.js'
 export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/column-config.js'
 export type { DataframeSelection, DataEditorOptions } from './st-types.js'
+export type { Containers, MapOptions, PlotlyFigure, PlotlyPoint, PlotlySelection, PlotlyChartOptions, IframeOptions, LogoOptions } from './st-types.js'
+export type { PlotlyRegion } from './elements.js'
 export type { EditingState, ColumnType } from './elements.js'

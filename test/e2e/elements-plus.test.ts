@@ -349,3 +349,56 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
     }
   })
 })
+
+/** examples/showcase-plus as a user runs it: the chart's selection drives the map and the table. */
+describe('examples/showcase-plus in the browser', () => {
+  let tiles: MapTileServer
+  let svc: SvcRun
+  let browser: Browser
+
+  beforeAll(async () => {
+    tiles = await startMapTileServer()
+    const env = { SVC_UI_MAP_STYLE_URL: tiles.styleUrl('light'), SVC_UI_MAP_STYLE_URL_DARK: tiles.styleUrl('dark') }
+    const [s, b] = await Promise.allSettled([startSvc('examples/showcase-plus/app.ts:app', [], env), launchBrowser()])
+    if (s.status === 'fulfilled') svc = s.value
+    if (b.status === 'fulfilled') browser = b.value
+    if (s.status === 'rejected') throw s.reason
+    if (b.status === 'rejected') throw b.reason
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await svc?.stop()
+    await tiles?.close()
+  })
+
+  it('a box in the chart narrows the metrics, the table and the map; light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } })
+      try {
+        const page = await context.newPage()
+        page.setDefaultTimeout(20_000)
+        const errors = collectPageErrors(page)
+        await page.goto(svc.url)
+        await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
+        await page.getByTestId('logo-corner').waitFor()
+        expect(await page.getByTestId('metric').nth(2).textContent()).toContain('12 of 12')
+        const area = (await page.locator('.nsewdrag').first().boundingBox())!
+        await page.mouse.move(area.x + 4, area.y + 4)
+        await page.mouse.down()
+        await page.mouse.move(area.x + area.width * 0.5, area.y + area.height - 4, { steps: 10 })
+        await page.mouse.up()
+        await eventually(() => page.getByTestId('metric').nth(2).textContent()).not.toContain('12 of 12')
+        const shown = Number(/(\d+) of 12/.exec((await page.getByTestId('metric').nth(2).textContent())!)![1])
+        expect(shown).toBeGreaterThan(0)
+        await eventually(() => page.locator('[data-testid="dataframe"] tbody tr').count()).toBe(shown)
+        // The map fills its box next to Plotly, whose bundle brings MapLibre rules of its own.
+        expect((await page.locator('canvas.maplibregl-canvas').boundingBox())!.height).toBeGreaterThan(400)
+        await screenshot(page, `elements-plus-showcase-${colorScheme}`)
+        expect(errors).toEqual([])
+      } finally {
+        await context.close()
+      }
+    }
+  }, 90_000)
+})

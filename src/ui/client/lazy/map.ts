@@ -92,35 +92,49 @@ export const mount: MountView<MapProps> = (el, initial, host) => {
   const style = resolveStyles(host.mapStyle, host.basePath)
   let props = initial
   let signature = JSON.stringify(props)
+  let map: MapLibreMap | null = null
+  let destroyed = false
+  const cleanups: (() => void)[] = []
   el.classList.add('svc-map')
   el.setAttribute('role', 'region')
   sizeBox(el, props)
   const canvasHost = el.appendChild(document.createElement('div'))
   canvasHost.className = 'svc-map-host'
-  const map = new MapLibreMap({
-    container: canvasHost,
-    style: themeMode() === 'dark' ? style.dark : style.light,
-    attributionControl: false,
-    cooperativeGestures: true,
-    center: [0, 20],
-    zoom: 1,
-  })
-  map.addControl(new NavigationControl({ showCompass: false }), 'top-right')
-  map.addControl(new AttributionControl({ compact: true }), 'bottom-right')
-  // A new style (light/dark switch) drops our layer: it goes back on every style load.
-  map.on('style.load', () => addPoints(map, props))
-  place(map, props)
-  const ready = new Promise<void>((resolve, reject) => {
-    map.once('load', () => void styles.then(() => resolve(), () => resolve()))
-    map.on('error', (e) => {
-      if (!map.isStyleLoaded()) reject(new Error(`Map error: ${e.error?.message ?? 'the basemap did not load'}`))
-    })
-  })
-  // A full load (no diff) fires `style.load`, which puts the points back in the new theme's colour.
-  const stopTheme = onThemeChange((mode) => map.setStyle(mode === 'dark' ? style.dark : style.light, { diff: false }))
-  // MapLibre follows window resizes only; a map in a column or tab follows its box.
-  const observer = new ResizeObserver(() => map.resize())
-  observer.observe(canvasHost)
+  // Inline (CSSOM, CSP-safe): Plotly's bundle adds MapLibre rules of its own (`.maplibregl-map {
+  // position: relative }`) after our stylesheet, which would collapse the box on pages with both.
+  Object.assign(canvasHost.style, { position: 'absolute', inset: '0' })
+
+  // MapLibre measures its container when it starts: the stylesheets that size it come first.
+  const ready = styles.then(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        if (destroyed) return resolve()
+        const m = new MapLibreMap({
+          container: canvasHost,
+          style: themeMode() === 'dark' ? style.dark : style.light,
+          attributionControl: false,
+          cooperativeGestures: true,
+          center: [0, 20],
+          zoom: 1,
+        })
+        map = m
+        m.addControl(new NavigationControl({ showCompass: false }), 'top-right')
+        m.addControl(new AttributionControl({ compact: true }), 'bottom-right')
+        // A new style (light/dark switch) drops our layer: it goes back on every style load.
+        m.on('style.load', () => addPoints(m, props))
+        place(m, props)
+        m.once('load', () => resolve())
+        m.on('error', (e) => {
+          if (!m.isStyleLoaded()) reject(new Error(`Map error: ${e.error?.message ?? 'the basemap did not load'}`))
+        })
+        // A full load (no diff) fires `style.load`, which puts the points back in the new theme's colour.
+        cleanups.push(onThemeChange((mode) => m.setStyle(mode === 'dark' ? style.dark : style.light, { diff: false })))
+        // MapLibre follows window resizes only; a map in a column or tab follows its box.
+        const observer = new ResizeObserver(() => m.resize())
+        observer.observe(canvasHost)
+        cleanups.push(() => observer.disconnect(), () => m.remove())
+      }),
+  )
   return {
     ready,
     view: {
@@ -130,17 +144,15 @@ export const mount: MountView<MapProps> = (el, initial, host) => {
         signature = nextSignature
         props = next
         sizeBox(el, props)
-        const source = map.getSource<GeoJSONSource>(SOURCE)
-        if (source) {
-          source.setData(pointsGeoJson(props))
-          map.setPaintProperty(LAYER, 'circle-color', circleColor(props))
-        }
+        const source = map?.getSource<GeoJSONSource>(SOURCE)
+        if (!map || !source) return
+        source.setData(pointsGeoJson(props))
+        map.setPaintProperty(LAYER, 'circle-color', circleColor(props))
         place(map, props)
       },
       destroy() {
-        stopTheme()
-        observer.disconnect()
-        map.remove()
+        destroyed = true
+        for (const cleanup of cleanups.splice(0)) cleanup()
       },
     },
   }
