@@ -56,6 +56,26 @@ const assetUrls = {
   },
 }
 
+/**
+ * highlight.js ships its core as CommonJS whose only tie to CommonJS is one `module.exports =
+ * highlight` (no `require`). Bundled as it is, esbuild's CommonJS helpers would join the runtime
+ * chunk app.js loads on every page; read as the ES module it is otherwise, the highlighter chunk
+ * keeps its cost to itself. Any other layout (a new highlight.js) is bundled as CommonJS.
+ */
+/** @type {import('esbuild').Plugin} */
+const highlightCoreAsEsm = {
+  name: 'highlight-core-esm',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]highlight\.js[\\/]lib[\\/]core\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const line = 'module.exports = highlight;'
+      const commonJs = source.match(/\bmodule\.exports\b|(?<![.\w])exports\.\w|\brequire\(/g) ?? []
+      if (commonJs.length !== 1 || !source.includes(line)) return undefined
+      return { contents: `${source.replace(line, '')}\nexport default highlight;\n`, loader: 'js' }
+    })
+  },
+}
+
 /** @type {import('esbuild').BuildOptions} */
 const app = {
   ...common,
@@ -65,7 +85,7 @@ const app = {
   // Content-hashed names under chunks/: the sidecar serves them as immutable.
   chunkNames: 'chunks/[name]-[hash]',
   assetNames: 'chunks/[name]-[hash]',
-  plugins: [assetUrls],
+  plugins: [assetUrls, highlightCoreAsEsm],
 }
 
 /**

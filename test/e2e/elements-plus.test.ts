@@ -6,8 +6,12 @@ import { startMapTileServer, type MapTileServer } from '../helpers/map-tiles.js'
 
 const APP = 'test/e2e/fixtures/elements-plus-app.ts:app'
 /** Files only the new elements load: none of them may be fetched by a page that does not use them. */
-/** Waits for a value with a deadline well above a loaded machine's chunk load and first draw. */
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 100 })
+/**
+ * Deadlines well above what a loaded machine needs to fetch and parse a chunk (Plotly's is 4.7 MB)
+ * and draw; they only bound a test that would otherwise hang.
+ */
+const STEP_MS = 60_000
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: STEP_MS, interval: 100 })
 const LAZY_FILES = /\/chunks\/(map|maplibre-gl|maplibre-gl-worker|plotly|plotly\.min|html|iframe|effects|highlight)-[\w-]+\.(js|css)$/
 
 /**
@@ -15,7 +19,7 @@ const LAZY_FILES = /\/chunks\/(map|maplibre-gl|maplibre-gl-worker|plotly|plotly\
  * highlighting, metrics in a row) against a real `svc run` tree, light and dark, with the map on
  * a local tile server (no network).
  */
-describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the browser', () => {
+describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the browser', { timeout: 4 * STEP_MS }, () => {
   let tiles: MapTileServer
   let svc: SvcRun
   let browser: Browser
@@ -41,7 +45,7 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
     const context = await (options.browser ?? browser).newContext({ colorScheme, viewport: { width: options.width ?? 1280, height: 900 }, reducedMotion: options.reducedMotion ?? 'no-preference' })
     contexts.push(context)
     const page = await context.newPage()
-    page.setDefaultTimeout(20_000)
+    page.setDefaultTimeout(STEP_MS)
     const errors = collectPageErrors(page)
     const requests: string[] = []
     page.on('request', (r) => requests.push(new URL(r.url()).pathname))
@@ -261,7 +265,7 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
     } finally {
       await strictBrowser.close()
     }
-  }, 120_000)
+  })
 
   it('st.logo sits in the sidebar, and at the top left of a narrow screen where the sidebar is a drawer', async () => {
     const { page, errors } = await open('/effects')
@@ -293,14 +297,14 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
     // Rising: some balloon is in the upper half of the window.
     await page.waitForFunction(() => [...document.querySelectorAll('.svc-effect-balloons .svc-effect-piece')].some((p) => p.getBoundingClientRect().top < innerHeight / 2))
     await screenshot(page, 'elements-plus-balloons-light')
-    await balloons.waitFor({ state: 'detached', timeout: 15_000 })
+    await balloons.waitFor({ state: 'detached', timeout: STEP_MS })
 
     await page.emulateMedia({ colorScheme: 'dark' })
     await page.getByRole('button', { name: 'Snow' }).click()
     await page.locator('.svc-effect-snow').waitFor()
     await page.waitForFunction(() => [...document.querySelectorAll('.svc-effect-snow .svc-effect-piece')].some((p) => p.getBoundingClientRect().top > innerHeight / 3))
     await screenshot(page, 'elements-plus-snow-dark')
-    await page.locator('.svc-effect-snow').waitFor({ state: 'detached', timeout: 15_000 })
+    await page.locator('.svc-effect-snow').waitFor({ state: 'detached', timeout: STEP_MS })
 
     const calm = await open('/effects', 'light', { reducedMotion: 'reduce' })
     await calm.page.getByText('effects ready').waitFor()
@@ -351,7 +355,7 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
 })
 
 /** examples/showcase-plus as a user runs it: the chart's selection drives the map and the table. */
-describe('examples/showcase-plus in the browser', () => {
+describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () => {
   let tiles: MapTileServer
   let svc: SvcRun
   let browser: Browser
@@ -377,7 +381,7 @@ describe('examples/showcase-plus in the browser', () => {
       const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } })
       try {
         const page = await context.newPage()
-        page.setDefaultTimeout(20_000)
+        page.setDefaultTimeout(STEP_MS)
         const errors = collectPageErrors(page)
         await page.goto(svc.url)
         await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
@@ -400,5 +404,5 @@ describe('examples/showcase-plus in the browser', () => {
         await context.close()
       }
     }
-  }, 90_000)
+  })
 })

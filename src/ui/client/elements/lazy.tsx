@@ -23,8 +23,8 @@ export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = 
     const view = useRef<View<P> | null>(null)
     const latest = useRef(props)
     latest.current = props
-    const [error, setError] = useState<string | null>(null)
-    const [ready, setReady] = useState(false)
+    // null while loading and drawing, true once drawn, or the message of a failed load.
+    const [state, setState] = useState<true | string | null>(null)
 
     useEffect(() => {
       let live = true
@@ -34,7 +34,7 @@ export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = 
         throw e
       })
       const fail = (e: unknown) => {
-        if (live) setError(e instanceof Error ? e.message : String(e))
+        if (live) setState(e instanceof Error ? e.message : String(e))
       }
       module.then((mount) => {
         const el = headless ? document.createElement('div') : host.current
@@ -42,7 +42,7 @@ export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = 
         const sendValue = (value: unknown) => rt.sendWidget(node.id, value)
         const drawn = mount(el, latest.current, { basePath: rt.config.basePath, title: rt.config.title, mapStyle: rt.config.mapStyle, sendValue })
         view.current = drawn.view
-        drawn.ready.then(() => live && setReady(true), fail)
+        drawn.ready.then(() => live && setState(true), fail)
       }, fail)
       return () => {
         live = false
@@ -55,14 +55,15 @@ export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = 
 
     if (headless) return null
     const height = minHeight(props)
+    const ready = state === true
     return (
       <div class={ready ? 'svc-lazy is-ready' : 'svc-lazy'} data-testid={node.type} style={ready || height === null ? undefined : { minHeight: `${height}px` }}>
-        {error !== null ? (
+        {typeof state === 'string' ? (
           <div class="svc-lazy-error" role="alert">
-            {error}
+            {state}
           </div>
         ) : null}
-        <div class="svc-lazy-host" ref={host} />
+        <div ref={host} />
       </div>
     )
   }

@@ -70,7 +70,7 @@ export function CopyButton({ text }: { text: string }) {
 }
 
 /** Languages the lazily loaded highlighter knows (names and aliases); other code stays plain. */
-const HIGHLIGHTED = /^(ts|typescript|tsx|mts|cts|js|javascript|jsx|mjs|cjs|json|py|python|sql|sh|bash|shell|zsh|console|yml|yaml|css|html|xml|svg)$/i
+const HIGHLIGHTED = /^([cm]?[jt]sx?|javascript|typescript|json|py(thon)?|sql|(ba|z)?sh|shell|console|ya?ml|css|html|xml|svg)$/i
 
 /** The code as highlighted HTML lines, once the highlighter chunk has loaded; null until then (or never). */
 function useHighlight(code: string, language: string | null): string[] | null {
