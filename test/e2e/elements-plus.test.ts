@@ -118,6 +118,21 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
     expect(errors).toEqual([])
   })
 
+  it('st.map says so in its place when the browser has no WebGL', async () => {
+    const noGl = await launchBrowser(['--disable-webgl', '--disable-3d-apis'])
+    try {
+      const { page, errors } = await open('/map', 'light', { browser: noGl })
+      const error = page.locator('[data-testid="map"] .svc-lazy-error').first()
+      await error.waitFor()
+      expect(await error.textContent()).toMatch(/^Map error: .*WebGL/i)
+      expect(await error.getAttribute('role')).toBe('alert')
+      await screenshot(page, 'elements-plus-map-no-webgl')
+      expect(errors).toEqual([])
+    } finally {
+      await noGl.close()
+    }
+  })
+
   it('st.plotlyChart: a box selection and a click come back as the widget value; a reset from the server clears the chart', async () => {
     const { page, errors } = await open('/plotly')
     const chart = page.getByTestId('plotlyChart').first()

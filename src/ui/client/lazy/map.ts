@@ -109,14 +109,20 @@ export const mount: MountView<MapProps> = (el, initial, host) => {
     () =>
       new Promise<void>((resolve, reject) => {
         if (destroyed) return resolve()
-        const m = new MapLibreMap({
-          container: canvasHost,
-          style: themeMode() === 'dark' ? style.dark : style.light,
-          attributionControl: false,
-          cooperativeGestures: true,
-          center: [0, 20],
-          zoom: 1,
-        })
+        let m: MapLibreMap
+        try {
+          m = new MapLibreMap({
+            container: canvasHost,
+            style: themeMode() === 'dark' ? style.dark : style.light,
+            attributionControl: false,
+            cooperativeGestures: true,
+            center: [0, 20],
+            zoom: 1,
+          })
+        } catch (e) {
+          // No WebGL (turned off, or no GPU and no software fallback): say so in the map's place.
+          return reject(new Error(`Map error: ${e instanceof Error ? e.message : String(e)}`))
+        }
         map = m
         m.addControl(new NavigationControl({ showCompass: false }), 'top-right')
         m.addControl(new AttributionControl({ compact: true }), 'bottom-right')
