@@ -67,6 +67,7 @@ export const ERRORS = {
   SVC_ERR_UI_SIDECAR_START: { status: 500, error: 'ui_start_failed' },
   SVC_ERR_UI_CACHE: { status: 500, error: 'page_cache' },
   SVC_ERR_UI_PAGE_THREAD: { status: 500, error: 'page_thread_failed' },
+  SVC_ERR_UI_INTERNAL: { status: 500, error: 'internal' },
   // REDIS: shared state across replicas (`redis_url`)
   SVC_ERR_REDIS_UNAVAILABLE: { status: 503, error: 'shared_state_unavailable' },
   // TRACE: trace hooks

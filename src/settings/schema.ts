@@ -3,6 +3,7 @@ import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './
 import { themeSchema, type ThemeSettings } from './theme.js'
 import { DEFAULT_MAP_STYLE_URL, isMapStyleUrl } from '../ui/map-style.js'
 import { appIconProblem } from '../ui/app-icon.js'
+import { cspSchema, parseCspEnv, type CspSetting } from './csp.js'
 
 /**
  * Every svc setting, one row each: its zod schema (typed value), its default, and how a string
@@ -191,6 +192,13 @@ export const FIELDS = {
   ui_map_style_url: { schema: z.string().trim().refine(isMapStyleUrl, { message: mapStyleMessage() }), default: DEFAULT_MAP_STYLE_URL, parse: asString },
   /** The same in the dark theme; '' = OpenFreeMap's dark style while ui_map_style_url is the default, else ui_map_style_url. */
   ui_map_style_url_dark: { schema: z.string().trim().refine((v) => v === '' || isMapStyleUrl(v), { message: `must be empty or ${mapStyleMessage()}` }), default: '', parse: asString },
+  /** The pages' Content-Security-Policy: null = svc's; an object adds sources per directive; a string replaces it; false = none. */
+  ui_csp: {
+    schema: cspSchema,
+    default: null as CspSetting,
+    parse: parseCspEnv,
+    example: '{"img-src":["https://images.example.com"]}',
+  },
 } as const
 
 function mapStyleMessage(): string {

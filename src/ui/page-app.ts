@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { ThemeSettings } from '../settings/theme.js'
+import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
 
 /**
@@ -13,6 +14,7 @@ export interface PageApp {
     readonly debug: boolean
     readonly show_error_details?: boolean | null
     readonly theme: ThemeSettings
+    readonly ui_csp?: CspSetting
     /** `icon`, `ui_map_style_url`, `ui_map_style_url_dark` (absent: svc's defaults). */
     readonly icon?: string
     readonly ui_map_style_url?: string

@@ -13,6 +13,8 @@ export interface ClientConfig {
   title: string
   /** Basemap styles of `st.map` when the app sets them (`ui_map_style_url`); null: the map chunk's defaults. */
   mapStyle: { light: string; dark: string } | null
+  /** Stylesheet URLs of lazy chunks that import CSS, by chunk (see chunk-styles.ts); usually empty. */
+  chunkStyles: Record<string, string>
 }
 
 declare global {
@@ -43,5 +45,11 @@ export function readConfig(doc: Document = document): ClientConfig {
     basePath: normalizeBasePath(raw.basePath),
     title: typeof raw.title === 'string' && raw.title !== '' ? raw.title : doc.title || 'svc',
     mapStyle: typeof style?.light === 'string' && typeof style.dark === 'string' ? { light: style.light, dark: style.dark } : null,
+    chunkStyles: stringRecord(raw.chunkStyles),
   }
+}
+
+function stringRecord(raw: unknown): Record<string, string> {
+  if (typeof raw !== 'object' || raw === null) return {}
+  return Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === 'string'))
 }

@@ -83,7 +83,7 @@ export class LocalSessions implements SessionHost {
     return runWithRequestId(context.requestId, () => {
       // Renders send what changed since this socket's last one (a new socket starts complete).
       const encoder = new RenderEncoder()
-      session.attach((m) => out.send(encoder.encode(m)), context)
+      session.attach(this.#manager.committing(session, (m) => out.send(encoder.encode(m))), context)
       out.send({ v: 1, type: 'session', sessionId: session.id, restored })
       this.#logger.info({ restored, session_count: this.#manager.size }, 'ui session connected')
       session.start(hello.path, hello.query)

@@ -12,12 +12,17 @@ import { LocalSessions } from './local-sessions.js'
 import { PageThreadPool } from './page-thread-pool.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { renderShell } from './shell.js'
-import { readStatic } from './static-files.js'
+import { ClientAssets, generatedStyle, REVALIDATE, STATIC_PREFIX, THEME_STYLE_PREFIX, type GeneratedStyle, type StaticFile } from './static-files.js'
+import { sendStatic } from './send-static.js'
+import { sendCompressible } from './compress-body.js'
+import { appPageCsp } from './page-csp.js'
+import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
 import { loadAppIcon, type AppIcon } from '../app-icon.js'
 import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../map-style.js'
+import { MEDIA_CSP } from '../media-headers.js'
 
 export interface UiServerOptions {
   app: PageApp
@@ -29,7 +34,8 @@ export interface UiServerOptions {
   listenFd?: number
   logger: Logger
   sessionTtlMs: number
-  clientDir: string
+  /** The built browser client (`dist/client`). */
+  assets: ClientAssets
   /** Page exceptions show their message and stack to the visitor (else a generic message and the request ID). */
   showErrorDetails: boolean
   /** Largest client message (file uploads travel as base64 inside one). */
@@ -41,10 +47,12 @@ export interface UiServerOptions {
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-const STATIC_PREFIX = '/_stcore/static/'
 const HEALTH = '/_stcore/health'
 const STREAM = '/_stcore/stream'
-/** The `theme` setting as CSS variables (a file, not an inline style, so a strict CSP works). */
+/**
+ * The `theme` setting as CSS variables under its plain name (revalidated); the shell links the
+ * same stylesheet under its content-hashed name in the static folder (immutable).
+ */
 export const THEME_CSS_PATH = '/_stcore/theme.css'
 /** The app icon, under the base path and at the bare root (where browsers look without a link). */
 export const FAVICON_PATH = '/favicon.ico'
@@ -60,7 +68,9 @@ export class UiServer {
   #state: State = 'idle'
   #app: PageApp
   #directory: PageDirectory
-  #themeCss: string
+  #theme: GeneratedStyle
+  #themePlain: StaticFile
+  #csp: string | null
   #icon: AppIcon
   #mapStyle: MapStyles | null
   readonly #opts: UiServerOptions
@@ -75,7 +85,9 @@ export class UiServer {
     this.#opts = options
     this.#app = options.app
     this.#directory = new PageDirectory(options.app.pages)
-    this.#themeCss = themeCss(options.app.settings.theme)
+    this.#theme = appTheme(options.app)
+    this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
+    this.#csp = appPageCsp(options.app.settings)
     this.#icon = loadAppIcon(options.app.settings.icon ?? '')
     this.#mapStyle = pageMapStyle(options.app)
     this.#media = new MediaStore({ basePath: options.basePath })
@@ -92,13 +104,24 @@ export class UiServer {
           overrides: overridesFromEnv(),
           snapshots: options.snapshots ?? null,
         })
-    this.#http = http.createServer((req, res) => void this.#onRequest(req, res))
+    // A handler that throws answers 500 and the server goes on: no request can take it down.
+    this.#http = http.createServer((req, res) => {
+      this.#onRequest(req, res).catch((err: unknown) => answerInternalError(req, res, err, this.#opts.logger))
+    })
     this.#http.on('connection', (s) => {
       this.#sockets.add(s)
       s.on('close', () => this.#sockets.delete(s))
     })
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES })
-    this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket as Socket, head))
+    this.#http.on('upgrade', (req, socket, head) => {
+      // A client that resets mid-handshake must not become an uncaught 'error' event.
+      socket.on('error', () => socket.destroy())
+      try {
+        this.#onUpgrade(req, socket as Socket, head)
+      } catch (err) {
+        refuseUpgrade(req, socket as Socket, err, this.#opts.logger)
+      }
+    })
   }
 
   /** Listen; resolves with the bound port. */
@@ -122,7 +145,9 @@ export class UiServer {
   async replaceApp(app: PageApp): Promise<number> {
     this.#app = app
     this.#directory = new PageDirectory(app.pages)
-    this.#themeCss = themeCss(app.settings.theme)
+    this.#theme = appTheme(app)
+    this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
+    this.#csp = appPageCsp(app.settings)
     this.#icon = loadAppIcon(app.settings.icon ?? '')
     this.#mapStyle = pageMapStyle(app)
     // Page threads re-import the module themselves: an app object cannot cross threads.
@@ -169,9 +194,7 @@ export class UiServer {
       return
     }
     if (path === base + THEME_CSS_PATH) {
-      const body = Buffer.from(this.#themeCss)
-      res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'content-length': body.byteLength, 'cache-control': 'no-cache' })
-      res.end(req.method === 'HEAD' ? undefined : body)
+      sendStatic(req, res, this.#themePlain)
       return
     }
     if (this.#under(path, FAVICON_PATH)) {
@@ -187,13 +210,12 @@ export class UiServer {
         res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad path encoding\n')
         return
       }
-      const file = await readStatic(this.#opts.clientDir, name)
+      const file = this.#staticFile(name) ?? (this.#opts.assets.refresh() ? this.#staticFile(name) : undefined)
       if (!file) {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: node scripts/build-client.mjs)\n')
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: npm run build)\n')
         return
       }
-      res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.byteLength, 'cache-control': file.cacheControl })
-      res.end(req.method === 'HEAD' ? undefined : file.body)
+      sendStatic(req, res, file)
       return
     }
     const mediaPrefix = base + MEDIA_PREFIX
@@ -203,29 +225,17 @@ export class UiServer {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('media not found (it expired; rerun the page)\n')
         return
       }
-      const headers: Record<string, string | number> = {
-        'content-type': entry.mime,
-        'content-length': entry.bytes.byteLength,
-        'cache-control': 'private, max-age=31536000, immutable',
-        'x-content-type-options': 'nosniff',
-      }
-      // SVG can carry script: never render it inline from our origin unless it is an image load.
-      if (entry.fileName !== null || entry.mime === 'image/svg+xml') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
-      if (entry.fileName !== null) headers['content-disposition'] = `attachment; filename="${entry.fileName.replace(/["\\\r\n]/g, '_')}"`
-      res.writeHead(200, headers)
+      res.writeHead(200, { ...entry.headers, 'content-length': entry.bytes.byteLength, 'cache-control': 'private, max-age=31536000, immutable' })
       res.end(req.method === 'HEAD' ? undefined : entry.bytes)
       return
     }
     if (path === '/' || path === base || path.startsWith(base + '/')) {
-      const icon = this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type }
-      const html = renderShell({ basePath: base, title: this.#app.settings.title, themeBase: this.#app.settings.theme.base ?? 'system', mapStyle: this.#mapStyle, icon })
       const isPage = this.#isPage(path, req.url ?? '')
       // A browser connects its page socket next: page threads load the app meanwhile. Probes
       // (readyz's GET /, monitors) do not ask for HTML and leave an idle server idle.
       if (isPage && req.method === 'GET' && this.#sessions instanceof PageThreadPool && acceptsHtml(req)) this.#sessions.warm()
       // Same shell either way (the client shows the not-found view), but crawlers and monitors see the 404.
-      res.writeHead(isPage ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-      res.end(req.method === 'HEAD' ? undefined : html)
+      await sendCompressible(req, res, isPage ? 200 : 404, this.#shellHeaders(), this.#shell())
       return
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
@@ -240,9 +250,41 @@ export class UiServer {
     // Not content-hashed (the setting can change between deploys): browsers revalidate after an hour.
     const headers: Record<string, string | number> = { 'content-type': icon.type, 'content-length': icon.body.byteLength, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' }
     // An SVG opened as a page could run script: never from our origin.
-    if (icon.type === 'image/svg+xml') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+    if (icon.type === 'image/svg+xml') headers['content-security-policy'] = MEDIA_CSP
     res.writeHead(200, headers)
     res.end(req.method === 'HEAD' ? undefined : icon.body)
+  }
+
+  /** A client file, or the theme stylesheet under its hashed name. */
+  #staticFile(name: string): StaticFile | undefined {
+    return this.#opts.assets.get(name) ?? (name === this.#theme.name ? this.#theme.file : undefined)
+  }
+
+  #shell(): string {
+    const assets = this.#opts.assets
+    assets.refresh()
+    const settings = this.#app.settings
+    const base = this.#opts.basePath
+    return renderShell({
+      basePath: base,
+      title: settings.title,
+      themeBase: settings.theme.base ?? 'system',
+      assets: {
+        appJs: assets.entry('app.js') ?? 'app.js',
+        appCss: assets.entry('app.css') ?? 'app.css',
+        themeJs: assets.entry('theme.js') ?? 'theme.js',
+        themeCss: this.#theme.empty ? null : this.#theme.name,
+      },
+      chunkStyles: assets.chunkStyles,
+      mapStyle: this.#mapStyle,
+      icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type },
+    })
+  }
+
+  #shellHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+    if (this.#csp !== null) headers['content-security-policy'] = this.#csp
+    return headers
   }
 
   /** Whether the page session would find a page for this browser path (`/` always shows one or the empty-app view). */
@@ -260,7 +302,12 @@ export class UiServer {
       return
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
-      servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
+      try {
+        servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
+      } catch (err) {
+        this.#opts.logger.error({ err }, 'ui page socket could not be served')
+        ws.close(1011, 'internal error')
+      }
     })
   }
 }
@@ -270,6 +317,11 @@ function pageMapStyle(app: PageApp): MapStyles | null {
   const light = app.settings.ui_map_style_url ?? DEFAULT_MAP_STYLE_URL
   const dark = app.settings.ui_map_style_url_dark ?? ''
   return light === DEFAULT_MAP_STYLE_URL && dark === '' ? null : mapStyles(light, dark)
+}
+
+/** The app's `theme` setting as a stylesheet, named by its content. */
+export function appTheme(app: PageApp): GeneratedStyle {
+  return generatedStyle(THEME_STYLE_PREFIX, themeCss(app.settings.theme))
 }
 
 /** A browser navigation (`Accept: text/html,…`), not a probe or a script (which accept anything). */

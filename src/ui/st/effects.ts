@@ -2,6 +2,7 @@ import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
 import type { EffectProps, LogoProps } from '../elements.js'
 import { sniffMime } from '../media-store.js'
+import { checkedUrl } from './checked-url.js'
 import type { RunContext } from '../runtime/run-context.js'
 import type { LogoOptions, MediaSource } from '../st-types.js'
 
@@ -16,11 +17,9 @@ const logoOptions = z
   })
   .strict()
 
+/** A URL (checked like `st.image`'s: the same policy the browser applies again) or bytes served from the media store. */
 function imageUrl(ctx: RunContext, source: MediaSource, what: string): string {
-  if (typeof source === 'string') {
-    if (/^(https?:\/\/|data:image\/)/i.test(source) || (source.startsWith('/') && !source.startsWith('//'))) return source
-    throw new SvcError('SVC_ERR_UI_BAD_CALL', `logo(): ${what} "${source.slice(0, 60)}" is not an http(s) URL, a data:image URI or a path; pass bytes to serve a local file`)
-  }
+  if (typeof source === 'string') return checkedUrl(`logo(${what})`, source, 'image').href
   if (!(source instanceof Uint8Array) && !(source instanceof ArrayBuffer)) throw new SvcError('SVC_ERR_UI_BAD_CALL', `logo(): ${what} must be a URL string, a Buffer, a Uint8Array or an ArrayBuffer`)
   const bytes = source instanceof Uint8Array ? source : new Uint8Array(source)
   return ctx.host.media.add(bytes, sniffMime(bytes))
@@ -33,13 +32,10 @@ export function logoProps(ctx: RunContext, image: MediaSource, input: LogoOption
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `logo(): option ${issue.path.join('.') || '(options)'} ${issue.message} (options: link, iconImage, size, alt)`)
   }
   const o = parsed.data
-  if (o.link !== undefined && !/^https?:\/\/[^\s/]/i.test(o.link) && !(o.link.startsWith('/') && !o.link.startsWith('//'))) {
-    throw new SvcError('SVC_ERR_UI_BAD_CALL', `logo(): link "${o.link.slice(0, 60)}" is not an http(s) URL or a path of this app`)
-  }
   return {
     url: imageUrl(ctx, image, 'image'),
     iconUrl: o.iconImage === undefined ? null : imageUrl(ctx, o.iconImage, 'iconImage'),
-    link: o.link ?? null,
+    link: o.link === undefined ? null : checkedUrl('logo(link)', o.link, 'link').href,
     size: o.size ?? 'medium',
     alt: o.alt ?? '',
   }

@@ -1,6 +1,7 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
 import type { IframeOptions } from '../st-types.js'
+import { checkUrl } from '../url-policy.js'
 import type { Emitter } from './widgets.js'
 
 /**
@@ -25,9 +26,15 @@ export function html(em: Emitter, markup: string): void {
   em.emit('html', { markup })
 }
 
-/** An http(s) URL, or a path of this app (`/api/report.html`; the client adds the base path). */
-export function isFrameUrl(url: string): boolean {
-  return /^https?:\/\/[^\s/]/i.test(url) || (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\'))
+/**
+ * What a frame may show: an http(s) URL, or a path of this app (`/api/report.html`; the client adds
+ * the base path), read by the WHATWG parser as the browser will (`/\thost` is another site).
+ */
+export function frameUrl(url: string): string | null {
+  const checked = checkUrl(url, 'link')
+  if (!checked.ok) return null
+  if (checked.sameOrigin) return checked.path === null ? null : checked.href
+  return /^https?:/i.test(checked.href) ? checked.href : null
 }
 
 export function iframe(em: Emitter, source: string | { srcdoc: string }, input: IframeOptions = {}): void {
@@ -40,10 +47,10 @@ export function iframe(em: Emitter, source: string | { srcdoc: string }, input: 
   let src: string | null = null
   let srcdoc: string | null = null
   if (typeof source === 'string') {
-    if (!isFrameUrl(source)) {
+    src = frameUrl(source)
+    if (src === null) {
       throw new SvcError('SVC_ERR_UI_BAD_CALL', `iframe(): "${source.slice(0, 80)}" is not an http(s) URL or a path of this app; for markup pass { srcdoc: "<p>…</p>" }`)
     }
-    src = source
   } else if (typeof source === 'object' && source !== null && typeof source.srcdoc === 'string') {
     srcdoc = source.srcdoc
   } else {

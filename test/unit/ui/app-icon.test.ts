@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
 import { appIconProblem, loadAppIcon } from '../../../src/ui/app-icon.js'
-import { DEFAULT_MAP_STYLE_URL, DEFAULT_MAP_STYLE_URL_DARK, isMapStyleUrl, mapStyles } from '../../../src/ui/map-style.js'
+import { DEFAULT_MAP_STYLE_URL, DEFAULT_MAP_STYLE_URL_DARK, isMapStyleUrl, mapCspNeed, mapStyles } from '../../../src/ui/map-style.js'
 import { renderShell } from '../../../src/ui/server/shell.js'
 
 /** The `icon` and `ui_map_style_url(_dark)` settings, and what the HTML shell says about them. */
@@ -56,6 +56,15 @@ describe('map styles', () => {
     expect(() => new Svc({ ui_map_style_url: 'tiles/style.json', log_level: 'fatal' })).toThrow(/ui_map_style_url.*must be an http\(s\) URL or a path of this app/s)
   })
 
+  it('the pages’ CSP allows the origins of the style URLs, and nothing for app paths', () => {
+    expect(mapCspNeed({})).toEqual({ 'connect-src': ['https://tiles.openfreemap.org'], 'img-src': ['https://tiles.openfreemap.org'] })
+    expect(mapCspNeed({ ui_map_style_url: '/api/tiles/style.json' })).toBeNull()
+    expect(mapCspNeed({ ui_map_style_url: 'https://maps.example.com/light.json', ui_map_style_url_dark: 'http://10.0.0.5:8080/dark.json' })).toEqual({
+      'connect-src': ['https://maps.example.com', 'http://10.0.0.5:8080'],
+      'img-src': ['https://maps.example.com', 'http://10.0.0.5:8080'],
+    })
+  })
+
   it('dark follows light unless light is the public default', () => {
     expect(mapStyles(DEFAULT_MAP_STYLE_URL, '')).toEqual({ light: DEFAULT_MAP_STYLE_URL, dark: DEFAULT_MAP_STYLE_URL_DARK })
     expect(mapStyles('/tiles/style.json', '')).toEqual({ light: '/tiles/style.json', dark: '/tiles/style.json' })
@@ -65,10 +74,11 @@ describe('map styles', () => {
 
 describe('HTML shell', () => {
   it('links the icon, and carries map styles only when the app sets them', () => {
-    const plain = renderShell({ basePath: '/tools', title: 'T', themeBase: 'system', icon: { href: '/tools/favicon.ico', type: 'image/svg+xml' } })
+    const assets = { appJs: 'app-A.js', appCss: 'app-B.css', themeJs: 'theme-C.js', themeCss: null }
+    const plain = renderShell({ basePath: '/tools', title: 'T', themeBase: 'system', assets, chunkStyles: {}, icon: { href: '/tools/favicon.ico', type: 'image/svg+xml' } })
     expect(plain).toContain('<link rel="icon" href="/tools/favicon.ico" type="image/svg+xml">')
     expect(plain).not.toContain('mapStyle')
-    const mapped = renderShell({ basePath: '', title: 'T', themeBase: 'system', mapStyle: { light: '/s.json', dark: '/d.json</script>' }, icon: { href: 'https://x.example/i.png', type: null } })
+    const mapped = renderShell({ basePath: '', title: 'T', themeBase: 'system', assets, chunkStyles: {}, mapStyle: { light: '/s.json', dark: '/d.json</script>' }, icon: { href: 'https://x.example/i.png', type: null } })
     expect(mapped).toContain('<link rel="icon" href="https://x.example/i.png">')
     expect(mapped).toContain('"mapStyle":{"light":"/s.json","dark":"/d.json\\u003c/script>"}')
   })

@@ -198,6 +198,8 @@ describe('st.html and st.iframe', () => {
     ['a protocol-relative URL', '//evil.example/x', /is not an http\(s\) URL/],
     ['a data: URL', 'data:text/html,<script>alert(1)</script>', /for markup pass \{ srcdoc/],
     ['a file URL', 'file:///etc/passwd', /is not an http\(s\) URL/],
+    ['a path that browsers read as another site', '/\t/evil.example/x', /is not an http\(s\) URL or a path of this app/],
+    ['a mailto: link', 'mailto:a@example.com', /is not an http\(s\) URL/],
   ])('an iframe with %s is refused', async (_name, src, message) => {
     const at = await run((st) => st.iframe(src))
     expect(errorOf(at)).toMatch(message)
@@ -221,8 +223,8 @@ describe('st.logo, st.balloons, st.snow', () => {
   })
 
   it.each([
-    ['a javascript: image', (st: St) => st.logo('javascript:alert(1)'), /image "javascript:alert\(1\)" is not an http\(s\) URL/],
-    ['a javascript: link', (st: St) => st.logo('/logo.png', { link: 'javascript:alert(1)' }), /link "javascript:alert\(1\)" is not an http\(s\) URL/],
+    ['a javascript: image', (st: St) => st.logo('javascript:alert(1)'), /logo\(image\): "javascript:alert\(1\)" cannot be used: the scheme javascript: is not allowed/],
+    ['a javascript: link', (st: St) => st.logo('/logo.png', { link: 'java\tscript:alert(1)' }), /logo\(link\): .* cannot be used: the scheme javascript: is not allowed/],
     ['a logo in a fragment', (st: St) => st.fragment((f) => f.logo('/logo.png')), /st.logo\(\) cannot be called from inside st.fragment/],
   ])('%s is a clear page error', async (_name, page, message) => {
     const at = await run(page)

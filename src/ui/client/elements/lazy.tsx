@@ -1,6 +1,7 @@
 import type { FunctionComponent } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useRuntime } from '../context.js'
+import { safeUrl } from '../url.js'
 import type { MountView, View } from '../lazy/view.js'
 import type { ElementProps } from './types.js'
 
@@ -40,7 +41,7 @@ export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = 
         const el = headless ? document.createElement('div') : host.current
         if (!live || !el) return
         const sendValue = (value: unknown) => rt.sendWidget(node.id, value)
-        const drawn = mount(el, latest.current, { basePath: rt.config.basePath, title: rt.config.title, mapStyle: rt.config.mapStyle, sendValue })
+        const drawn = mount(el, latest.current, { basePath: rt.config.basePath, title: rt.config.title, mapStyle: rt.config.mapStyle, sendValue, safeUrl })
         view.current = drawn.view
         drawn.ready.then(() => live && setState(true), fail)
       }, fail)

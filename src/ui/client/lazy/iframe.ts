@@ -25,12 +25,13 @@ export const mount: MountView<IframeProps> = (el, initial, host) => {
     frame.setAttribute('scrolling', p.scrolling ? 'auto' : 'no')
     frame.style.height = `${p.height}px`
     frame.style.width = p.width === null ? '100%' : `${p.width}px`
-    if (p.srcdoc !== null) {
-      frame.removeAttribute('src')
-      frame.srcdoc = p.srcdoc
-    } else {
-      frame.removeAttribute('srcdoc')
-      frame.src = p.src!.startsWith('/') ? host.basePath + p.src! : p.src!
+    frame.removeAttribute(p.srcdoc !== null ? 'src' : 'srcdoc')
+    if (p.srcdoc !== null) frame.srcdoc = p.srcdoc
+    else {
+      // Checked again here, by the policy the server applied: a URL that fails it is not loaded.
+      const src = host.safeUrl(p.src ?? '', 'link')
+      if (src !== undefined && (/^https?:/i.test(src) || src.startsWith('/'))) frame.src = src.startsWith('/') ? host.basePath + src : src
+      else frame.removeAttribute('src')
     }
   }
   draw(initial)

@@ -14,6 +14,43 @@ import type { MountView } from './view.js'
 
 const styles = loadStylesheet(new URL(cssHref, import.meta.url).href)
 /**
+ * Plotly adds its style rules, and its bundled MapLibre's, through `<style>` elements it appends
+ * to <head>, which a Content-Security-Policy without `'unsafe-inline'` (svc's) refuses: the chart
+ * would draw with its layers in a column instead of overlaid. While this chunk is loaded, a
+ * `<style>` appended to <head> is turned into a constructed stylesheet adopted by the document
+ * (CSSOM, which a CSP allows; only scripts already running can do this): the element gets that
+ * sheet as its `sheet`, and a `<meta>` with its id stands in for it, so Plotly finds it again by
+ * id and removing it drops the sheet.
+ */
+function adoptHeadStyles(): void {
+  if (!('adoptedStyleSheets' in Document.prototype) || typeof CSSStyleSheet.prototype.replaceSync !== 'function') return
+  const head = document.head
+  const append = head.appendChild.bind(head)
+  const sheets = new WeakMap<Node, CSSStyleSheet>()
+  head.appendChild = function <T extends Node>(node: T): T {
+    if (!(node instanceof HTMLStyleElement)) return append(node)
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(node.textContent ?? '')
+    const holder = document.createElement('meta')
+    if (node.id) holder.id = node.id
+    for (const el of [node, holder]) Object.defineProperty(el, 'sheet', { value: sheet, configurable: true })
+    sheets.set(holder, sheet)
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]
+    append(holder)
+    return node
+  }
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const node of r.removedNodes) {
+        const sheet = sheets.get(node)
+        if (sheet) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet)
+      }
+    }
+  }).observe(head, { childList: true })
+}
+adoptHeadStyles()
+
+/**
  * Plotly's own minified bundle, served as a file next to this chunk and run as a classic script
  * (it defines `window.Plotly`): bundling it would only re-minify 4.7 MB of minified code.
  */

@@ -13,6 +13,8 @@ export interface ViewHost {
   readonly mapStyle: { light: string; dark: string } | null
   /** Send this node's widget value to the server (a rerun follows). */
   sendValue(value: unknown): void
+  /** The URL policy of the page client (`src/ui/url-policy.ts`): the URL to use, or undefined when it must not be loaded. */
+  safeUrl(value: string, kind: 'link' | 'image'): string | undefined
 }
 
 export interface View<P> {

@@ -1,6 +1,6 @@
 import type { LogoProps } from '../../elements.js'
 import { useRuntime } from '../context.js'
-import { safeUrl } from '../elements/media.js'
+import { safeUrl } from '../url.js'
 
 /**
  * `st.logo`: in the sidebar in place of the app title, and at the top left when there is no
@@ -9,11 +9,12 @@ import { safeUrl } from '../elements/media.js'
 export function Logo({ props, corner }: { props: LogoProps; corner: 'none' | 'always' | 'narrow' }) {
   const rt = useRuntime()
   const alt = props.alt || rt.config.title
-  const href = props.link === null ? null : props.link.startsWith('/') ? rt.config.basePath + props.link : props.link
-  const image = (url: string) => <img class={`svc-logo-img is-${props.size}`} src={safeUrl(url, true)} alt={alt} />
+  const checked = props.link === null ? undefined : safeUrl(props.link, 'link')
+  const href = checked === undefined ? null : checked.startsWith('/') ? rt.config.basePath + checked : checked
+  const image = (url: string) => <img class={`svc-logo-img is-${props.size}`} src={safeUrl(url, 'image')} alt={alt} />
   const linked = (url: string) =>
     href === null ? image(url) : (
-      <a href={href} {...(props.link?.startsWith('/') ? {} : { target: '_blank', rel: 'noopener noreferrer' })}>
+      <a href={href} {...(checked?.startsWith('/') ? {} : { target: '_blank', rel: 'noopener noreferrer' })}>
         {image(url)}
       </a>
     )
