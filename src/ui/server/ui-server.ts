@@ -2,8 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { http } from '../../internal/node-http.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { WebSocketServer } from 'ws'
+import { WebSocket, WebSocketServer } from 'ws'
 import type { PageApp } from '../page-app.js'
+import type { DevLoadError, ServerMessage } from '../protocol.js'
 import { getClient } from '../../client/api-client.js'
 import { overridesFromEnv } from '../inject.js'
 import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
@@ -80,6 +81,7 @@ export class UiServer {
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
+  #devError: DevLoadError | null = null
 
   constructor(options: UiServerOptions) {
     this.#opts = options
@@ -152,6 +154,18 @@ export class UiServer {
     this.#mapStyle = pageMapStyle(app)
     // Page threads re-import the module themselves: an app object cannot cross threads.
     return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
+  }
+
+  /**
+   * `svc dev --reload`: the app's last save did not load (null: it loads again). Every open tab
+   * shows it over the page, which keeps running the previous version; tabs opened meanwhile get
+   * it when they connect.
+   */
+  showDevError(error: DevLoadError | null): void {
+    if (error === null && this.#devError === null) return
+    this.#devError = error
+    const message = devErrorMessage(error)
+    for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -307,7 +321,9 @@ export class UiServer {
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')
         ws.close(1011, 'internal error')
+        return
       }
+      if (this.#devError !== null) ws.send(devErrorMessage(this.#devError))
     })
   }
 }
@@ -317,6 +333,10 @@ function pageMapStyle(app: PageApp): MapStyles | null {
   const light = app.settings.ui_map_style_url ?? DEFAULT_MAP_STYLE_URL
   const dark = app.settings.ui_map_style_url_dark ?? ''
   return light === DEFAULT_MAP_STYLE_URL && dark === '' ? null : mapStyles(light, dark)
+}
+
+function devErrorMessage(error: DevLoadError | null): string {
+  return JSON.stringify({ v: 1, type: 'dev_error', error } satisfies ServerMessage)
 }
 
 /** The app's `theme` setting as a stylesheet, named by its content. */
