@@ -33,7 +33,7 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
     if (b.status === 'fulfilled') browser = b.value
     if (s.status === 'rejected') throw s.reason
     if (b.status === 'rejected') throw b.reason
-  }, 60_000)
+  }, 2 * STEP_MS)
 
   afterAll(async () => {
     await browser?.close()
@@ -372,7 +372,7 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
     if (b.status === 'fulfilled') browser = b.value
     if (s.status === 'rejected') throw s.reason
     if (b.status === 'rejected') throw b.reason
-  }, 60_000)
+  }, 2 * STEP_MS)
 
   afterAll(async () => {
     await browser?.close()
