@@ -3,8 +3,8 @@ import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { processChannel } from '../ipc/channel.js'
 import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { GatewayActor } from './actor.js'
-import { parseChildEnv } from '../ipc/child-env.js'
-import { endOwnTree } from '../supervisor/kill-tree.js'
+import { parseChildEnv } from '../src/process/child-env.js'
+import { endOwnTree } from '../src/process/kill-tree.js'
 import { logUncaught } from '../src/internal/uncaught.js'
 
 const env = parseChildEnv()

@@ -1,5 +1,5 @@
-import { killTree } from '../supervisor/kill-tree.js'
-import { isRunning, isSvcProcess } from './process-check.js'
+import { killTree } from '../src/process/kill-tree.js'
+import { isRunning, isSvcProcess } from '../src/process/process-check.js'
 import { readStateFile } from './state-file.js'
 
 /** Leftovers get SIGTERM and this long before SIGKILL, like a sidecar's tree. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import { killTree, type Tree } from './kill-tree.js'
-import { parseChildEnv } from '../ipc/child-env.js'
+import { killTree, type Tree } from '../src/process/kill-tree.js'
+import { parseChildEnv } from '../src/process/child-env.js'
 import { GUARD_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 import { redactArgv } from '../src/logging/redact.js'
 

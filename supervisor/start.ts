@@ -6,17 +6,17 @@ import type { ResolvedSettings, SettingKey } from '../src/settings/schema.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
-import { readCmdline, SUPERVISOR_TITLE } from '../state/process-check.js'
+import { readCmdline, SUPERVISOR_TITLE } from '../src/process/process-check.js'
 import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
 import { PidfileHold } from './pidfile-hold.js'
 import { compileCacheDir } from '../src/internal/compile-cache.js'
-import { ownPaths } from '../src/internal/reload-ignore.js'
+import { ownPaths } from '../state/reload-ignore.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase, reserveLoopbackPort, type BoundPort } from './bind.js'
 import { Supervisor, type ReloadScope, type Topology } from './supervisor.js'
 import type { SidecarSpec } from './sidecar.js'
 import { settingsToEnv } from './settings-env.js'
 import { debugLine, listeningLine, workbenchBanner } from './banner.js'
-import { childEnv } from '../ipc/child-env.js'
+import { childEnv } from '../src/process/child-env.js'
 import { logUncaught } from '../src/internal/uncaught.js'
 
 /** What `svc run|dev|workbench` asks of the supervisor. */
@@ -85,7 +85,7 @@ export async function serve(req: ServeRequest): Promise<number> {
   for (const [k, f] of Object.entries(req.flags)) if (f) flagValues[k as SettingKey] = f.value
   Object.assign(process.env, settingsToEnv(flagValues))
 
-  // `svc shutdown` recognises the supervisor by it (state/process-check.ts), and so can `ps`.
+  // `svc shutdown` recognises the supervisor by it (src/process/process-check.ts), and so can `ps`.
   process.title = SUPERVISOR_TITLE
   const root = createRootLogger(provisional)
   const logger = childLogger(root, 'svc.supervisor')

@@ -9,8 +9,8 @@ import { describeExit, forkSidecar, Sidecar, type SidecarExit, type SidecarLaunc
 import { forkWorker, WorkerHandle, type ListenTarget, type WorkerProcess } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
 import { MetricsCollector } from './metrics-collector.js'
-import { killTree, newTreeId } from './kill-tree.js'
-import { childEnv } from '../ipc/child-env.js'
+import { killTree, newTreeId } from '../src/process/kill-tree.js'
+import { childEnv } from '../src/process/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
 import { MAX_RETIRING_PER_SLOT } from '../src/internal/deadlines.js'
 
@@ -126,7 +126,7 @@ export class Supervisor implements Closable {
   #stopping: Promise<void> | null = null
   #destroying: Promise<void> | null = null
   readonly #metrics: MetricsCollector
-  /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`supervisor/kill-tree.ts`). */
+  /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`src/process/kill-tree.ts`). */
   readonly treeId = newTreeId()
   #members = 0
 

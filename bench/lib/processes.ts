@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
-import { descendants, isRunning } from '../../state/process-check.js'
+import { descendants, isRunning } from '../../src/process/process-check.js'
 
 /**
  * Child processes of a bench run: every process started here is tracked with its whole tree, so

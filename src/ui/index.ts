@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { packageRoot } from './server/static-files.js'
+import { packageRoot } from '../internal/package-root.js'
 
 /**
  * `svc/ui`: the page runtime's public surface. Page-facing names are also re-exported from

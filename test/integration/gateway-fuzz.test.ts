@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createClassifier } from '../../gateway/classify.js'
-import { readCmdline } from '../../state/process-check.js'
+import { readCmdline } from '../../src/process/process-check.js'
 import { Rng, describeCase, generateCase, type FuzzCase, type GrammarOptions } from '../helpers/fuzz-http.js'
 import { REPO, descendants, isAlive, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 

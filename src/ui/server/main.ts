@@ -1,5 +1,5 @@
 import { describeStartupError, readSidecarEnv, startSidecar, startupFatal, type RunningSidecar } from './sidecar.js'
-import { endOwnTree } from '../../../supervisor/kill-tree.js'
+import { endOwnTree } from '../../process/kill-tree.js'
 import { logUncaught } from '../../internal/uncaught.js'
 
 // The bundled page server, started by the supervisor with child_process.fork (IPC present).

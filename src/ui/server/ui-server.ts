@@ -21,8 +21,8 @@ import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
-import { loadAppIcon, type AppIcon } from '../app-icon.js'
-import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../map-style.js'
+import { loadAppIcon, type AppIcon } from '../../settings/app-icon.js'
+import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../settings/map-style.js'
 import { MEDIA_CSP } from '../media-headers.js'
 
 export interface UiServerOptions {
