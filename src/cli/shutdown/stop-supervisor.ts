@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import { EXIT } from '../exit-codes.js'
+import { EXIT } from '../../process/exit-codes.js'
 import { readPidfile, removePidfile } from '../../../state/pidfile.js'
 import { readStateFile, removeStateFile, stateFilePath, type SvcState } from '../../../state/state-file.js'
 import { describeProcess, isRunning, isSvcProcess } from '../../process/process-check.js'
