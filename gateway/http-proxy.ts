@@ -78,7 +78,8 @@ export class HttpProxy implements Closable {
   constructor(upstream: string, opts: HttpProxyOptions) {
     this.#opts = opts
     this.#disk = new DiskBudget(opts.bufferDiskBytes)
-    this.setUpstream(upstream)
+    // No pool to close yet: the promise is already settled.
+    void this.setUpstream(upstream)
   }
 
   /** Bytes of request bodies held in temporary files right now. */

@@ -145,7 +145,7 @@ class RequestCounter {
 
   inc(dispatch: string, methodKind: string, by = 1): void {
     let byKind = this.#series.get(dispatch)
-    if (byKind === undefined) this.#series.set(dispatch, (byKind = new Map()))
+    if (byKind === undefined) this.#series.set(dispatch, (byKind = new Map<string, { labels: { dispatch: string; method_kind: string }; value: number }>()))
     const series = byKind.get(methodKind)
     if (series === undefined) byKind.set(methodKind, { labels: { dispatch, method_kind: methodKind }, value: by })
     else series.value += by

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
 import { startMapTileServer, type MapTileServer } from '../helpers/map-tiles.js'

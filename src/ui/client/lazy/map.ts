@@ -152,7 +152,8 @@ export const mount: MountView<MapProps> = (el, initial, host) => {
         sizeBox(el, props)
         const source = map?.getSource<GeoJSONSource>(SOURCE)
         if (!map || !source) return
-        source.setData(pointsGeoJson(props))
+        // Fire and forget: maplibre applies the data on its worker and repaints; nothing here waits for it.
+        void source.setData(pointsGeoJson(props))
         map.setPaintProperty(LAYER, 'circle-color', circleColor(props))
         place(map, props)
       },
