@@ -23,17 +23,23 @@ import type { OidcBffStore } from './auth/oidc-store.js'
 import { SvcError } from './errors.js'
 import { SharedState, redisReadiness } from './shared-state/shared-state.js'
 import type { SessionStore } from './ui/url-session.js'
+import { kSecretsReport, loadSecrets, type SecretsOf, type SecretsReport, type SecretsSchema } from './secrets/secrets.js'
 
-export interface SvcOptions extends SettingsInput {
+export interface SvcOptions<S extends SecretsSchema | undefined = undefined> extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
   fastify?: Omit<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader'>
+  /**
+   * A zod schema the secrets must satisfy (usually `z.object({...})`): it types `app.secrets`,
+   * and a missing or invalid secret stops the app from loading, naming it (docs/configuration.md#secrets).
+   */
+  secrets?: S
 }
 
 /**
  * The app: an inner Fastify API (`app.api`, routes relative to `api_mount_path`) and dashboard
  * pages (`app.page`). `svc run app.ts:app` serves both on one port.
  */
-export class Svc {
+export class Svc<S extends SecretsSchema | undefined = undefined> {
   readonly [kSvcApp] = true
   /** Settings resolved once: defaults < options < svc.config.json < SVC_* env. */
   readonly settings: ResolvedSettings
@@ -45,11 +51,21 @@ export class Svc {
   #health: HealthSource = UNSERVED
   readonly #shared: SharedState
   readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
+  /**
+   * The app's secrets: `.svc/secrets.json` (the `secrets_file` setting) and `SVC_SECRET_<NAME>`
+   * variables, checked by the `secrets` schema when given. Frozen; their values never reach a log line.
+   */
+  readonly secrets: SecretsOf<S>
+  readonly [kSecretsReport]: SecretsReport
 
-  constructor(options: SvcOptions = {}) {
-    const { fastify: fastifyOptions, ...settingsInput } = options
+  constructor(options: SvcOptions<S> = {}) {
+    const { fastify: fastifyOptions, secrets: secretsSchema, ...settingsInput } = options
     this.settings = resolveProcessSettings(settingsInput)
     this[kSettingsInput] = settingsInput
+    // Before the logger exists: from its first line on, every secret value is scrubbed.
+    const secrets = loadSecrets(secretsSchema as S, { cwd: process.cwd(), env: process.env, file: this.settings.secrets_file })
+    this.secrets = secrets.values
+    this[kSecretsReport] = secrets.report
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
     const apiOptions: FastifyServerOptions = {

@@ -8,6 +8,8 @@ export type { SvcOptions } from './app.js'
 export { SvcError, isSvcError, ERRORS } from './errors.js'
 export type { SvcErrorCode } from './errors.js'
 export type { ResolvedSettings, SettingsInput, SettingKey } from './settings/schema.js'
+export type { Register, RegisteredSecrets } from './secrets/register.js'
+export type { SecretsOf, SecretsSchema } from './secrets/secrets.js'
 
 // Pages (svc/ui)
 export {

@@ -175,6 +175,8 @@ export const FIELDS = {
   redis_key_prefix: { schema: z.string().regex(/^[A-Za-z0-9_.:{}-]{0,64}$/), default: 'svc:', parse: asString },
   /** Connect and per-command deadline; a Redis outage answers errors within it, never hangs a request. */
   redis_timeout_s: { schema: seconds.min(0.05), default: 1, parse: asNumber },
+  /** JSON file of secrets (`app.secrets`), relative to the working directory; SVC_SECRET_* variables win over it. */
+  secrets_file: { schema: z.string().min(1), default: '.svc/secrets.json', parse: asString },
   theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
 } as const
 

@@ -32,6 +32,8 @@ export interface UiTestOptions {
   cookies?: Record<string, string>
   /** A run that takes longer fails the test (default 3000 ms, like AppTest). */
   timeoutMs?: number
+  /** `st.secrets` for this test instead of the app's own. */
+  secrets?: Readonly<Record<string, unknown>>
 }
 
 export const DEFAULT_UI_TEST_TIMEOUT_MS = 3000
@@ -94,6 +96,7 @@ export class UiTestHandle {
       overrides: { ...overridesFromEnv(), ...options.pageOverrides },
       // A test wants to see what failed, unless the app turned details off explicitly.
       showErrorDetails: app.settings.show_error_details ?? true,
+      ...(options.secrets ?? app.secrets ? { secrets: options.secrets ?? app.secrets } : {}),
     })
     const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
     this.#session.attach((m) => {

@@ -10,4 +10,6 @@ export interface PageApp {
   readonly pages: readonly PageRecord[]
   readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null; readonly theme: ThemeSettings }
   readonly logger: Logger
+  /** `st.secrets` (the app's `app.secrets`). */
+  readonly secrets?: Readonly<Record<string, unknown>>
 }

@@ -1,5 +1,6 @@
 import type { EditingState, Gap, LabelVisibility } from './elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
+import type { RegisteredSecrets } from '../secrets/register.js'
 
 /**
  * The typed surface of `st`, the object a page function receives. Element methods live on
@@ -281,6 +282,8 @@ export interface St extends StContainer {
   readonly sessionState: SessionState
   readonly queryParams: QueryParams
   readonly context: StContext
+  /** The app's secrets (`app.secrets`); type them with `interface Register { secrets: ... }` (docs/configuration.md#secrets). */
+  readonly secrets: RegisteredSecrets
   toast(body: string, options?: ToastOptions): void
   /** End this run now and start a new one. */
   rerun(): never

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { ApiClient } from '../../client/api-client.js'
 import { runWithRequestId } from '../../logging/context.js'
+import { scrubSecrets } from '../../logging/secret-scrub.js'
 import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
@@ -11,6 +12,7 @@ import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
 import type { St, StContext } from '../st-types.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
 import { sessionRef } from './session-ref.js'
@@ -31,11 +33,15 @@ export interface PageSessionOptions {
   showErrorDetails: boolean
   /** A slow run sends what it has so far this often (ms). */
   partialFlushMs?: number
+  /** `st.secrets`. */
+  secrets?: Readonly<Record<string, unknown>>
 }
 
 export const DEFAULT_PARTIAL_FLUSH_MS = 100
 
 type Outcome = 'complete' | 'error' | 'rerun' | 'stop' | 'switch'
+
+const NO_SECRETS: Readonly<Record<string, unknown>> = Object.freeze({})
 
 const EMPTY_CONTEXT: StContext = Object.freeze({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
 
@@ -57,6 +63,7 @@ export class PageSession implements RunHost {
   readonly state: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   readonly query: QueryState
   readonly media: MediaStore
+  readonly secrets: RegisteredSecrets
   context: StContext = EMPTY_CONTEXT
   generation = 0
 
@@ -87,6 +94,7 @@ export class PageSession implements RunHost {
     this.#opts = options
     this.id = options.id
     this.media = options.media
+    this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
     this.query = new QueryState('', () => this.#emit({ v: 1, type: 'query', query: this.query.toString() }))
   }
 
@@ -222,7 +230,8 @@ export class PageSession implements RunHost {
     const requestId = this.context.requestId ?? null
     // Runs execute under the socket's request ID (requestRerun), so the line carries the ID shown here.
     this.#opts.logger.error({ err: e, session_ref: sessionRef(this.id), page: this.#path }, 'ui page exception')
-    if (this.#opts.showErrorDetails) return { name: e.name, message: e.message, stack: e.stack ?? null, hidden: false, requestId }
+    // The log line is scrubbed by the logger; what the visitor may see is scrubbed here.
+    if (this.#opts.showErrorDetails) return { name: e.name, message: scrubSecrets(e.message), stack: e.stack === undefined ? null : scrubSecrets(e.stack), hidden: false, requestId }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
   }
 

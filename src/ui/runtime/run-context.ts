@@ -4,6 +4,7 @@ import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'
 import type { St, StContext } from '../st-types.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
 import { RunAborted } from './signals.js'
 import type { WidgetMeta, WidgetStore } from './widget-store.js'
 
@@ -16,6 +17,7 @@ export interface RunHost {
   readonly query: QueryState
   readonly context: StContext
   readonly media: MediaStore
+  readonly secrets: RegisteredSecrets
   hasPage(path: string): boolean
   toast(body: string, icon: string | null): void
   dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined

@@ -41,6 +41,7 @@ export interface SessionHost {
 export class LocalSessions implements SessionHost {
   readonly #manager: SessionManager
   #directory: PageDirectory
+  #app: PageApp
   readonly #logger: Logger
 
   constructor(options: {
@@ -55,6 +56,7 @@ export class LocalSessions implements SessionHost {
     onDrop?: (id: string) => void
   }) {
     this.#directory = new PageDirectory(options.app.pages)
+    this.#app = options.app
     this.#logger = options.logger
     this.#manager = new SessionManager({
       ttlMs: options.ttlMs,
@@ -70,6 +72,7 @@ export class LocalSessions implements SessionHost {
           logger: options.logger,
           overrides: options.overrides,
           showErrorDetails: options.showErrorDetails,
+          ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
         }),
     })
   }
@@ -98,6 +101,7 @@ export class LocalSessions implements SessionHost {
   /** A reloaded app module: sessions rerun with the new page functions (state kept). */
   replaceApp(app: PageApp): number {
     this.#directory = new PageDirectory(app.pages)
+    this.#app = app
     return this.#manager.rerunAll()
   }
 

@@ -4,6 +4,7 @@ import type { RunContext } from '../runtime/run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/signals.js'
 import type { QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
 import { Container } from './container.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
 
 /**
  * `st.sessionState`: the session's state bag. Writing the key of a widget that this run has
@@ -37,6 +38,10 @@ class StRoot extends Container implements St {
   readonly sessionState: SessionState
   readonly queryParams: QueryParams
   readonly context: StContext
+
+  get secrets(): RegisteredSecrets {
+    return this.ctx.host.secrets
+  }
 
   constructor(ctx: RunContext, target?: FragmentTarget) {
     super(ctx, target?.list ?? ctx.main, target?.id ?? 'm', null)
