@@ -10,7 +10,9 @@ import { getRequestId } from './logging/context.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { markCompilersDefault, withLazySchemaCompilers } from './internal/lazy-schema-compilers.js'
 import { serveDocsUiOnFirstUse } from './internal/lazy-docs-ui.js'
-import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { kIdentity, kNavigation, kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import type { NavigationFn } from './ui/navigation.js'
+import type { PageIdentity } from './ui/user.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
 import type { InjectMap } from './ui/inject.js'
@@ -19,6 +21,7 @@ import { applyCors } from './auth/cors.js'
 import { attachOidcLogin, type AttachOidcLoginOptions } from './auth/attach-oidc-login.js'
 import type { OidcLogin } from './auth/oidc-bff-routes.js'
 import type { OIDCProvider } from './auth/oidc-client.js'
+import { OidcPageIdentity } from './auth/page-identity.js'
 import type { OidcBffStore } from './auth/oidc-store.js'
 import { SvcError } from './errors.js'
 import { SharedState, redisReadiness } from './shared-state/shared-state.js'
@@ -57,6 +60,8 @@ export class Svc<S extends SecretsSchema | undefined = undefined> {
    */
   readonly secrets: SecretsOf<S>
   readonly [kSecretsReport]: SecretsReport
+  #navigation: NavigationFn | null = null
+  #identity: OidcPageIdentity | null = null
 
   constructor(options: SvcOptions<S> = {}) {
     const { fastify: fastifyOptions, secrets: secretsSchema, ...settingsInput } = options
@@ -144,11 +149,36 @@ export class Svc<S extends SecretsSchema | undefined = undefined> {
   }
 
   /**
+   * Decide per session which pages it may see: `fn` gets the signed-in user, the socket's headers
+   * and cookies, the session state and every page, and returns the visible ones in sidebar order.
+   * Hidden pages leave the sidebar and show "not available" at their URL. Runs on every page run.
+   */
+  navigation(fn: NavigationFn): this {
+    if (typeof fn !== 'function') throw new SvcError('SVC_ERR_UI_BAD_CALL', 'app.navigation(fn): pass a function (nav) => pages, e.g. (nav) => nav.pages.filter((p) => p.section !== "Admin" || nav.user.isLoggedIn)')
+    this.#navigation = fn
+    return this
+  }
+
+  get [kNavigation](): NavigationFn | null {
+    return this.#navigation
+  }
+
+  /** The login pages use (`st.user`, `st.login()`), set by `attachOidcLogin`. */
+  get [kIdentity](): PageIdentity | null {
+    return this.#identity
+  }
+
+  /**
    * Add the OIDC login routes (`{api}/auth/login`, `/auth/callback`, `/auth/exchange`) with the
    * public base URL and first-party secret from settings. Returns the guard for the tokens it mints.
    */
   attachOidcLogin(client: OIDCProvider, options?: AttachOidcLoginOptions): OidcLogin {
-    return attachOidcLogin(this, client, options)
+    const login = attachOidcLogin(this, client, options)
+    if (login.config.userCookieName !== false) {
+      this.#identity ??= new OidcPageIdentity(this.settings.api_mount_path)
+      this.#identity.add(login.config)
+    }
+    return login
   }
 
   /** The registered pages, in registration order. */

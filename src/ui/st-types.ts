@@ -1,6 +1,7 @@
 import type { EditingState, Gap, LabelVisibility } from './elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
 import type { RegisteredSecrets } from '../secrets/register.js'
+import type { StUser } from './user.js'
 
 /**
  * The typed surface of `st`, the object a page function receives. Element methods live on
@@ -289,8 +290,17 @@ export interface St extends StContainer {
   rerun(): never
   /** End this run now; what was rendered stays. */
   stop(): never
-  /** Show another page of the app (`path` as given to `app.page`). */
+  /** Show another page of the app (`path` as given to `app.page`). A page `app.navigation` hides from this session shows "not available". */
   switchPage(path: string): never
+  /** Who is signed in to this browser (the OIDC login's identity cookie); `isLoggedIn` narrows it. */
+  readonly user: StUser
+  /**
+   * Send the browser to the login of `provider` (default: the first `app.attachOidcLogin`); it
+   * comes back to this page signed in. Ends the run.
+   */
+  login(provider?: string): never
+  /** Sign this browser out (the identity cookie and the session's API token) and come back to this page. Ends the run. */
+  logout(): never
 }
 
 // ---- data: selection and editor ----------------------------------------------------------------

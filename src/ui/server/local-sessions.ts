@@ -7,6 +7,7 @@ import type { ClientMessage, ServerMessage } from '../protocol.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
+import { kIdentity, kNavigation } from '../../internal/symbols.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
@@ -73,6 +74,8 @@ export class LocalSessions implements SessionHost {
           overrides: options.overrides,
           showErrorDetails: options.showErrorDetails,
           ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
+          navigation: () => this.#app[kNavigation] ?? null,
+          identity: () => this.#app[kIdentity] ?? null,
         }),
     })
   }

@@ -5,6 +5,8 @@ import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/s
 import type { QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
 import { Container } from './container.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
+import { clearAccessToken } from '../../auth/ui.js'
+import type { PageIdentity, StUser } from '../user.js'
 
 /**
  * `st.sessionState`: the session's state bag. Writing the key of a widget that this run has
@@ -64,6 +66,41 @@ class StRoot extends Container implements St {
   stop(): never {
     this.ctx.check()
     throw new StopRequested()
+  }
+
+  get user(): StUser {
+    return this.ctx.host.user
+  }
+
+  login(provider?: string): never {
+    this.ctx.check()
+    const identity = this.#identity('login')
+    const name = provider ?? identity.providers[0]!
+    if (!identity.providers.includes(name)) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `st.login(${JSON.stringify(provider)}): no login named so; this app has ${identity.providers.map((p) => JSON.stringify(p)).join(', ')} (the name given to app.attachOidcLogin)`)
+    }
+    this.ctx.host.redirect(identity.loginUrl(name, this.#here()))
+    throw new StopRequested()
+  }
+
+  logout(): never {
+    this.ctx.check()
+    const identity = this.#identity('logout')
+    clearAccessToken(this)
+    this.ctx.host.redirect(identity.logoutUrl(this.#here()))
+    throw new StopRequested()
+  }
+
+  #identity(call: string): PageIdentity {
+    const identity = this.ctx.host.identity
+    if (!identity) throw new SvcError('SVC_ERR_UI_BAD_CALL', `st.${call}(): this app has no login; call app.attachOidcLogin(client) in the app module (docs/auth.md)`)
+    return identity
+  }
+
+  /** This page and its query: where the browser comes back to. */
+  #here(): string {
+    const query = this.queryParams.toString()
+    return this.ctx.host.path + (query ? `?${query}` : '')
   }
 
   switchPage(path: string): never {

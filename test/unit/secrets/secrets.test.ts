@@ -80,7 +80,7 @@ describe('loadSecrets', () => {
     expect(err.message).toContain('dbUrl is missing: set SVC_SECRET_DB_URL or add "dbUrl" to ' + join(dir, '.svc', 'secrets.json'))
     expect(err.message).toMatch(/apiKey \(from .*secrets\.json\): Too small/)
     expect(err.message).not.toContain('short')
-    const report = (err as unknown as Record<symbol, SecretsReport>)[kSecretsReport]
+    const report = (err as unknown as Record<symbol, SecretsReport>)[kSecretsReport]!
     expect(report.secrets.map((s) => [s.name, s.present, s.problem !== null])).toEqual([
       ['apiKey', true, true],
       ['dbUrl', false, true],
@@ -147,7 +147,7 @@ describe('doctor rows', () => {
   it('secrets_file and one row per secret: present with its origin, missing with the fix, optional, never a value', async () => {
     await secretsFile({ apiKey: 'doctor-secret-value' }, 0o644)
     const schema = z.object({ apiKey: z.string(), dbUrl: z.string(), sentry: z.string().optional() })
-    const report = (thrown(() => load(schema, { SVC_SECRET_SENTRY: 'sentry-dsn-value' })) as unknown as Record<symbol, SecretsReport>)[kSecretsReport]
+    const report = (thrown(() => load(schema, { SVC_SECRET_SENTRY: 'sentry-dsn-value' })) as unknown as Record<symbol, SecretsReport>)[kSecretsReport]!
     const rows = secretsRows(ctx(report))!
     expect(rows).toEqual([
       { name: 'secrets_file', status: 'WARN', detail: '.svc/secrets.json is readable by other users (mode 644); run: chmod 600 .svc/secrets.json' },

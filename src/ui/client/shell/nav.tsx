@@ -45,9 +45,31 @@ export function Nav({ entries, activePath, onNavigate }: NavProps) {
   )
   return (
     <nav class="svc-nav" aria-label="Pages">
-      {renderList(entries, 0)}
+      {sections(sorted(entries)).map(([section, list]) =>
+        section === undefined ? (
+          renderList(list, 0)
+        ) : (
+          <div key={section} class="svc-nav-group" role="group" aria-label={section}>
+            <p class="svc-nav-section" aria-hidden="true">
+              {section}
+            </p>
+            {renderList(list, 0)}
+          </div>
+        ),
+      )}
     </nav>
   )
+}
+
+/** Consecutive entries of one section as one group (the server lists a section's pages together). */
+function sections(entries: NavEntry[]): [string | undefined, NavEntry[]][] {
+  const out: [string | undefined, NavEntry[]][] = []
+  for (const e of entries) {
+    const last = out[out.length - 1]
+    if (last && last[0] === e.section) last[1].push(e)
+    else out.push([e.section, [e]])
+  }
+  return out
 }
 
 /** Flattened, ordered nav (for the not-found page). */
