@@ -48,6 +48,12 @@ export type {
   EditingState,
   CacheOptions,
   CachedFunction,
+  NavigationFn,
+  NavigationContext,
+  NavigationPage,
+  StUser,
+  SignedInUser,
+  SignedOutUser,
 } from './ui/index.js'
 
 // The API client pages get (svc/client)

@@ -82,6 +82,9 @@ export type {
   FormOptions,
   ToastOptions,
 } from './st-types.js'
+export type { NavigationFn, NavigationContext, NavigationPage } from './navigation.js'
+export type { StUser, SignedInUser, SignedOutUser } from './user.js'
+export type { TestUser } from './app-test.js'
 export { columnConfig } from './st/column-config.js'
 export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/column-config.js'
 export type { DataframeSelection, DataEditorOptions } from './st-types.js'
