@@ -98,8 +98,9 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
     const authCode = randomToken()
     const stored: z.infer<typeof AuthCodeEntry> = { access_token: accessToken, expires_in: c.accessTokenTtlSeconds }
     await c.store.set(`code:${authCode}`, JSON.stringify(stored), c.authCodeTtlSeconds)
+    // Back to the page and query the login started from (`st.login()` passes both); an
+    // `auth_code` already in it is replaced, so only the one minted here arrives.
     const target = new URL(publicBase(request, c) + login.t)
-    target.search = ''
     target.searchParams.set('auth_code', authCode)
     return reply
       .code(302)

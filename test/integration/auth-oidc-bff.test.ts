@@ -122,6 +122,17 @@ describe('OIDC BFF against a real IdP (oidc-provider)', () => {
     expect((await browser.fetch(`${base}/api/auth/logout?return_to=//evil.example/x`)).location).toBe(`${base}/`)
   })
 
+  it('comes back to the return_to page with its query, the fresh auth_code replacing any in it', async () => {
+    const browser = new TestBrowser()
+    const start = await browser.follow(`${base}/api/auth/login?return_to=${encodeURIComponent('/reports?x=1&auth_code=planted')}`)
+    const back = await browser.submitLogin(start, 'erin', (url) => url.startsWith(`${base}/reports`))
+    const target = new URL(back.location as string)
+    expect(target.pathname).toBe('/reports')
+    expect(target.searchParams.get('x')).toBe('1')
+    expect(target.searchParams.getAll('auth_code')).toHaveLength(1)
+    expect(target.searchParams.get('auth_code')).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+
   it('a named login has its own routes under /auth/<name>/', async () => {
     const hop = await new TestBrowser().fetch(`${base}/api/auth/partners/login`)
     expect(hop.status).toBe(302)
