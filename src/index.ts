@@ -27,6 +27,7 @@ export {
   columnConfig,
   cacheData,
   cacheResource,
+  declareComponent,
 } from './ui/index.js'
 export type {
   St,
@@ -54,6 +55,8 @@ export type {
   StUser,
   SignedInUser,
   SignedOutUser,
+  Component,
+  ComponentOptions,
 } from './ui/index.js'
 
 // The API client pages get (svc/client)

@@ -2,6 +2,7 @@ import type { EditingState, Gap, LabelVisibility } from './elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
 import type { RegisteredSecrets } from '../secrets/register.js'
 import type { StUser } from './user.js'
+import type { Component } from './components.js'
 
 /**
  * The typed surface of `st`, the object a page function receives. Element methods live on
@@ -246,6 +247,25 @@ export interface StContainer extends StChatMethods, StMoreElements {
   fileUploader(label: string, opts: FileUploaderOptions & { multiple: true }): UploadedFile[]
   fileUploader(label: string, opts?: FileUploaderOptions & { multiple?: false }): UploadedFile | null
   downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, options?: DownloadButtonOptions): boolean
+  /**
+   * A custom component (`declareComponent`) in a sandboxed iframe: `args` go to it, and the value
+   * it sets comes back like a widget value (rerun on change, checked by its schema); `default`
+   * (null unless given) until it sets one.
+   */
+  component<A, V, D = null>(component: Component<A, V>, args: A, options?: ComponentOptions<V, D>): V | D
+}
+
+export interface ComponentOptions<V, D = null> {
+  /** Identity and the `st.sessionState` key; keeps the value when `args` change. */
+  key?: string
+  /** The value until the component sets one (default null). */
+  default?: D
+  /** Pixels until the component reports its own height (svc/component sizes it to its content). */
+  height?: number
+  /** Passed to the component (`disabled` of its render event). */
+  disabled?: boolean
+  /** Runs with the new value before the rerun it causes. */
+  onChange?: Callback<V | D>
 }
 
 /** Query parameters of the page URL. Changes update the URL without a rerun. */

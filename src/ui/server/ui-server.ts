@@ -13,6 +13,8 @@ import { PageThreadPool } from './page-thread-pool.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
+import { COMPONENT_PREFIX } from '../components.js'
+import { serveComponentFile } from './component-files.js'
 import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
@@ -192,6 +194,10 @@ export class UiServer {
       }
       res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.byteLength, 'cache-control': file.cacheControl })
       res.end(req.method === 'HEAD' ? undefined : file.body)
+      return
+    }
+    if (path.startsWith(base + COMPONENT_PREFIX)) {
+      await serveComponentFile(req, res, path.slice(base.length + COMPONENT_PREFIX.length), this.#opts.logger)
       return
     }
     const mediaPrefix = base + MEDIA_PREFIX

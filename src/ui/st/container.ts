@@ -26,6 +26,9 @@ import type {
   ChatInputOptions, ChatMessageOptions, Dialog, DialogOptions, PopoverOptions, StatusContainer, StatusOptions, StreamSource, WriteStreamOptions,
 } from '../st-types.js'
 import * as more from './more.js'
+import { component } from './component.js'
+import type { Component } from '../components.js'
+import type { ComponentOptions } from '../st-types.js'
 
 /**
  * Writes elements into one list of the run's tree: the main area, the sidebar, or a
@@ -286,6 +289,9 @@ export class Container implements StContainer, w.Emitter {
   }
   downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, o?: DownloadButtonOptions): boolean {
     return w.downloadButton(this, label, data, o)
+  }
+  component<A, V, D = null>(def: Component<A, V>, args: A, o?: ComponentOptions<V, D>): V | D {
+    return component(this, def, args, o)
   }
 
   // ---- chat, streaming, overlays, status (st/chat.ts, st/overlays.ts) ----

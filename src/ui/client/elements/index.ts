@@ -19,6 +19,7 @@ import { VegaChart } from './charts.js'
 import { Audio, Pdf, Video } from './media-more.js'
 import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
 import { Fragment } from './fragment.js'
+import { CustomComponent } from './component.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
 
@@ -88,6 +89,7 @@ const REGISTRY: Registry = {
   segmentedControl: SegmentedControl,
   feedback: Feedback,
   fragment: Fragment,
+  component: CustomComponent,
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>
