@@ -12,6 +12,8 @@ import type { HttpProxy } from './http-proxy.js'
 import type { WsProxy } from './ws-proxy.js'
 import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo } from './observe.js'
 import { DEBUG_PATH, type InternalRoutes } from './internal-routes.js'
+import { lingerBriefly } from './lingering-close.js'
+import type { StaticRoute } from './static-route.js'
 
 
 export interface GatewayParts {
@@ -22,6 +24,8 @@ export interface GatewayParts {
   ws: WsProxy
   observer: GatewayObserver
   internal: InternalRoutes | null
+  /** The bundled page server's static files, served without the proxy hop; null with a ui_command. */
+  staticFiles: StaticRoute | null
   /** Sets response headers every answer carries (security headers); null when off. */
   decorate: ((req: IncomingMessage, res: ServerResponse) => void) | null
   isDraining: () => boolean
@@ -36,7 +40,7 @@ export function createGatewayHandler(parts: GatewayParts): {
   handleContinue: (req: IncomingMessage, res: ServerResponse) => void
   handleUpgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void
 } {
-  const { settings, observer, internal, decorate } = parts
+  const { settings, observer, internal, decorate, staticFiles } = parts
   const classify = createClassifier({ apiMountPath: settings.api_mount_path, rootPath: settings.root_path })
   const root = settings.root_path
   const trustProxy = settings.trust_proxy
@@ -98,6 +102,10 @@ export function createGatewayHandler(parts: GatewayParts): {
       res.writeHead(307, { location: redirect, 'content-length': 0, 'x-request-id': requestId })
       res.end()
       observation.end(307)
+      return
+    }
+    if (staticFiles !== null && (method === 'GET' || method === 'HEAD') && staticFiles(req, res, c.uiPath, requestId)) {
+      if (observation !== NOOP_OBSERVATION) res.once('close', () => observation.end(res.statusCode))
       return
     }
     // No user code on the proxy path: it passes the id explicitly and needs no async context.
@@ -233,6 +241,7 @@ function watchApiBodyIdle(req: IncomingMessage, res: ServerResponse, ms: number,
     }
     timedOut = true
     res.setHeader('connection', 'close')
+    lingerBriefly(req.socket)
     sendJsonError(res, 'SVC_ERR_GATEWAY_BODY_TIMEOUT', `the request body stalled: no bytes for ${ms / 1000} s (gateway_client_body_timeout_s)`, requestId)
   })
   req.once('end', () => {

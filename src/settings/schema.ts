@@ -1,6 +1,7 @@
 import { z } from '../internal/zod.js'
 import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
 import { themeSchema, type ThemeSettings } from './theme.js'
+import { cspSchema, parseCspEnv, type CspSetting } from './csp.js'
 
 /**
  * Every svc setting, one row each: its zod schema (typed value), its default, and how a string
@@ -99,6 +100,11 @@ export const FIELDS = {
     default: 32 * 1024 * 1024, // 32 MiB; 0 = unlimited
     parse: asNumber,
   },
+  gateway_proxy_buffer_disk_bytes: {
+    schema: z.number().int().min(0),
+    default: 256 * 1024 * 1024, // 256 MiB per worker of UI request bodies in temporary files; 0 = unlimited
+    parse: asNumber,
+  },
   gateway_ws_max_message_bytes: {
     // ws keeps the limit in a 32-bit integer; 0 = unlimited.
     schema: z.number().int().min(0).max(2 ** 31 - 1),
@@ -149,6 +155,8 @@ export const FIELDS = {
   pidfile: { schema: z.string().min(1), default: './.svc.pid', parse: asString },
   no_pidfile: { schema: z.boolean(), default: false, parse: asBool },
   shutdown_grace_s: { schema: seconds, default: 10, parse: asNumber },
+  /** A reload keeps proxied WebSockets on the replaced worker this long (0 = close them at once). */
+  gateway_ws_reload_grace_s: { schema: seconds, default: 60, parse: asNumber },
   gateway_start_timeout_s: { schema: seconds, default: 30, parse: asNumber },
   ui_command: {
     schema: z.array(z.string()).min(1).nullable(),
@@ -177,7 +185,16 @@ export const FIELDS = {
   redis_timeout_s: { schema: seconds.min(0.05), default: 1, parse: asNumber },
   /** JSON file of secrets (`app.secrets`), relative to the working directory; SVC_SECRET_* variables win over it. */
   secrets_file: { schema: z.string().min(1), default: '.svc/secrets.json', parse: asString },
+  /** Largest value svc writes to or reads from Redis; Redis's own maximum string is 512 MiB. */
+  redis_max_value_bytes: { schema: z.number().int().min(1024).max(512 * 1024 * 1024), default: 1024 * 1024, parse: asNumber },
   theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
+  /** The pages' Content-Security-Policy: null = svc's; an object adds sources per directive; a string replaces it; false = none. */
+  ui_csp: {
+    schema: cspSchema,
+    default: null as CspSetting,
+    parse: parseCspEnv,
+    example: '{"img-src":["https://images.example.com"]}',
+  },
 } as const
 
 export type SettingKey = keyof typeof FIELDS

@@ -1,5 +1,5 @@
 import type { PageApp } from './page-app.js'
-import { getClient } from '../client/api-client.js'
+import { getClient, type ApiClient } from '../client/api-client.js'
 import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './elements.js'
 import { isWidgetType } from './elements.js'
 import { overridesFromEnv } from './inject.js'
@@ -34,6 +34,8 @@ export interface UiTestOptions {
   cookies?: Record<string, string>
   /** A run that takes longer fails the test (default 3000 ms, like AppTest). */
   timeoutMs?: number
+  /** The client pages get (default: `getClient(app)`, the API at `SVC_INTERNAL_API_BASE`). */
+  client?: ApiClient
   /** `st.secrets` for this test instead of the app's own. */
   secrets?: Readonly<Record<string, unknown>>
   /** `st.user` for this test: a signed-in user (`{ sub: 'ada', roles: ['admin'] }`) or `null` (signed out). See `setUser`. */
@@ -104,7 +106,7 @@ export class UiTestHandle {
     this.#session = new PageSession({
       id: 'test-session',
       directory: () => directory,
-      client: getClient(app),
+      client: options.client ?? getClient(app),
       media: new MediaStore(),
       logger: app.logger,
       overrides: { ...overridesFromEnv(), ...options.pageOverrides },
@@ -131,16 +133,18 @@ export class UiTestHandle {
       for (const [k, v] of Object.entries(this.#options.queryParams ?? {})) for (const item of Array.isArray(v) ? v : [v]) q.append(k, item)
       this.#session.start(this.#options.target ?? '/', q.toString())
     } else {
-      for (const { id, value } of this.#staged) {
+      // Taken first: a value the widget refuses throws here and is not staged again.
+      const staged = this.#staged
+      this.#staged = []
+      for (const { id, value } of staged) {
         // A chat input's value is a submit: it reaches the page for one run, as from the browser.
         if (this.#session.widgets.metas.get(id)?.type === 'chatInput') this.#session.widgets.queue(id, value, true)
         else this.#session.widgets.queueValue(id, value)
       }
       // Like the browser: changes that are all inside one fragment rerun only that fragment.
-      if (this.#staged.length > 0) this.#session.rerunFor(this.#staged.map((s) => s.id))
+      if (staged.length > 0) this.#session.rerunFor(staged.map((s) => s.id))
       else this.#session.requestRerun()
     }
-    this.#staged = []
     const ms = this.#options.timeoutMs ?? DEFAULT_UI_TEST_TIMEOUT_MS
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_r, reject) => {

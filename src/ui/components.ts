@@ -79,6 +79,18 @@ function registry(): Map<string, FolderComponent> {
   return (slot[kRegistry] ??= new Map())
 }
 
+const kUrlOrigins = Symbol.for('svc.ui.componentOrigins')
+
+/** Origins of the `url` components declared in this process: the page's CSP lets them be framed. */
+export function componentFrameOrigins(): readonly string[] {
+  return [...((globalThis as unknown as Record<symbol, Set<string> | undefined>)[kUrlOrigins] ?? [])]
+}
+
+function addFrameOrigin(origin: string): void {
+  const slot = globalThis as unknown as Record<symbol, Set<string> | undefined>
+  ;(slot[kUrlOrigins] ??= new Set()).add(origin)
+}
+
 /** The folder component named `name`, for the page server's file route. */
 export function folderComponent(name: string): FolderComponent | undefined {
   return registry().get(name)
@@ -230,6 +242,7 @@ export function declareComponent<A = Record<string, unknown>, V = unknown>(name:
     src = () => `${COMPONENT_PREFIX}${name}/${files.version}/${entry}`
   } else {
     const url = checkedUrl(name, (source as ComponentFromUrl<A, V>).url)
+    addFrameOrigin(new URL(url).origin)
     src = () => url
   }
   const argsSchema = source.args as SafeParser | undefined

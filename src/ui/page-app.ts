@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { ThemeSettings } from '../settings/theme.js'
+import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
 import type { kIdentity, kNavigation } from '../internal/symbols.js'
 import type { NavigationFn } from './navigation.js'
@@ -11,7 +12,7 @@ import type { PageIdentity } from './user.js'
  */
 export interface PageApp {
   readonly pages: readonly PageRecord[]
-  readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null; readonly theme: ThemeSettings }
+  readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null; readonly theme: ThemeSettings; readonly ui_csp?: CspSetting }
   readonly logger: Logger
   /** `st.secrets` (the app's `app.secrets`). */
   readonly secrets?: Readonly<Record<string, unknown>>

@@ -148,7 +148,7 @@ describe('the browser client refuses hostile URLs itself', () => {
               ["java\tscript:document.title='PWNED'", 'https://example.invalid/logo.png'],
               ['/reports', '//evil.example/logo.png'],
             ],
-            rowIds: [0, 1, 2], totalRows: 3, page: 0, pageSize: 10, sort: null, height: null, hideIndex: true, useContainerWidth: false, selectionMode: null, selection: [],
+            rowIds: [0, 1, 2], totalRows: 3, page: 0, pageSize: 10, sort: null, height: null, hideIndex: true, useContainerWidth: false, selectionMode: null, selection: [], rowsVersion: null,
           }),
         ],
       })

@@ -93,7 +93,8 @@ export class SessionManager {
     if (!snapshot || this.#sessions.has(id)) return null
     const session = this.#create(id)
     for (const [k, v] of snapshot.state) session.state[k] = v
-    for (const [k, v] of snapshot.widgets) session.widgets.values.set(k, v)
+    // Checked by each widget (type, options, bounds) before the page sees it, like a browser value.
+    for (const [k, v] of snapshot.widgets) session.widgets.restore(k, v)
     this.#sessions.set(id, { session, expiry: null })
     this.#logger.info({ session_count: this.#sessions.size, state_keys: snapshot.state.size }, 'ui session resumed from its snapshot')
     return session

@@ -7,7 +7,7 @@ import { loadTarget } from '../../target/load-target.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../internal/reload-ignore.js'
 import { parseChildEnv } from '../../../ipc/child-env.js'
-import { clientDir } from './static-files.js'
+import { ClientAssets, clientDir } from './static-files.js'
 import { UiServer } from './ui-server.js'
 import { PageSnapshots, type SnapshotBackend } from './session-snapshots.js'
 import { PageThreadPool } from './page-thread-pool.js'
@@ -49,6 +49,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   markPagesOnly()
   const { app, file, exportName } = await loadTarget(env.target)
   const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
+  const assets = new ClientAssets(clientDir())
   const showErrorDetails = app.settings.show_error_details ?? env.devMode
   const threads = pageThreadCount(app.settings.ui_page_threads)
   // Threads load the app again each: they start with the first page request (`warm`), not here.
@@ -62,7 +63,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     logger,
     sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
     snapshots: pool ? null : pageSnapshots(app[kSharedState]?.redis ?? null, app.settings.ui_session_ttl_s, logger),
-    clientDir: clientDir(),
+    assets,
     showErrorDetails,
     pool,
   })
@@ -75,7 +76,11 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
         exportName,
         logger,
         own: ownPaths(app.settings),
-        onReload: (next) => void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun')),
+        onReload: (next) => {
+          server.showDevError(null)
+          void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun'))
+        },
+        onLoadError: (error) => server.showDevError(error),
       })
     : null
   const port = await server.start().catch(async (err: unknown) => {

@@ -2,8 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { http } from '../../internal/node-http.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { WebSocketServer } from 'ws'
+import { WebSocket, WebSocketServer } from 'ws'
 import type { PageApp } from '../page-app.js'
+import type { DevLoadError, ServerMessage } from '../protocol.js'
 import { getClient } from '../../client/api-client.js'
 import { overridesFromEnv } from '../inject.js'
 import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
@@ -12,9 +13,12 @@ import { LocalSessions } from './local-sessions.js'
 import { PageThreadPool } from './page-thread-pool.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { renderShell } from './shell.js'
-import { readStatic } from './static-files.js'
 import { COMPONENT_PREFIX } from '../components.js'
 import { serveComponentFile } from './component-files.js'
+import { ClientAssets, generatedStyle, REVALIDATE, STATIC_PREFIX, THEME_STYLE_PREFIX, type GeneratedStyle, type StaticFile } from './static-files.js'
+import { sendStatic } from './send-static.js'
+import { sendCompressible } from './compress-body.js'
+import { appPageCsp } from './page-csp.js'
 import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
@@ -30,7 +34,8 @@ export interface UiServerOptions {
   listenFd?: number
   logger: Logger
   sessionTtlMs: number
-  clientDir: string
+  /** The built browser client (`dist/client`). */
+  assets: ClientAssets
   /** Page exceptions show their message and stack to the visitor (else a generic message and the request ID). */
   showErrorDetails: boolean
   /** Largest client message (file uploads travel as base64 inside one). */
@@ -42,10 +47,12 @@ export interface UiServerOptions {
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-const STATIC_PREFIX = '/_stcore/static/'
 const HEALTH = '/_stcore/health'
 const STREAM = '/_stcore/stream'
-/** The `theme` setting as CSS variables (a file, not an inline style, so a strict CSP works). */
+/**
+ * The `theme` setting as CSS variables under its plain name (revalidated); the shell links the
+ * same stylesheet under its content-hashed name in the static folder (immutable).
+ */
 export const THEME_CSS_PATH = '/_stcore/theme.css'
 
 type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
@@ -59,7 +66,9 @@ export class UiServer {
   #state: State = 'idle'
   #app: PageApp
   #directory: PageDirectory
-  #themeCss: string
+  #theme: GeneratedStyle
+  #themePlain: StaticFile
+  #csp: string | null
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
@@ -67,12 +76,15 @@ export class UiServer {
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
+  #devError: DevLoadError | null = null
 
   constructor(options: UiServerOptions) {
     this.#opts = options
     this.#app = options.app
     this.#directory = new PageDirectory(options.app.pages)
-    this.#themeCss = themeCss(options.app.settings.theme)
+    this.#theme = appTheme(options.app)
+    this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
+    this.#csp = appPageCsp(options.app.settings)
     this.#media = new MediaStore({ basePath: options.basePath })
     options.pool?.bind({ media: this.#media, logger: options.logger })
     this.#sessions = options.pool
@@ -128,9 +140,23 @@ export class UiServer {
   async replaceApp(app: PageApp): Promise<number> {
     this.#app = app
     this.#directory = new PageDirectory(app.pages)
-    this.#themeCss = themeCss(app.settings.theme)
+    this.#theme = appTheme(app)
+    this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
+    this.#csp = appPageCsp(app.settings)
     // Page threads re-import the module themselves: an app object cannot cross threads.
     return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
+  }
+
+  /**
+   * `svc dev --reload`: the app's last save did not load (null: it loads again). Every open tab
+   * shows it over the page, which keeps running the previous version; tabs opened meanwhile get
+   * it when they connect.
+   */
+  showDevError(error: DevLoadError | null): void {
+    if (error === null && this.#devError === null) return
+    this.#devError = error
+    const message = devErrorMessage(error)
+    for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -173,9 +199,7 @@ export class UiServer {
       return
     }
     if (path === base + THEME_CSS_PATH) {
-      const body = Buffer.from(this.#themeCss)
-      res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'content-length': body.byteLength, 'cache-control': 'no-cache' })
-      res.end(req.method === 'HEAD' ? undefined : body)
+      sendStatic(req, res, this.#themePlain)
       return
     }
     const staticPrefix = base + STATIC_PREFIX
@@ -187,13 +211,12 @@ export class UiServer {
         res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad path encoding\n')
         return
       }
-      const file = await readStatic(this.#opts.clientDir, name)
+      const file = this.#staticFile(name) ?? (this.#opts.assets.refresh() ? this.#staticFile(name) : undefined)
       if (!file) {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: node scripts/build-client.mjs)\n')
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: npm run build)\n')
         return
       }
-      res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.byteLength, 'cache-control': file.cacheControl })
-      res.end(req.method === 'HEAD' ? undefined : file.body)
+      sendStatic(req, res, file)
       return
     }
     if (path.startsWith(base + COMPONENT_PREFIX)) {
@@ -212,17 +235,44 @@ export class UiServer {
       return
     }
     if (path === '/' || path === base || path.startsWith(base + '/')) {
-      const html = renderShell({ basePath: base, title: this.#app.settings.title, themeBase: this.#app.settings.theme.base ?? 'system' })
       const isPage = this.#isPage(path, req.url ?? '')
       // A browser connects its page socket next: page threads load the app meanwhile. Probes
       // (readyz's GET /, monitors) do not ask for HTML and leave an idle server idle.
       if (isPage && req.method === 'GET' && this.#sessions instanceof PageThreadPool && acceptsHtml(req)) this.#sessions.warm()
       // Same shell either way (the client shows the not-found view), but crawlers and monitors see the 404.
-      res.writeHead(isPage ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-      res.end(req.method === 'HEAD' ? undefined : html)
+      await sendCompressible(req, res, isPage ? 200 : 404, this.#shellHeaders(), this.#shell())
       return
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
+  }
+
+  /** A client file, or the theme stylesheet under its hashed name. */
+  #staticFile(name: string): StaticFile | undefined {
+    return this.#opts.assets.get(name) ?? (name === this.#theme.name ? this.#theme.file : undefined)
+  }
+
+  #shell(): string {
+    const assets = this.#opts.assets
+    assets.refresh()
+    const settings = this.#app.settings
+    return renderShell({
+      basePath: this.#opts.basePath,
+      title: settings.title,
+      themeBase: settings.theme.base ?? 'system',
+      assets: {
+        appJs: assets.entry('app.js') ?? 'app.js',
+        appCss: assets.entry('app.css') ?? 'app.css',
+        themeJs: assets.entry('theme.js') ?? 'theme.js',
+        themeCss: this.#theme.empty ? null : this.#theme.name,
+      },
+      chunkStyles: assets.chunkStyles,
+    })
+  }
+
+  #shellHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+    if (this.#csp !== null) headers['content-security-policy'] = this.#csp
+    return headers
   }
 
   /** Whether the page session would find a page for this browser path (`/` always shows one or the empty-app view). */
@@ -245,9 +295,20 @@ export class UiServer {
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')
         ws.close(1011, 'internal error')
+        return
       }
+      if (this.#devError !== null) ws.send(devErrorMessage(this.#devError))
     })
   }
+}
+
+function devErrorMessage(error: DevLoadError | null): string {
+  return JSON.stringify({ v: 1, type: 'dev_error', error } satisfies ServerMessage)
+}
+
+/** The app's `theme` setting as a stylesheet, named by its content. */
+export function appTheme(app: PageApp): GeneratedStyle {
+  return generatedStyle(THEME_STYLE_PREFIX, themeCss(app.settings.theme))
 }
 
 /** A browser navigation (`Accept: text/html,…`), not a probe or a script (which accept anything). */

@@ -42,7 +42,7 @@ export function chatInput(c: Container, placeholder = 'Your message', o: ChatInp
   const onSubmit = o.onSubmit
   const ctx = c.ctx
   const { id, value } = ctx.widget<string | null>({
-    type: 'chatInput', label, key: o.key, identity: [max], formId: null, default: null, deserialize,
+    type: 'chatInput', label, key: o.key, identity: [max], formId: null, default: null, disabled: o.disabled, deserialize,
     fromState: (v) => (v === null || typeof v === 'string' ? v : bad('expected a string or null')),
     onChange: onSubmit ? (v) => (v === null ? undefined : onSubmit(v)) : undefined,
   })

@@ -22,6 +22,7 @@ describe('gateway request path', () => {
       ws: {} as GatewayParts['ws'],
       observer: NOOP_OBSERVER,
       internal: null,
+      staticFiles: null,
       decorate: null,
       isDraining: () => false,
     } satisfies GatewayParts

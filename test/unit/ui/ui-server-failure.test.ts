@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { UiServer } from '../../../src/ui/server/ui-server.js'
+import { ClientAssets, clientDir } from '../../../src/ui/server/static-files.js'
 import type { PageApp } from '../../../src/ui/page-app.js'
 import { captureLogger } from '../../helpers/observability-log-sink.js'
 
@@ -23,7 +24,7 @@ describe('page server request handler', () => {
         theme: {},
       },
     } as unknown as PageApp
-    const server = new UiServer({ app, basePath: '', host: '127.0.0.1', port: 0, logger, sessionTtlMs: 1000, clientDir: '/nonexistent', showErrorDetails: false })
+    const server = new UiServer({ app, basePath: '', host: '127.0.0.1', port: 0, logger, sessionTtlMs: 1000, assets: new ClientAssets(clientDir()), showErrorDetails: false })
     const port = await server.start()
     onTestFinished(() => server.close())
     const base = `http://127.0.0.1:${port}`
