@@ -8,6 +8,7 @@ import { Svc } from '../../../src/app.js'
 import { declareComponent, folderComponent, type Component } from '../../../src/ui/components.js'
 import { createUiTestHandle } from '../../../src/ui/app-test.js'
 import type { ComponentProps } from '../../../src/ui/elements.js'
+import { appPageCsp } from '../../../src/ui/server/page-csp.js'
 
 let dir: string
 const apps: Svc[] = []
@@ -53,6 +54,12 @@ describe('declareComponent', () => {
     const name = uniqueName()
     declareComponent(name, { path: dir })
     expect(() => declareComponent(name, { path: join(dir, 'assets') })).toThrow(/two components are named/)
+  })
+
+  it("a URL component's origin joins the pages' frame-src; folder components need nothing more than 'self'", () => {
+    const settings = new Svc({ title: 'csp', log_level: 'fatal' }).settings
+    declareComponent(uniqueName(), { url: 'http://127.0.0.1:5199/app/' })
+    expect(appPageCsp(settings)).toMatch(/frame-src 'self'[^;]* http:\/\/127\.0\.0\.1:5199(;|$)/)
   })
 
   it('a URL component keeps its URL; values are size-bounded and checked by the schema', () => {
