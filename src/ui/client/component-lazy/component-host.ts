@@ -1,4 +1,5 @@
 import { COMPONENT_PROTOCOL_VERSION, isComponentMessage, type ComponentTheme, type FromComponent, type ToComponent } from '../../../component/protocol.js'
+import type { ComponentProps } from '../../elements.js'
 
 /**
  * The page side of a custom component (a lazy chunk: pages without components never load it).
@@ -9,19 +10,17 @@ import { COMPONENT_PROTOCOL_VERSION, isComponentMessage, type ComponentTheme, ty
  * origin is opaque ("null").
  */
 
-export interface HostProps {
-  name: string
-  src: string
-  args: unknown
-  value: unknown
-  disabled: boolean
-  height: number | null
-  sameOrigin: boolean
-  maxValueBytes: number
+/** What the element's stub hands over, updated on every render: its props, the root path, where values go. */
+export interface HostInput {
+  props: ComponentProps
+  basePath: string
+  /** The page runtime (or the enclosing form) takes the value as the widget's. */
+  send(value: unknown): void
 }
 
 export interface ComponentHost {
-  update(props: HostProps): void
+  /** The stub rendered again: apply its latest input. */
+  update(): void
   destroy(): void
 }
 
@@ -58,8 +57,13 @@ function readTheme(): ComponentTheme {
 }
 
 /** What a render carries besides the theme; a rerun that resends equal props sends nothing. */
-function signature(p: HostProps): string {
+function signature(p: ComponentProps): string {
   return JSON.stringify([p.args, p.value, p.disabled])
+}
+
+/** An app path gets the root path; a dev server URL stays as it is. */
+function srcOf(input: HostInput): string {
+  return input.props.src.startsWith('/') ? input.basePath + input.props.src : input.props.src
 }
 
 /**
@@ -69,23 +73,26 @@ function signature(p: HostProps): string {
  * the component its own origin (its module scripts and HMR work unchanged) and the page stays
  * out of its reach.
  */
-function sandboxOf(props: HostProps): string {
-  const foreign = new URL(props.src, location.href).origin !== location.origin
-  return props.sameOrigin || foreign ? 'allow-scripts allow-same-origin' : 'allow-scripts'
+function sandboxOf(src: string, sameOrigin: boolean): string {
+  const foreign = new URL(src, location.href).origin !== location.origin
+  return sameOrigin || foreign ? 'allow-scripts allow-same-origin' : 'allow-scripts'
 }
 
-export function mountComponent(container: HTMLElement, initial: HostProps, onValue: (value: unknown) => void): ComponentHost {
-  let props = initial
+export function mountComponent(container: HTMLElement, input: { readonly current: HostInput }): ComponentHost {
+  let props = input.current.props
+  let src = srcOf(input.current)
   let ready = false
   let sent = ''
   const iframe = document.createElement('iframe')
-  iframe.setAttribute('sandbox', sandboxOf(props))
+  iframe.setAttribute('sandbox', sandboxOf(src, props.sameOrigin))
   iframe.className = 'svc-component-frame'
   iframe.title = props.name
   iframe.referrerPolicy = 'no-referrer'
   // Styled here, not in app.css: pages without components load none of it.
   iframe.style.cssText = `display:block;width:100%;border:0;background:transparent;height:${props.height ?? DEFAULT_HEIGHT}px`
-  iframe.src = props.src
+  iframe.src = src
+  // The stub kept the space while this chunk loaded; from now on the iframe's height decides.
+  container.style.minHeight = ''
 
   const render = (force: boolean): void => {
     const sig = signature(props)
@@ -106,7 +113,7 @@ export function mountComponent(container: HTMLElement, initial: HostProps, onVal
     } else if (m.type === 'setValue' && !props.disabled) {
       const json = JSON.stringify(m.value)
       // The server bounds and checks it again; this only spares the socket what it would refuse.
-      if (json !== undefined && json.length <= props.maxValueBytes) onValue(JSON.parse(json))
+      if (json !== undefined && json.length <= props.maxValueBytes) input.current.send(JSON.parse(json))
     }
   }
   window.addEventListener('message', onMessage)
@@ -115,13 +122,15 @@ export function mountComponent(container: HTMLElement, initial: HostProps, onVal
   container.appendChild(iframe)
 
   return {
-    update(next) {
-      const reload = next.src !== props.src
-      props = next
-      if (reload) {
+    update() {
+      container.style.minHeight = ''
+      props = input.current.props
+      const next = srcOf(input.current)
+      if (next !== src) {
+        src = next
         ready = false
-        iframe.setAttribute('sandbox', sandboxOf(next))
-        iframe.src = next.src
+        iframe.setAttribute('sandbox', sandboxOf(src, props.sameOrigin))
+        iframe.src = src
       } else render(false)
     },
     destroy() {

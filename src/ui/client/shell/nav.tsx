@@ -17,10 +17,13 @@ export function Nav({ entries, activePath, onNavigate }: NavProps) {
   const rt = useRuntime()
   const renderList = (list: NavEntry[], depth: number) => (
     <ul class={depth === 0 ? 'svc-nav-list' : 'svc-nav-list svc-nav-sub'} role="list">
-      {sorted(list).map((entry) => {
+      {sorted(list).map((entry, i, all) => {
         const active = entry.path === activePath
+        // The server lists a section's pages together: its name heads the first of them.
+        const section = entry.section !== all[i - 1]?.section ? entry.section : undefined
         return (
           <li key={entry.path}>
+            {section ? <p class="svc-nav-section">{section}</p> : null}
             <a
               class={active ? 'svc-nav-link is-active' : 'svc-nav-link'}
               href={rt.href(entry.path)}
@@ -45,31 +48,9 @@ export function Nav({ entries, activePath, onNavigate }: NavProps) {
   )
   return (
     <nav class="svc-nav" aria-label="Pages">
-      {sections(sorted(entries)).map(([section, list]) =>
-        section === undefined ? (
-          renderList(list, 0)
-        ) : (
-          <div key={section} class="svc-nav-group" role="group" aria-label={section}>
-            <p class="svc-nav-section" aria-hidden="true">
-              {section}
-            </p>
-            {renderList(list, 0)}
-          </div>
-        ),
-      )}
+      {renderList(entries, 0)}
     </nav>
   )
-}
-
-/** Consecutive entries of one section as one group (the server lists a section's pages together). */
-function sections(entries: NavEntry[]): [string | undefined, NavEntry[]][] {
-  const out: [string | undefined, NavEntry[]][] = []
-  for (const e of entries) {
-    const last = out[out.length - 1]
-    if (last && last[0] === e.section) last[1].push(e)
-    else out.push([e.section, [e]])
-  }
-  return out
 }
 
 /** Flattened, ordered nav (for the not-found page). */
