@@ -187,15 +187,17 @@ function schemaParse<T>(schema: SafeParser | undefined, input: unknown, what: st
 
 /** JSON text of `value`, refusing what JSON cannot carry faithfully (functions, bigint, cycles). */
 function jsonOf(value: unknown, what: string): string {
+  let found: string | null = null
   let text: string | undefined
   try {
     text = JSON.stringify(value, (_k, v: unknown) => {
-      if (typeof v === 'function' || typeof v === 'bigint' || typeof v === 'symbol') throw new TypeError(`a ${typeof v}`)
-      return v
+      if (typeof v === 'function' || typeof v === 'bigint' || typeof v === 'symbol') found ??= `a ${typeof v}`
+      return typeof v === 'bigint' ? null : v
     })
-  } catch (err) {
-    throw new SvcError('SVC_ERR_UI_BAD_CALL', `${what} must be JSON (plain objects, arrays, strings, numbers, booleans, null); found ${(err as Error).message}`)
+  } catch {
+    found = 'an object that contains itself'
   }
+  if (found !== null) throw new SvcError('SVC_ERR_UI_BAD_CALL', `${what} must be JSON (plain objects, arrays, strings, numbers, booleans, null); found ${found}`)
   return text ?? 'null'
 }
 

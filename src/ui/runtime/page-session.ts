@@ -283,8 +283,7 @@ export class PageSession implements RunHost {
     for (const w of waiters) w()
   }
 
-  #resolvePage(visible: readonly ResolvedPage[]): ResolvedPage | undefined {
-    const dir = this.#opts.directory()
+  #resolvePage(dir: PageDirectory, visible: readonly ResolvedPage[]): ResolvedPage | undefined {
     const deepLink = this.query.get('page')
     if (deepLink !== undefined) {
       const target = dir.byDeepLink(deepLink)
@@ -354,8 +353,8 @@ export class PageSession implements RunHost {
       const visible = await visiblePages(dir, this.#opts.navigation?.() ?? null, { user: this.user, context: this.context, sessionState: this.state })
       ctx.check()
       this.#nav = dir.nav(visible)
-      page = this.#resolvePage(visible)
-      available = page === undefined || visible.includes(page)
+      page = this.#resolvePage(dir, visible)
+      available = page === undefined || visible.some((p) => p.path === page!.path)
       if (!page) this.#notFound(st, visible)
       else if (!available) {
         meta = NOT_AVAILABLE_META
