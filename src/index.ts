@@ -64,6 +64,10 @@ export type {
   SignedOutUser,
   Component,
   ComponentOptions,
+  MapOptions,
+  PlotlyFigure,
+  PlotlySelection,
+  PlotlyChartOptions,
 } from './ui/index.js'
 
 // The API client pages get (svc/client)

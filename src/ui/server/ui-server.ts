@@ -23,6 +23,9 @@ import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
+import { loadAppIcon, type AppIcon } from '../app-icon.js'
+import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../map-style.js'
+import { MEDIA_CSP } from '../media-headers.js'
 
 export interface UiServerOptions {
   app: PageApp
@@ -54,6 +57,8 @@ const STREAM = '/_stcore/stream'
  * same stylesheet under its content-hashed name in the static folder (immutable).
  */
 export const THEME_CSS_PATH = '/_stcore/theme.css'
+/** The app icon, under the base path and at the bare root (where browsers look without a link). */
+export const FAVICON_PATH = '/favicon.ico'
 
 type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
 
@@ -69,6 +74,8 @@ export class UiServer {
   #theme: GeneratedStyle
   #themePlain: StaticFile
   #csp: string | null
+  #icon: AppIcon
+  #mapStyle: MapStyles | null
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
@@ -85,6 +92,8 @@ export class UiServer {
     this.#theme = appTheme(options.app)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
     this.#csp = appPageCsp(options.app.settings)
+    this.#icon = loadAppIcon(options.app.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(options.app)
     this.#media = new MediaStore({ basePath: options.basePath })
     options.pool?.bind({ media: this.#media, logger: options.logger })
     this.#sessions = options.pool
@@ -143,6 +152,8 @@ export class UiServer {
     this.#theme = appTheme(app)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
     this.#csp = appPageCsp(app.settings)
+    this.#icon = loadAppIcon(app.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(app)
     // Page threads re-import the module themselves: an app object cannot cross threads.
     return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
   }
@@ -202,6 +213,10 @@ export class UiServer {
       sendStatic(req, res, this.#themePlain)
       return
     }
+    if (this.#under(path, FAVICON_PATH)) {
+      this.#serveIcon(req, res)
+      return
+    }
     const staticPrefix = base + STATIC_PREFIX
     if (path.startsWith(staticPrefix)) {
       let name: string
@@ -246,6 +261,20 @@ export class UiServer {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
   }
 
+  #serveIcon(req: IncomingMessage, res: ServerResponse): void {
+    const icon = this.#icon
+    if (icon.kind === 'redirect') {
+      res.writeHead(302, { location: icon.url, 'cache-control': 'no-cache' }).end()
+      return
+    }
+    // Not content-hashed (the setting can change between deploys): browsers revalidate after an hour.
+    const headers: Record<string, string | number> = { 'content-type': icon.type, 'content-length': icon.body.byteLength, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' }
+    // An SVG opened as a page could run script: never from our origin.
+    if (icon.type === 'image/svg+xml') headers['content-security-policy'] = MEDIA_CSP
+    res.writeHead(200, headers)
+    res.end(req.method === 'HEAD' ? undefined : icon.body)
+  }
+
   /** A client file, or the theme stylesheet under its hashed name. */
   #staticFile(name: string): StaticFile | undefined {
     return this.#opts.assets.get(name) ?? (name === this.#theme.name ? this.#theme.file : undefined)
@@ -255,8 +284,9 @@ export class UiServer {
     const assets = this.#opts.assets
     assets.refresh()
     const settings = this.#app.settings
+    const base = this.#opts.basePath
     return renderShell({
-      basePath: this.#opts.basePath,
+      basePath: base,
       title: settings.title,
       themeBase: settings.theme.base ?? 'system',
       assets: {
@@ -266,6 +296,8 @@ export class UiServer {
         themeCss: this.#theme.empty ? null : this.#theme.name,
       },
       chunkStyles: assets.chunkStyles,
+      mapStyle: this.#mapStyle,
+      icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type },
     })
   }
 
@@ -300,6 +332,13 @@ export class UiServer {
       if (this.#devError !== null) ws.send(devErrorMessage(this.#devError))
     })
   }
+}
+
+/** The basemap styles the page must be told about, or null when they are svc's defaults (the map chunk knows those). */
+function pageMapStyle(app: PageApp): MapStyles | null {
+  const light = app.settings.ui_map_style_url ?? DEFAULT_MAP_STYLE_URL
+  const dark = app.settings.ui_map_style_url_dark ?? ''
+  return light === DEFAULT_MAP_STYLE_URL && dark === '' ? null : mapStyles(light, dark)
 }
 
 function devErrorMessage(error: DevLoadError | null): string {
