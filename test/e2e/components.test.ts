@@ -1,17 +1,16 @@
-import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import type { ViteDevServer } from 'vite'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
-import { REPO } from '../helpers/svc-process.js'
+import { buildStarRating, STAR_RATING_CONFIG } from '../helpers/example-component.js'
 
 /**
  * #25.4 in Chromium against a real `svc run` tree: the example star rating (built with Vite by
  * the repository's npm script) served from its folder, and the same source from a Vite dev
  * server. Args in, value back, rerun, height following content, theme switch, server checks.
  */
-const CONFIG = `${REPO}examples/components/star-rating/vite.config.ts`
+const CONFIG = STAR_RATING_CONFIG
 const FRAME = 'iframe[title="star-rating"]'
 
 async function frameHeight(page: Page, selector: string): Promise<number> {
@@ -27,8 +26,8 @@ describe('custom components in Chromium (svc run, the Vite-built example)', () =
   let frame: FrameLocator
 
   beforeAll(async () => {
-    // The test uses the example's real build (npm run build:example-component), made here.
-    await execa('npx', ['vite', 'build', '--config', CONFIG], { cwd: REPO })
+    // The test uses the example's real build (npm run build:example-component), made here when stale.
+    await buildStarRating()
     const { createServer } = await import('vite')
     vite = await createServer({ configFile: CONFIG, logLevel: 'silent', server: { host: '127.0.0.1', port: 0, strictPort: false } })
     await vite.listen()
@@ -89,6 +88,17 @@ describe('custom components in Chromium (svc run, the Vite-built example)', () =
     expect(await page.getByText('page sees: 99').count()).toBe(0)
     expect(await page.getByText('page sees: 3 of 7').count()).toBe(0)
     expect(Number((await page.getByText(/^runs: \d+$/).innerText()).slice(6))).toBe(Number(runs.slice(6)) + 1)
+  })
+
+  it('in a form, the value waits for the submit button like other widgets: one rerun, with it', async () => {
+    const runs = Number((await page.getByText(/^runs: \d+$/).innerText()).slice(6))
+    const inForm = page.frameLocator('iframe[title="star-rating-form"]')
+    await inForm.getByText('In a form').waitFor()
+    await inForm.getByRole('button', { name: '2 stars' }).click()
+    await inForm.getByText('Thanks! You gave 2 of 3.').waitFor()
+    await page.getByRole('button', { name: 'Send review' }).click()
+    await page.getByText('form sees: 2').waitFor()
+    expect(Number((await page.getByText(/^runs: \d+$/).innerText()).slice(6))).toBe(runs + 1)
   })
 
   it('theme switch reaches the component: dark variables, colours and color-scheme follow the page', async () => {

@@ -18,7 +18,6 @@ import { Dialog, Popover, Status } from './overlays.js'
 import { Audio, Pdf, Video } from './media-more.js'
 import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
 import { Fragment } from './fragment.js'
-import { CustomComponent } from './component.js'
 import { lazyElement } from './lazy.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
@@ -97,7 +96,8 @@ const REGISTRY: Registry = {
   segmentedControl: SegmentedControl,
   feedback: Feedback,
   fragment: Fragment,
-  component: CustomComponent,
+  // Custom components: the sandboxed iframe and its protocol load with the first one.
+  component: lazyElement(() => import('../lazy/component.js').then((m) => m.mount), { minHeight: (p) => p.height ?? 150, formValue: true }),
   // Issue #25: each renderer is a lazily loaded chunk (pages without them load none of it).
   map: lazyElement(() => import('../lazy/map.js').then((m) => m.mount), { minHeight: (p) => p.height }),
   plotlyChart: lazyElement(() => import('../lazy/plotly.js').then((m) => m.mount), { minHeight: (p) => p.height ?? 450 }),

@@ -1,5 +1,6 @@
 import { COMPONENT_PROTOCOL_VERSION, isComponentMessage, type ComponentTheme, type FromComponent, type ToComponent } from '../../../component/protocol.js'
 import type { ComponentProps } from '../../elements.js'
+import type { MountView } from './view.js'
 
 /**
  * The page side of a custom component (a lazy chunk: pages without components never load it).
@@ -9,20 +10,6 @@ import type { ComponentProps } from '../../elements.js'
  * Messages are taken only from this iframe's window, never by origin: a sandboxed document's
  * origin is opaque ("null").
  */
-
-/** What the element's stub hands over, updated on every render: its props, the root path, where values go. */
-export interface HostInput {
-  props: ComponentProps
-  basePath: string
-  /** The page runtime (or the enclosing form) takes the value as the widget's. */
-  send(value: unknown): void
-}
-
-export interface ComponentHost {
-  /** The stub rendered again: apply its latest input. */
-  update(): void
-  destroy(): void
-}
 
 const DEFAULT_HEIGHT = 150
 const MAX_HEIGHT = 10_000
@@ -62,8 +49,8 @@ function signature(p: ComponentProps): string {
 }
 
 /** An app path gets the root path; a dev server URL stays as it is. */
-function srcOf(input: HostInput): string {
-  return input.props.src.startsWith('/') ? input.basePath + input.props.src : input.props.src
+function srcOf(props: ComponentProps, basePath: string): string {
+  return props.src.startsWith('/') ? basePath + props.src : props.src
 }
 
 /**
@@ -78,9 +65,10 @@ function sandboxOf(src: string, sameOrigin: boolean): string {
   return sameOrigin || foreign ? 'allow-scripts allow-same-origin' : 'allow-scripts'
 }
 
-export function mountComponent(container: HTMLElement, input: { readonly current: HostInput }): ComponentHost {
-  let props = input.current.props
-  let src = srcOf(input.current)
+/** `st.component`: values go to the page runtime, or to the enclosing form (the element's `sendValue`). */
+export const mount: MountView<ComponentProps> = (container, first, host) => {
+  let props = first
+  let src = srcOf(props, host.basePath)
   let ready = false
   let sent = ''
   const iframe = document.createElement('iframe')
@@ -91,9 +79,6 @@ export function mountComponent(container: HTMLElement, input: { readonly current
   // Styled here, not in app.css: pages without components load none of it.
   iframe.style.cssText = `display:block;width:100%;border:0;background:transparent;height:${props.height ?? DEFAULT_HEIGHT}px`
   iframe.src = src
-  // The stub kept the space while this chunk loaded; from now on the iframe's height decides.
-  container.style.minHeight = ''
-
   const render = (force: boolean): void => {
     const sig = signature(props)
     if (!ready || (!force && sig === sent)) return
@@ -113,7 +98,7 @@ export function mountComponent(container: HTMLElement, input: { readonly current
     } else if (m.type === 'setValue' && !props.disabled) {
       const json = JSON.stringify(m.value)
       // The server bounds and checks it again; this only spares the socket what it would refuse.
-      if (json !== undefined && json.length <= props.maxValueBytes) input.current.send(JSON.parse(json))
+      if (json !== undefined && json.length <= props.maxValueBytes) host.sendValue(JSON.parse(json))
     }
   }
   window.addEventListener('message', onMessage)
@@ -121,13 +106,12 @@ export function mountComponent(container: HTMLElement, input: { readonly current
   themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] })
   container.appendChild(iframe)
 
-  return {
-    update() {
-      container.style.minHeight = ''
-      props = input.current.props
-      const next = srcOf(input.current)
-      if (next !== src) {
-        src = next
+  const view = {
+    update(next: ComponentProps) {
+      props = next
+      const url = srcOf(props, host.basePath)
+      if (url !== src) {
+        src = url
         ready = false
         iframe.setAttribute('sandbox', sandboxOf(src, props.sameOrigin))
         iframe.src = src
@@ -139,4 +123,6 @@ export function mountComponent(container: HTMLElement, input: { readonly current
       iframe.remove()
     },
   }
+  // Drawn once the iframe is in: from then on its own height decides, not the box the stub kept.
+  return { view, ready: Promise.resolve() }
 }
