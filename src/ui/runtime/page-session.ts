@@ -135,11 +135,15 @@ export class PageSession implements RunHost {
         return
       case 'widget':
         if (this.widgets.queue(msg.id, msg.value, msg.trigger === true)) this.rerunFor([msg.id])
-        else this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
+        else {
+          this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
+          this.#resync()
+        }
         return
       case 'form_submit': {
         const queued = Object.entries(msg.values).filter(([id, value]) => this.widgets.queue(id, value, false, msg.formId))
         if (queued.length > 0) this.rerunFor(queued.map(([id]) => id))
+        else this.#resync()
         return
       }
       case 'navigate':
@@ -234,6 +238,17 @@ export class PageSession implements RunHost {
 
   #emit(message: ServerMessage): void {
     this.#send?.(message)
+  }
+
+  /**
+   * A refused value left its control showing what the server does not hold. Between runs, the
+   * last render goes out again with the widget's new revision (no rerun: nothing changed); a run
+   * under way stamps it into its own final render.
+   */
+  #resync(): void {
+    if (!this.#settled || !this.widgets.hasUnstamped || this.#renderedRunId === 0) return
+    this.widgets.stampRevisions([...this.#previous.main, ...this.#previous.sidebar])
+    this.#emit(this.#render(this.#renderedRunId, this.#lastPage, this.#lastMeta, this.#previous.main, this.#previous.sidebar, false))
   }
 
   #settle(): void {
@@ -374,6 +389,7 @@ export class PageSession implements RunHost {
     this.#resetWidgets(submitted, ctx, children)
     for (const [df, table] of ctx.dataframes) this.#dataframes.set(df, table)
     slot.children = children
+    this.widgets.stampRevisions([...this.#previous.main, ...this.#previous.sidebar])
     for (const [w, f] of this.#widgetFragment) if (f === id) this.#widgetFragment.delete(w)
     this.#claimWidgets(id, ctx.rendered)
     this.#tail(runId, this.#lastPage, this.#lastMeta, outcome, switchTo)
@@ -417,6 +433,7 @@ export class PageSession implements RunHost {
       for (const id of this.#dfViews.keys()) if (!ctx.dataframes.has(id)) this.#dfViews.delete(id)
     }
     this.#resetWidgets(submitted, ctx, [...ctx.main, ...ctx.sidebar])
+    this.widgets.stampRevisions([...ctx.main, ...ctx.sidebar])
     this.#dataframes = ctx.dataframes
     this.#previous = { main: ctx.main, sidebar: ctx.sidebar }
   }

@@ -11,6 +11,13 @@ import { SvcError } from '../../errors.js'
  * The server holds every widget to what it drew: a value for a widget drawn disabled, for a
  * widget of another form (or of a form, sent outside its submit), or a click that is not `true`
  * is refused like an invalid value, without a rerun.
+ *
+ * What the browser shows must be what the server holds. A control shows what the user made of it
+ * until a render says otherwise, and a render that repeats the last one says nothing: so whenever
+ * the server's value for a widget departs from what its control may show (the page set or reset
+ * it, a form was cleared, a value was refused or fitted to new data), the widget's revision goes
+ * up. It travels as `rev` in the widget's props, and a control whose revision changed shows the
+ * server's value again, dropping what the user typed or left unsubmitted.
  */
 
 export interface WidgetMeta {
@@ -51,6 +58,12 @@ export class WidgetStore {
   /** Versions differ between sessions and processes, so a browser's stale one never matches by chance. */
   readonly #versionPrefix = randomBytes(6).toString('base64url')
   #versions = 0
+  /** Per widget: how often the server overrode what its control may show (absent: never). */
+  readonly #revisions = new Map<string, number>()
+  /** Widgets whose revision went up since the tree was last stamped (`stampRevisions`). */
+  readonly #unstamped = new Set<string>()
+  /** `st.sessionState` keys the page set or deleted since their widget was last drawn. */
+  readonly #writtenKeys = new Set<string>()
 
   /**
    * Queue a browser value; false when the widget is unknown, was drawn disabled, belongs to
@@ -58,9 +71,11 @@ export class WidgetStore {
    */
   queue(id: string, raw: unknown, trigger: boolean, formId: string | null = null): boolean {
     const meta = this.metas.get(id)
-    if (!meta || meta.disabled || meta.formId !== formId) return false
+    if (!meta) return false
+    // The control may show the refused value: it must show the held one again.
+    if (meta.disabled || meta.formId !== formId) return this.#refuse(id)
     if (meta.trigger) {
-      if (raw !== true) return false
+      if (raw !== true) return this.#refuse(id)
       this.#pendingTriggers.add(id)
       return true
     }
@@ -68,11 +83,59 @@ export class WidgetStore {
     try {
       value = meta.deserialize(raw)
     } catch {
-      return false
+      return this.#refuse(id)
     }
     this.#pending.set(id, value)
     if (trigger) this.#pendingTriggers.add(id)
     return true
+  }
+
+  #refuse(id: string): false {
+    this.bump(id)
+    return false
+  }
+
+  /** The widget's revision: 0 until the server first overrides what its control shows. */
+  revision(id: string): number {
+    return this.#revisions.get(id) ?? 0
+  }
+
+  /** The server's value departs from what the widget's control may show: the control must follow. */
+  bump(id: string): void {
+    this.#revisions.set(id, this.revision(id) + 1)
+    this.#unstamped.add(id)
+  }
+
+  /**
+   * The page set or deleted `st.sessionState[key]` (in a callback, or above the widget): the
+   * widget shows the page's value when next drawn, even where it equals what the server held, as
+   * the browser may show something else (unsubmitted form edits).
+   */
+  noteKeyWrite(key: string): void {
+    this.#writtenKeys.add(key)
+  }
+
+  /** Whether the page wrote `key` since its widget was last drawn; the note is used up. */
+  takeKeyWrite(key: string): boolean {
+    return this.#writtenKeys.delete(key)
+  }
+
+  /** Whether revisions went up since the last `stampRevisions` (nodes drawn before then carry old ones). */
+  get hasUnstamped(): boolean {
+    return this.#unstamped.size > 0
+  }
+
+  /** Write current revisions into the props of the widget nodes in `nodes` whose revision went up. */
+  stampRevisions(nodes: readonly { id: string; props: object; children?: readonly unknown[] }[]): void {
+    if (this.#unstamped.size === 0) return
+    const walk = (list: readonly { id: string; props: object; children?: readonly unknown[] }[]): void => {
+      for (const n of list) {
+        if (this.#unstamped.has(n.id)) (n.props as { rev?: number }).rev = this.revision(n.id)
+        if (n.children) walk(n.children as typeof list)
+      }
+    }
+    walk(nodes)
+    this.#unstamped.clear()
   }
 
   /** Queue a page-side value (the test handle's `setValue`); throws when the widget cannot hold it. */
@@ -142,10 +205,13 @@ export class WidgetStore {
   /** After a completed run: drop widgets it did not render (and their session-state keys). */
   dropUnrendered(rendered: ReadonlySet<string>, sessionState: Record<string, unknown>): void {
     this.#restored.clear()
+    this.#writtenKeys.clear()
     for (const [id, meta] of this.metas) {
       if (rendered.has(id)) continue
       this.metas.delete(id)
       this.values.delete(id)
+      this.#revisions.delete(id)
+      this.#unstamped.delete(id)
       this.#rows.delete(id)
       this.memo.delete(id)
       if (meta.key !== null) delete sessionState[meta.key]
@@ -158,6 +224,7 @@ export class WidgetStore {
     if (!meta) return
     this.values.set(id, meta.default)
     this.#restored.delete(id)
+    this.bump(id)
     if (meta.key !== null) sessionState[meta.key] = meta.default
   }
 

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useReducer, useRef } from 'preact/hooks'
+import { useReducer, useRef, useState } from 'preact/hooks'
 import type { UiNode } from '../../protocol.js'
 import type { WidgetBase } from '../../elements.js'
 import { useForm, useRuntime } from '../context.js'
@@ -16,21 +16,37 @@ export interface WidgetValue<V> {
   /** Set and send now (outside a form); inside a form the same as `set`. */
   commit(value: V): void
   inForm: boolean
+  /** The widget's revision: it changes when the server overrides what the control shows. */
+  rev: number
+}
+
+/** The server's revision of a widget node (`rev` in its props; absent until the server first overrides it). */
+export function revisionOf(node: UiNode): number {
+  const rev = (node.props as { rev?: unknown }).rev
+  return typeof rev === 'number' ? rev : 0
 }
 
 /**
  * The value a widget shows. It follows the server's `value` on every render, except inside a
- * form while the user has unsubmitted edits (Streamlit keeps those across reruns).
+ * form while the user has unsubmitted edits (Streamlit keeps those across reruns). A new
+ * revision means the server overrode what the control shows (a reset, a value the page set, a
+ * refused value): the server's value wins then, unsubmitted edits included.
  */
 export function useWidgetValue<V>(node: UiNode, serverValue: V): WidgetValue<V> {
   const rt = useRuntime()
   const form = useForm()
   const [, force] = useReducer((n: number) => n + 1, 0)
-  const state = useRef({ value: serverValue, props: node.props, dirtyGeneration: -1 })
+  const rev = revisionOf(node)
+  const state = useRef({ value: serverValue, props: node.props, rev, dirtyGeneration: -1 })
   const s = state.current
   if (s.props !== node.props) {
     s.props = node.props
-    if (!(form && s.dirtyGeneration === form.generation)) s.value = serverValue
+    if (s.rev !== rev) {
+      s.rev = rev
+      s.dirtyGeneration = -1
+      form?.forget(node.id)
+      s.value = serverValue
+    } else if (!(form && s.dirtyGeneration === form.generation)) s.value = serverValue
   }
   const set = (value: V) => {
     s.value = value
@@ -48,7 +64,17 @@ export function useWidgetValue<V>(node: UiNode, serverValue: V): WidgetValue<V> 
       if (!form) rt.sendWidget(node.id, value)
     },
     inForm: form !== null,
+    rev,
   }
+}
+
+/**
+ * Local state of a control between the user's input and the server's answer (a draft, a drag,
+ * an open cell editor): it belongs to one revision, so a server override discards it.
+ */
+export function useLocal<T>(rev: number): [T | null, (value: T | null) => void] {
+  const [local, setLocal] = useState<{ value: T; rev: number } | null>(null)
+  return [local !== null && local.rev === rev ? local.value : null, (value) => setLocal(value === null ? null : { value, rev })]
 }
 
 interface FieldProps {
