@@ -7,7 +7,11 @@ import { z } from '../internal/zod.js'
  */
 export const UI_PROTOCOL_VERSION = 1
 
-/** One rendered element. Containers (columns, tabs, expander, container, form, empty) have children. */
+/**
+ * One rendered element. Containers (columns, tabs, expander, container, form, empty) have children.
+ * A widget's props carry `rev` once the server has overrode what its control shows (a reset, a
+ * value the page set, a refused value): a control whose `rev` changed shows the server's value.
+ */
 export interface UiNode {
   /** Stable within a run: widget id (type + key/label) for widgets, position path for others. */
   id: string
@@ -56,6 +60,12 @@ export type ServerMessage =
        * The run's last render has `partial` absent or false.
        */
       partial?: boolean
+      /**
+       * How many of this socket's client messages (after `hello`) the render reflects: what the
+       * browser did after sending them, the render cannot know, so it does not replace it.
+       * Absent: the browser takes the render's values as they are.
+       */
+      seen?: number
     }
   | { v: 1; type: 'query'; query: string }
   | { v: 1; type: 'navigate'; path: string; query: string }

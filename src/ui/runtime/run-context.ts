@@ -160,8 +160,8 @@ export class RunContext {
     else if (!held) value = spec.default
     else value = store.isRestored(id) ? checked(before) : (before as V)
     // The page set or reset it, or it could not hold what it held: not what the control shows.
-    const written = key !== null && store.takeKeyWrite(key)
-    if (held && (written || !sameValue(before, value))) store.bump(id)
+    const written = key !== null && store.revisions.takeKeyWrite(key)
+    if (held && (written || !sameValue(before, value))) store.revisions.bump(id)
     store.values.set(id, value)
     if (key !== null) state[key] = value
     return { id, value }
@@ -169,7 +169,7 @@ export class RunContext {
 
   /** Replace the value a widget drawn in this run holds (a table dropping edits of rows that are gone). */
   replaceValue(id: string, value: unknown): void {
-    if (!sameValue(this.host.widgets.values.get(id), value)) this.host.widgets.bump(id)
+    if (!sameValue(this.host.widgets.values.get(id), value)) this.host.widgets.revisions.bump(id)
     this.host.widgets.values.set(id, value)
     const key = this.host.widgets.metas.get(id)?.key ?? null
     if (key !== null) this.host.state[key] = value

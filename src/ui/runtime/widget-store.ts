@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Cell } from '../elements.js'
 import { sameValue } from '../st/values.js'
 import { SvcError } from '../../errors.js'
+import { WidgetRevisions } from './widget-revisions.js'
 
 /**
  * Widget values of one session, kept between runs. The browser sends raw values (an option
@@ -12,12 +13,10 @@ import { SvcError } from '../../errors.js'
  * widget of another form (or of a form, sent outside its submit), or a click that is not `true`
  * is refused like an invalid value, without a rerun.
  *
- * What the browser shows must be what the server holds. A control shows what the user made of it
- * until a render says otherwise, and a render that repeats the last one says nothing: so whenever
- * the server's value for a widget departs from what its control may show (the page set or reset
- * it, a form was cleared, a value was refused or fitted to new data), the widget's revision goes
- * up. It travels as `rev` in the widget's props, and a control whose revision changed shows the
- * server's value again, dropping what the user typed or left unsubmitted.
+ * Input is applied in the order it came: values and clicks queue in batches, one per run, and a
+ * batch that holds a click (a button, a form submit, a chat message) takes nothing that came
+ * after it. So a click's run never sees later input, and a run cut short by new input reruns
+ * the same click, never one merged with what the user did after it.
  */
 
 export interface WidgetMeta {
@@ -42,12 +41,21 @@ export interface ChangedWidget {
   value: unknown
 }
 
+interface Batch {
+  values: Map<string, unknown>
+  triggers: Set<string>
+  /** Holds a click and its message ended: later input opens a new batch. */
+  sealed: boolean
+  /** The number of the client message that opened it. */
+  seq: number
+}
+
 export class WidgetStore {
   readonly values = new Map<string, unknown>()
   readonly metas = new Map<string, WidgetMeta>()
-  readonly #pending = new Map<string, unknown>()
-  readonly #pendingTriggers = new Set<string>()
-  /** Triggers the next completed run sees as true. */
+  /** Input not yet applied by a run, oldest first; only the last batch may still take more. */
+  readonly #batches: Batch[] = []
+  /** Triggers of the batch the current run applied: true until a run completes. */
   readonly activeTriggers = new Set<string>()
   /** What a widget's last drawing computed for the next one (a table's row keys), dropped with it. */
   readonly memo = new Map<string, unknown>()
@@ -58,25 +66,21 @@ export class WidgetStore {
   /** Versions differ between sessions and processes, so a browser's stale one never matches by chance. */
   readonly #versionPrefix = randomBytes(6).toString('base64url')
   #versions = 0
-  /** Per widget: how often the server overrode what its control may show (absent: never). */
-  readonly #revisions = new Map<string, number>()
-  /** Widgets whose revision went up since the tree was last stamped (`stampRevisions`). */
-  readonly #unstamped = new Set<string>()
-  /** `st.sessionState` keys the page set or deleted since their widget was last drawn. */
-  readonly #writtenKeys = new Set<string>()
+  /** When the server overrode what each widget's control shows (see `WidgetRevisions`). */
+  readonly revisions = new WidgetRevisions()
 
   /**
    * Queue a browser value; false when the widget is unknown, was drawn disabled, belongs to
    * another form than `formId` (null: a widget message outside any form) or the value is invalid.
    */
-  queue(id: string, raw: unknown, trigger: boolean, formId: string | null = null): boolean {
+  queue(id: string, raw: unknown, trigger: boolean, formId: string | null = null, seq = 0): boolean {
     const meta = this.metas.get(id)
     if (!meta) return false
     // The control may show the refused value: it must show the held one again.
     if (meta.disabled || meta.formId !== formId) return this.#refuse(id)
     if (meta.trigger) {
       if (raw !== true) return this.#refuse(id)
-      this.#pendingTriggers.add(id)
+      this.#open(seq).triggers.add(id)
       return true
     }
     let value: unknown
@@ -85,68 +89,60 @@ export class WidgetStore {
     } catch {
       return this.#refuse(id)
     }
-    this.#pending.set(id, value)
-    if (trigger) this.#pendingTriggers.add(id)
+    const batch = this.#open(seq)
+    batch.values.set(id, value)
+    if (trigger) batch.triggers.add(id)
     return true
   }
 
   #refuse(id: string): false {
-    this.bump(id)
+    this.revisions.bump(id)
     return false
   }
 
-  /** The widget's revision: 0 until the server first overrides what its control shows. */
-  revision(id: string): number {
-    return this.#revisions.get(id) ?? 0
+  #open(seq = 0): Batch {
+    const last = this.#batches.at(-1)
+    if (last && !last.sealed) return last
+    const batch: Batch = { values: new Map(), triggers: new Set(), sealed: false, seq }
+    this.#batches.push(batch)
+    return batch
   }
 
-  /** The server's value departs from what the widget's control may show: the control must follow. */
-  bump(id: string): void {
-    this.#revisions.set(id, this.revision(id) + 1)
-    this.#unstamped.add(id)
+  /** The end of one message's input: a batch holding a click takes nothing that comes after it. */
+  seal(): void {
+    const last = this.#batches.at(-1)
+    if (last && last.triggers.size > 0) last.sealed = true
   }
 
   /**
-   * The page set or deleted `st.sessionState[key]` (in a callback, or above the widget): the
-   * widget shows the page's value when next drawn, even where it equals what the server held, as
-   * the browser may show something else (unsubmitted form edits).
+   * Whether the input queued last waits behind a click: the click's run must complete first (a
+   * new run would not change that, so the one under way goes on).
    */
-  noteKeyWrite(key: string): void {
-    this.#writtenKeys.add(key)
+  get waiting(): boolean {
+    return this.#batches.length > 1 || (this.#batches.length === 1 && this.activeTriggers.size > 0)
   }
 
-  /** Whether the page wrote `key` since its widget was last drawn; the note is used up. */
-  takeKeyWrite(key: string): boolean {
-    return this.#writtenKeys.delete(key)
+  /** The number of the first client message (`queue`'s `seq`) whose input no run has applied yet, or null. */
+  get oldestQueuedSeq(): number | null {
+    return this.#batches[0]?.seq ?? null
   }
 
-  /** Whether revisions went up since the last `stampRevisions` (nodes drawn before then carry old ones). */
-  get hasUnstamped(): boolean {
-    return this.#unstamped.size > 0
+  /** The widgets of the batch the next run applies, or null when nothing is queued. */
+  nextBatch(): string[] | null {
+    const batch = this.#batches[0]
+    return batch ? [...batch.values.keys(), ...batch.triggers] : null
   }
 
-  /** Write current revisions into the props of the widget nodes in `nodes` whose revision went up. */
-  stampRevisions(nodes: readonly { id: string; props: object; children?: readonly unknown[] }[]): void {
-    if (this.#unstamped.size === 0) return
-    const walk = (list: readonly { id: string; props: object; children?: readonly unknown[] }[]): void => {
-      for (const n of list) {
-        if (this.#unstamped.has(n.id)) (n.props as { rev?: number }).rev = this.revision(n.id)
-        if (n.children) walk(n.children as typeof list)
-      }
-    }
-    walk(nodes)
-    this.#unstamped.clear()
-  }
 
   /** Queue a page-side value (the test handle's `setValue`); throws when the widget cannot hold it. */
   queueValue(id: string, value: unknown): void {
     const meta = this.metas.get(id)
     if (!meta) throw new SvcError('SVC_ERR_UI_WIDGET_STATE', `no widget with id ${id} was rendered in the last run`)
     if (meta.trigger) {
-      if (value === true) this.#pendingTriggers.add(id)
+      if (value === true) this.#open().triggers.add(id)
       return
     }
-    this.#pending.set(id, meta.fromState(value))
+    this.#open().values.set(id, meta.fromState(value))
   }
 
   /** A value read back from a snapshot: its widget checks it (`fromState`) before the page sees it. */
@@ -176,12 +172,17 @@ export class WidgetStore {
   }
 
   /**
-   * Apply queued values (newer already replaced older per widget) and return the widgets whose
-   * value changed or that were triggered: their callbacks run before the page.
+   * Apply the oldest queued batch (newer values already replaced older per widget) and return
+   * the widgets whose value changed or that were triggered: their callbacks run before the page.
+   * While a click's run has not completed (it was cut short), nothing more is applied: the run
+   * that replaces it sees the same click and no later input.
    */
   applyPending(sessionState: Record<string, unknown>): ChangedWidget[] {
     const changed: ChangedWidget[] = []
-    for (const [id, value] of this.#pending) {
+    if (this.activeTriggers.size > 0) return changed
+    const batch = this.#batches.shift()
+    if (!batch) return changed
+    for (const [id, value] of batch.values) {
       const meta = this.metas.get(id)
       if (!meta) continue
       const before = meta.key !== null && meta.key in sessionState ? sessionState[meta.key] : this.values.get(id)
@@ -190,28 +191,25 @@ export class WidgetStore {
       if (meta.key !== null) sessionState[meta.key] = value
       if (!sameValue(before, value)) changed.push({ id, meta, value })
     }
-    for (const id of this.#pendingTriggers) {
+    for (const id of batch.triggers) {
       const meta = this.metas.get(id)
       this.activeTriggers.add(id)
       if (meta?.trigger) changed.push({ id, meta, value: true })
       // A value sent with a trigger (a chat submit) is news even when it repeats the last one.
       else if (meta && !changed.some((c) => c.id === id)) changed.push({ id, meta, value: this.values.get(id) })
     }
-    this.#pending.clear()
-    this.#pendingTriggers.clear()
     return changed
   }
 
   /** After a completed run: drop widgets it did not render (and their session-state keys). */
   dropUnrendered(rendered: ReadonlySet<string>, sessionState: Record<string, unknown>): void {
     this.#restored.clear()
-    this.#writtenKeys.clear()
+    this.revisions.clearKeyWrites()
     for (const [id, meta] of this.metas) {
       if (rendered.has(id)) continue
       this.metas.delete(id)
       this.values.delete(id)
-      this.#revisions.delete(id)
-      this.#unstamped.delete(id)
+      this.revisions.forget(id)
       this.#rows.delete(id)
       this.memo.delete(id)
       if (meta.key !== null) delete sessionState[meta.key]
@@ -224,7 +222,7 @@ export class WidgetStore {
     if (!meta) return
     this.values.set(id, meta.default)
     this.#restored.delete(id)
-    this.bump(id)
+    this.revisions.bump(id)
     if (meta.key !== null) sessionState[meta.key] = meta.default
   }
 

@@ -20,7 +20,7 @@ function sessionStateProxy(ctx: RunContext): SessionState {
         )
       }
       // Callbacks hold the `st` of the run that drew them, so this also notes their writes.
-      if (typeof prop === 'string') ctx.host.widgets.noteKeyWrite(prop)
+      if (typeof prop === 'string') ctx.host.widgets.revisions.noteKeyWrite(prop)
       target[prop as string] = value
       return true
     },
@@ -30,7 +30,7 @@ function sessionStateProxy(ctx: RunContext): SessionState {
       if (typeof prop === 'string') {
         const id = ctx.current ? ctx.keys.get(prop) : undefined
         if (id !== undefined) ctx.resetAfterDraw.add(id)
-        else ctx.host.widgets.noteKeyWrite(prop)
+        else ctx.host.widgets.revisions.noteKeyWrite(prop)
       }
       return delete target[prop as string]
     },

@@ -403,7 +403,7 @@ export function Dataframe({ node, props }: ElementProps<DataframeProps>) {
 
 export function DataEditor({ node, props }: ElementProps<DataEditorProps>) {
   const w = useWidgetValue<EditingState>(node, props.value)
-  const [editing, setEditing] = useLocal<Editing>(w.rev)
+  const [editing, setEditing] = useLocal<Editing>(w)
   const dynamic = props.numRows === 'dynamic'
   const commit = (next: EditingState) => w.commit(withVersion(next, props.rowsVersion))
   const editor = { state: w.value, baseRows: props.baseRows, dynamic, locked: props.disabled, commit, editing, setEditing }

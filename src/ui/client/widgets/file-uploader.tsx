@@ -33,9 +33,9 @@ export function FileUploader({ node, props }: ElementProps<FileUploaderProps>) {
   // What is shown: the server's files, or inside a form the files picked for the next submit.
   const held = w.value as FileUploaderProps['value']
   // The server overrode the files (a reset): only payloads of files it still holds may go again.
-  const seenRev = useRef(w.rev)
-  if (seenRev.current !== w.rev) {
-    seenRev.current = w.rev
+  const override = useRef(w.overriddenAt)
+  if (override.current !== w.overriddenAt) {
+    override.current = w.overriddenAt
     sent.current = sent.current.filter((p) => held.some((f) => f.name === p.name && f.size === p.size))
   }
 

@@ -10,7 +10,7 @@ import { domId, Field, useLocal, useWidgetValue, type WidgetValue } from './fiel
  * the submit.
  */
 function useDraft(w: WidgetValue<string>) {
-  const [draft, setDraft] = useLocal<string>(w.rev)
+  const [draft, setDraft] = useLocal<string>(w)
   const shown = draft ?? w.value
   return {
     shown,
@@ -126,7 +126,7 @@ function decimalsOf(step: number): number {
 
 export function NumberInput({ node, props }: ElementProps<NumberInputProps>) {
   const w = useWidgetValue(node, props.value)
-  const [draft, setDraft] = useLocal<string>(w.rev)
+  const [draft, setDraft] = useLocal<string>(w)
   const id = domId(node.id)
   const shown = draft ?? (w.value === null ? '' : formatNumber(w.value, props.format))
   const clamp = (n: number) => Math.min(props.max ?? Infinity, Math.max(props.min ?? -Infinity, n))

@@ -35,7 +35,7 @@ export function SliderControl({ node, base, value, range, format, endLabels }: {
   endLabels: [string, string]
 }) {
   const w = useWidgetValue(node, value)
-  const [drag, setDrag] = useLocal<number | [number, number]>(w.rev)
+  const [drag, setDrag] = useLocal<number | [number, number]>(w)
   const shown = drag ?? w.value
   const id = domId(node.id)
   const span = range.max - range.min || 1
