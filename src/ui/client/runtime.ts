@@ -197,15 +197,19 @@ export class Runtime {
   }
 
   #send(message: ClientMessage): void {
-    if (this.#inSession && this.#connection.send(message)) {
-      this.#sent++
-      return
-    }
+    if (this.#inSession && this.#sendNumbered(message)) return
     // Navigation is re-derived from the URL in the next hello and paging is re-asked by the
     // table, so only widget input is queued.
     if (message.type !== 'widget' && message.type !== 'form_submit') return
     this.#pending.push(message)
     if (this.#pending.length > MAX_PENDING) this.#pending.shift()
+  }
+
+  /** Sends with the message's number on this socket (see the render's `seen`). */
+  #sendNumbered(message: ClientMessage): boolean {
+    if (!this.#connection.send({ ...message, n: this.#sent - this.#socketBase + 1 })) return false
+    this.#sent++
+    return true
   }
 
   #onMessage(wire: WireServerMessage): void {
@@ -221,7 +225,7 @@ export class Runtime {
         this.#set({ status: 'connected', everConnected: true, error: null })
         const pending = this.#pending
         this.#pending = []
-        for (const m of pending) if (this.#connection.send(m)) this.#sent++
+        for (const m of pending) this.#sendNumbered(m)
         return
       }
       case 'run_state':

@@ -62,7 +62,7 @@ export class PageSession implements RunHost {
 
   readonly #opts: PageSessionOptions
   #send: Send | null = null
-  /** Client messages handled since the socket attached (the browser counts the ones it sends). */
+  /** The number of the last client message handled since the socket attached (the browser numbers them). */
   #received = 0
   #path = '/'
   #runId = 0
@@ -132,7 +132,8 @@ export class PageSession implements RunHost {
   }
 
   handle(msg: ClientMessage): void {
-    const seq = ++this.#received
+    // A message without a number (the test handle's) is the next one.
+    const seq = (this.#received = ('n' in msg ? msg.n : undefined) ?? this.#received + 1)
     switch (msg.type) {
       case 'hello':
         this.start(msg.path, msg.query)

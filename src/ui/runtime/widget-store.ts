@@ -133,7 +133,6 @@ export class WidgetStore {
     return batch ? [...batch.values.keys(), ...batch.triggers] : null
   }
 
-
   /** Queue a page-side value (the test handle's `setValue`); throws when the widget cannot hold it. */
   queueValue(id: string, value: unknown): void {
     const meta = this.metas.get(id)

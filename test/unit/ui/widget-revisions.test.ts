@@ -166,4 +166,16 @@ describe('renders say how much of the browser\'s input they reflect', () => {
     const states = at.messages.filter((m) => m.type === 'run_state').slice(-3).map((m) => (m as { running: boolean }).running)
     expect(states).toEqual([true, true, false])
   })
+
+  it('quotes the number the browser gave the last message, so a message the server could not take leaves no gap', async () => {
+    const at = await start((st) => {
+      st.textInput('Name', { key: 'name' })
+    })
+    // Messages 1 and 2 never reached the session (refused by the socket's schema, say).
+    await at.send({ v: 1, type: 'widget', id: at.textInput('name').id, value: 'a', n: 3 })
+    expect(lastRender(at).seen).toBe(3)
+    // The test handle sends no numbers: its messages count on from the last one.
+    await at.send(widget(at.textInput('name').id, 'b'))
+    expect(lastRender(at).seen).toBe(4)
+  })
 })
