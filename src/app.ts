@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type HTTPMethods } from 'fastify'
 import { fastifySwagger } from '@fastify/swagger'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
@@ -10,7 +10,12 @@ import { getRequestId } from './logging/context.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { markCompilersDefault, withLazySchemaCompilers } from './internal/lazy-schema-compilers.js'
 import { serveDocsUiOnFirstUse } from './internal/lazy-docs-ui.js'
-import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
+import { loadOpenApiTransforms, openApiTransform, openApiTransformObject } from './api/openapi.js'
+import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
+import type { ZodSchema } from './api/zod-schema.js'
+import { kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { answerServerErrorsPrivately } from './api/error-reply.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
 import type { InjectMap } from './ui/inject.js'
@@ -38,11 +43,16 @@ export class Svc {
   /** Settings resolved once: defaults < options < svc.config.json < SVC_* env. */
   readonly settings: ResolvedSettings
   readonly [kSettingsInput]: SettingsInput
-  /** The inner Fastify instance; declare routes relative to the mount (`/users` → `/api/users`). */
-  readonly api: FastifyInstance
+  /**
+   * The inner Fastify instance; declare routes relative to the mount (`/users` → `/api/users`).
+   * Typed for zod schemas (fastify-type-provider-zod): a zod `schema` types `request` and `reply`.
+   */
+  readonly api: SvcApi
   /** Root of the logger tree (`svc`). */
   readonly logger: Logger
   #health: HealthSource = UNSERVED
+  /** An API server error answers with its own message (else a generic one); the gateway decides for dev mode. */
+  #errorDetails: boolean
   readonly #shared: SharedState
   readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
 
@@ -61,15 +71,18 @@ export class Svc {
       trustProxy: this.settings.trust_proxy,
     }
     const compilers = withLazySchemaCompilers(fastifyOptions?.schemaController)
-    const api = Fastify({ ...apiOptions, schemaController: compilers.options }) as unknown as FastifyInstance
-    this.api = markCompilersDefault(api, compilers.lazy) ? api : (Fastify(apiOptions) as unknown as FastifyInstance)
+    const api = Fastify({ ...apiOptions, schemaController: compilers.options }) as unknown as SvcApi
+    this.api = markCompilersDefault(api, compilers.lazy) ? api : (Fastify(apiOptions) as unknown as SvcApi)
     // The id goes out with Fastify's own headers: a header set on the raw response before
     // Fastify writes the head makes Node merge the two header sets on every answer.
     this.api.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id)
       done()
     })
+    this.#errorDetails = this.settings.show_error_details ?? false
+    answerServerErrorsPrivately(this.api, () => this.#errorDetails)
     applyCors(this.api, this.settings)
+    answerSchemaErrors(this.api)
     if (!isPagesOnly()) {
       const base = this.settings.root_path + this.settings.api_mount_path
       // Applied synchronously (not via register) so that routes the user declares right after
@@ -80,9 +93,14 @@ export class Svc {
           info: { title: this.settings.title, version: '0.1.0' },
           servers: [{ url: base }],
         },
+        transform: openApiTransform,
+        transformObject: openApiTransformObject,
       }, () => {})
-      serveDocsUiOnFirstUse(this.api, base)
-      this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
+      serveDocsUiOnFirstUse(this.api, base, loadOpenApiTransforms)
+      this.api.get('/openapi.json', { schema: { hide: true } }, async () => {
+        await loadOpenApiTransforms()
+        return this.api.swagger()
+      })
     }
     this.#shared = new SharedState(this.settings, childLogger(root, 'svc.redis'))
     registerHealthRoutes(this.api, () => this.#health, this.settings.root_path, () => redisReadiness(this.#shared))
@@ -112,6 +130,11 @@ export class Svc {
     this.#health = source
   }
 
+  /** `svc dev` shows API server errors in full unless `show_error_details` is set. */
+  [kServeErrorDetails](devMode: boolean): void {
+    this.#errorDetails = this.settings.show_error_details ?? devMode
+  }
+
   /**
    * Register a dashboard page at `path`: `app.page('/', (st, client) => { ... })` or
    * `app.page('/reports', { title: 'Reports' }, (st, client, deps) => { ... })`.
@@ -125,6 +148,27 @@ export class Svc {
     }
     this[kPages].add(path, options as PageOptionsLike, handler as PageHandlerLike)
     return this
+  }
+
+  /**
+   * Declare a typed API route: Fastify's route options with zod schemas (`querystring`, `params`,
+   * `body`, `headers`, `response`), which type the handler's request and reply, validate both at
+   * run time and describe the route in the OpenAPI document. Returns the route's handle for
+   * typed calls from pages: `client.call(listOrders, { query: { region } })`.
+   */
+  route<const M extends HTTPMethods, const U extends string, const S extends RouteSchema = {}>(options: TypedRouteOptions<M, U, S>): RouteHandle<M, U, S> {
+    return registerRoute(this.api, options)
+  }
+
+  /**
+   * Declare a typed route that answers with Server-Sent Events: the handler returns (an async
+   * iterable of) values of `events`, each sent as one event. Pages read it with
+   * `client.stream(handle, input)`.
+   */
+  sseRoute<const M extends HTTPMethods, const U extends string, E extends ZodSchema, const S extends RouteSchema = {}>(
+    options: SseRouteOptions<M, U, S, E>,
+  ): SseRouteHandle<M, U, S, E> {
+    return registerSseRoute(this.api, options)
   }
 
   /**

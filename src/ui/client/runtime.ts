@@ -1,4 +1,4 @@
-import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
+import type { ClientMessage, DevLoadError, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
 import type { ClientConfig } from './config.js'
 import { Connection, type ConnectionStatus } from './connection.js'
 import { RenderDecoder } from './patch.js'
@@ -24,6 +24,8 @@ export interface ViewState {
   notFound: boolean
   toasts: Toast[]
   error: string | null
+  /** `svc dev --reload`: the app's last save did not load (the page runs the previous version). */
+  devError: DevLoadError | null
   /** Current page path (relative to basePath); follows navigation before the server answers. */
   path: string
 }
@@ -70,6 +72,7 @@ export class Runtime {
       notFound: false,
       toasts: [],
       error: null,
+      devError: null,
       path: this.#locationPath(),
     }
     this.#connection = new Connection(streamUrl(location, config.basePath), {
@@ -245,6 +248,9 @@ export class Runtime {
         return
       case 'error':
         this.#set({ error: message.message })
+        return
+      case 'dev_error':
+        this.#set({ devError: message.error })
         return
       case 'dataframe_rows':
         this.#dataframeListeners.get(message.id)?.(message)

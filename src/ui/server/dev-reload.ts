@@ -1,4 +1,4 @@
-import { basename, dirname } from 'node:path'
+import { dirname } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Logger } from 'pino'
 import { tsImport } from 'tsx/esm/api'
@@ -6,6 +6,8 @@ import { kSvcApp } from '../../internal/symbols.js'
 import type { PageApp } from '../page-app.js'
 import type { OwnPaths } from '../../internal/reload-ignore.js'
 import { watchFolder } from '../../internal/folder-watch.js'
+import type { DevLoadError } from '../protocol.js'
+import { devLoadError, exportLostError } from './dev-load-error.js'
 
 /** The brand `new Svc()` sets (see `isSvc`), checked here without importing the Svc class. */
 function isSvcApp(value: unknown): value is PageApp {
@@ -14,21 +16,25 @@ function isSvcApp(value: unknown): value is PageApp {
 
 /**
  * Import the app module again through a fresh tsx namespace (the module and its local imports
- * are evaluated again); null, logged, when it fails or no longer exports an app.
+ * are evaluated again): the app, or why it did not load.
  */
-export async function importAppModule(file: string, exportName: string, logger: Logger): Promise<PageApp | null> {
+export async function loadAppModule(file: string, exportName: string): Promise<{ app: PageApp } | { error: DevLoadError }> {
+  let mod: Record<string, unknown>
   try {
-    const mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url })) as Record<string, unknown>
-    const app = mod[exportName]
-    if (!isSvcApp(app)) {
-      logger.error(`ui reload: ${basename(file)} no longer exports an Svc app as "${exportName}"; keeping the previous version`)
-      return null
-    }
-    return app
+    mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url })) as Record<string, unknown>
   } catch (err) {
-    logger.error({ err }, `ui reload: importing ${basename(file)} failed; keeping the previous version`)
-    return null
+    return { error: devLoadError(file, err) }
   }
+  const app = mod[exportName]
+  return isSvcApp(app) ? { app } : { error: exportLostError(file, exportName) }
+}
+
+/** `loadAppModule` for a page thread: null, logged in one line, when it does not load. */
+export async function importAppModule(file: string, exportName: string, logger: Logger): Promise<PageApp | null> {
+  const loaded = await loadAppModule(file, exportName)
+  if ('app' in loaded) return loaded.app
+  logger.error(`ui reload: ${loaded.error.summary}; keeping the previous version`)
+  return null
 }
 
 /** Changes closer together than this are one reload. */
@@ -37,8 +43,10 @@ export const RELOAD_DEBOUNCE_MS = 150
 /**
  * `SVC_DEV_RELOAD=1`: watch the app's directory and re-import the app module on change. Each
  * import goes through a fresh tsx namespace, so the module and its local imports are evaluated
- * again; sessions keep their state and rerun with the new page functions. Resolves once the
- * watcher has scanned the folder (chokidar's `ready`): a change before that could be missed.
+ * again; sessions keep their state and rerun with the new page functions. A save that does not
+ * load goes to `onLoadError` (the browser overlay) and the previous version keeps running.
+ * Resolves once the watcher has scanned the folder (chokidar's `ready`): a change before that
+ * could be missed.
  */
 export async function watchAppModule(options: {
   file: string
@@ -47,12 +55,20 @@ export async function watchAppModule(options: {
   /** svc's own files and folders (pidfile, state file, compile cache): never a reason to reload. */
   own: OwnPaths
   onReload: (app: PageApp) => void
+  onLoadError: (error: DevLoadError) => void
 }): Promise<{ close(): Promise<void> }> {
   const { file, exportName, logger } = options
   let reloading = Promise.resolve()
   const reload = async (): Promise<void> => {
-    const app = await importAppModule(file, exportName, logger)
-    if (app) options.onReload(app)
+    const loaded = await loadAppModule(file, exportName)
+    if ('app' in loaded) {
+      options.onReload(loaded.app)
+      return
+    }
+    // The supervisor prints the one terminal line for this save (its gateway reload fails on
+    // the same code); the page server's part is the browser overlay.
+    logger.debug({ code: 'SVC_ERR_TARGET_IMPORT_FAILED' }, `ui reload: ${loaded.error.summary}; pages keep the previous version`)
+    options.onLoadError(loaded.error)
   }
   const watcher = await watchFolder({
     dir: dirname(file),

@@ -76,7 +76,11 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
         exportName,
         logger,
         own: ownPaths(app.settings),
-        onReload: (next) => void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun')),
+        onReload: (next) => {
+          server.showDevError(null)
+          void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun'))
+        },
+        onLoadError: (error) => server.showDevError(error),
       })
     : null
   const port = await server.start().catch(async (err: unknown) => {

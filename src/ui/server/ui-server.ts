@@ -2,8 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { http } from '../../internal/node-http.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { WebSocketServer } from 'ws'
+import { WebSocket, WebSocketServer } from 'ws'
 import type { PageApp } from '../page-app.js'
+import type { DevLoadError, ServerMessage } from '../protocol.js'
 import { getClient } from '../../client/api-client.js'
 import { overridesFromEnv } from '../inject.js'
 import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
@@ -20,6 +21,9 @@ import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
+import { loadAppIcon, type AppIcon } from '../app-icon.js'
+import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../map-style.js'
+import { MEDIA_CSP } from '../media-headers.js'
 
 export interface UiServerOptions {
   app: PageApp
@@ -51,6 +55,8 @@ const STREAM = '/_stcore/stream'
  * same stylesheet under its content-hashed name in the static folder (immutable).
  */
 export const THEME_CSS_PATH = '/_stcore/theme.css'
+/** The app icon, under the base path and at the bare root (where browsers look without a link). */
+export const FAVICON_PATH = '/favicon.ico'
 
 type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
 
@@ -66,6 +72,8 @@ export class UiServer {
   #theme: GeneratedStyle
   #themePlain: StaticFile
   #csp: string | null
+  #icon: AppIcon
+  #mapStyle: MapStyles | null
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
@@ -73,6 +81,7 @@ export class UiServer {
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
+  #devError: DevLoadError | null = null
 
   constructor(options: UiServerOptions) {
     this.#opts = options
@@ -81,6 +90,8 @@ export class UiServer {
     this.#theme = appTheme(options.app)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
     this.#csp = appPageCsp(options.app.settings)
+    this.#icon = loadAppIcon(options.app.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(options.app)
     this.#media = new MediaStore({ basePath: options.basePath })
     options.pool?.bind({ media: this.#media, logger: options.logger })
     this.#sessions = options.pool
@@ -139,8 +150,22 @@ export class UiServer {
     this.#theme = appTheme(app)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
     this.#csp = appPageCsp(app.settings)
+    this.#icon = loadAppIcon(app.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(app)
     // Page threads re-import the module themselves: an app object cannot cross threads.
     return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
+  }
+
+  /**
+   * `svc dev --reload`: the app's last save did not load (null: it loads again). Every open tab
+   * shows it over the page, which keeps running the previous version; tabs opened meanwhile get
+   * it when they connect.
+   */
+  showDevError(error: DevLoadError | null): void {
+    if (error === null && this.#devError === null) return
+    this.#devError = error
+    const message = devErrorMessage(error)
+    for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -186,6 +211,10 @@ export class UiServer {
       sendStatic(req, res, this.#themePlain)
       return
     }
+    if (this.#under(path, FAVICON_PATH)) {
+      this.#serveIcon(req, res)
+      return
+    }
     const staticPrefix = base + STATIC_PREFIX
     if (path.startsWith(staticPrefix)) {
       let name: string
@@ -226,6 +255,20 @@ export class UiServer {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
   }
 
+  #serveIcon(req: IncomingMessage, res: ServerResponse): void {
+    const icon = this.#icon
+    if (icon.kind === 'redirect') {
+      res.writeHead(302, { location: icon.url, 'cache-control': 'no-cache' }).end()
+      return
+    }
+    // Not content-hashed (the setting can change between deploys): browsers revalidate after an hour.
+    const headers: Record<string, string | number> = { 'content-type': icon.type, 'content-length': icon.body.byteLength, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' }
+    // An SVG opened as a page could run script: never from our origin.
+    if (icon.type === 'image/svg+xml') headers['content-security-policy'] = MEDIA_CSP
+    res.writeHead(200, headers)
+    res.end(req.method === 'HEAD' ? undefined : icon.body)
+  }
+
   /** A client file, or the theme stylesheet under its hashed name. */
   #staticFile(name: string): StaticFile | undefined {
     return this.#opts.assets.get(name) ?? (name === this.#theme.name ? this.#theme.file : undefined)
@@ -235,8 +278,9 @@ export class UiServer {
     const assets = this.#opts.assets
     assets.refresh()
     const settings = this.#app.settings
+    const base = this.#opts.basePath
     return renderShell({
-      basePath: this.#opts.basePath,
+      basePath: base,
       title: settings.title,
       themeBase: settings.theme.base ?? 'system',
       assets: {
@@ -246,6 +290,8 @@ export class UiServer {
         themeCss: this.#theme.empty ? null : this.#theme.name,
       },
       chunkStyles: assets.chunkStyles,
+      mapStyle: this.#mapStyle,
+      icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type },
     })
   }
 
@@ -275,9 +321,22 @@ export class UiServer {
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')
         ws.close(1011, 'internal error')
+        return
       }
+      if (this.#devError !== null) ws.send(devErrorMessage(this.#devError))
     })
   }
+}
+
+/** The basemap styles the page must be told about, or null when they are svc's defaults (the map chunk knows those). */
+function pageMapStyle(app: PageApp): MapStyles | null {
+  const light = app.settings.ui_map_style_url ?? DEFAULT_MAP_STYLE_URL
+  const dark = app.settings.ui_map_style_url_dark ?? ''
+  return light === DEFAULT_MAP_STYLE_URL && dark === '' ? null : mapStyles(light, dark)
+}
+
+function devErrorMessage(error: DevLoadError | null): string {
+  return JSON.stringify({ v: 1, type: 'dev_error', error } satisfies ServerMessage)
 }
 
 /** The app's `theme` setting as a stylesheet, named by its content. */
