@@ -22,22 +22,25 @@ const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]
   ['src/tracing', ['src/errors.ts']],
   ['src/api', ['src/errors.ts', 'src/internal']],
   ['src/logging', ['src/api']],
+  ['src/secrets', ['src/errors.ts', 'src/logging']],
   ['src/settings', ['src/errors.ts', 'src/internal']],
   ['src/health.ts', ['src/internal']],
   ['src/client', ['src/api', 'src/errors.ts', 'src/internal', 'src/logging']],
-  ['src/ui', ['src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings']],
-  ['src/ui/client', ['src/settings', 'src/ui']],
-  ['src/auth', ['src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings', 'src/ui']],
+  // The browser side of custom components (`svc/component`): no imports at all.
+  ['src/component', []],
+  ['src/auth', ['src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings']],
+  ['src/ui', ['src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings']],
+  ['src/ui/client', ['src/component', 'src/settings', 'src/ui']],
   ['src/shared-state', ['src/auth', 'src/errors.ts', 'src/internal', 'src/settings', 'src/ui']],
-  ['src/app.ts', ['src/api', 'src/auth', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/settings', 'src/shared-state', 'src/ui']],
+  ['src/app.ts', ['src/api', 'src/auth', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings', 'src/shared-state', 'src/ui']],
   ['src/target', ['src/app.ts', 'src/errors.ts']],
   // The processes (page server, gateway worker, supervisor, CLI); the in-process test client builds a gateway.
   ['src/ui/server', ['ipc', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui', 'state']],
   ['gateway', ['ipc', 'src/app.ts', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/tracing', 'src/ui/server']],
   ['src/testing', ['gateway', 'src/api', 'src/app.ts', 'src/client', 'src/settings', 'src/target', 'src/ui']],
-  ['src/index.ts', ['src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/settings', 'src/testing', 'src/ui']],
+  ['src/index.ts', ['src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/testing', 'src/ui']],
   ['supervisor', ['ipc', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'state']],
-  ['src/cli', ['src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
+  ['src/cli', ['src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
 ]
 
 /**

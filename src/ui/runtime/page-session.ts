@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { ApiClient } from '../../client/api-client.js'
 import { runWithRequestId } from '../../logging/context.js'
+import { scrubSecrets } from '../../logging/secret-scrub.js'
 import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
 import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
-import type { ClientMessage, PageInfo, ServerMessage, UiNode } from '../protocol.js'
+import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../protocol.js'
+import { visiblePages, type NavigationFn } from '../navigation.js'
+import { SIGNED_OUT, type PageIdentity, type StUser } from '../../auth/user.js'
+import { DEFAULT_AUTH_CODE_QUERY_KEY, exchangeAuthCodeFromQuery } from '../../auth/ui.js'
 import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
 import type { St, StContext } from '../st-types.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
 import { sessionRef } from './session-ref.js'
@@ -31,11 +36,22 @@ export interface PageSessionOptions {
   showErrorDetails: boolean
   /** A slow run sends what it has so far this often (ms). */
   partialFlushMs?: number
+  /** `st.secrets`. */
+  secrets?: Readonly<Record<string, unknown>>
+  /** `app.navigation(fn)` (read on every run, like `directory`). */
+  navigation?: () => NavigationFn | null
+  /** The app's login (`st.user`, `st.login()`); read on every run. */
+  identity?: () => PageIdentity | null
 }
 
 export const DEFAULT_PARTIAL_FLUSH_MS = 100
 
 type Outcome = 'complete' | 'error' | 'rerun' | 'stop' | 'switch'
+
+/** What a page hidden from this session by `app.navigation` is called instead of its title. */
+const NOT_AVAILABLE_META: PageMeta = Object.freeze({ pageTitle: 'Not available', layout: 'centered' })
+
+const NO_SECRETS: Readonly<Record<string, unknown>> = Object.freeze({})
 
 const EMPTY_CONTEXT: StContext = Object.freeze({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
 
@@ -57,11 +73,16 @@ export class PageSession implements RunHost {
   readonly state: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   readonly query: QueryState
   readonly media: MediaStore
+  readonly secrets: RegisteredSecrets
   context: StContext = EMPTY_CONTEXT
+  /** `st.user` of the current run, read from the socket's identity cookie at the start of each page run. */
+  user: StUser = SIGNED_OUT
   generation = 0
 
   readonly #opts: PageSessionOptions
   #send: Send | null = null
+  /** The number of the last client message handled since the socket attached (the browser numbers them). */
+  #received = 0
   #path = '/'
   #runId = 0
   #renderedRunId = 0
@@ -82,6 +103,12 @@ export class PageSession implements RunHost {
   #fragments = new Map<string, FragmentSpec>()
   #widgetFragment = new Map<string, string>()
   readonly #timers = new Map<string, { ms: number; timer: NodeJS.Timeout }>()
+  /** The sidebar of the last page run (the pages `app.navigation` let this session see). */
+  #nav: NavEntry[] = []
+  /** The identity cookie `user` was read from (verified once per value). */
+  #userCookie: string | undefined = undefined
+  /** A user set by the test handle instead of the cookie. */
+  #testUser: StUser | null = null
   /** How often each form was cleared on submit: the browser redraws its controls when it changes. */
   readonly #formClears = new Map<string, number>()
 
@@ -89,11 +116,25 @@ export class PageSession implements RunHost {
     this.#opts = options
     this.id = options.id
     this.media = options.media
+    this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
     this.query = new QueryState('', () => this.#emit({ v: 1, type: 'query', query: this.query.toString() }))
   }
 
   get path(): string {
     return this.#path
+  }
+
+  get identity(): PageIdentity | null {
+    return this.#opts.identity?.() ?? null
+  }
+
+  /** The test handle's `user` option: this user instead of the identity cookie (null: the cookie again). */
+  setTestUser(user: StUser | null): void {
+    this.#testUser = user
+  }
+
+  redirect(url: string): void {
+    this.#emit({ v: 1, type: 'location', url })
   }
 
   get attached(): boolean {
@@ -112,6 +153,7 @@ export class PageSession implements RunHost {
 
   attach(send: Send, context: StContext): void {
     this.#send = send
+    this.#received = 0
     this.context = context
   }
 
@@ -129,17 +171,27 @@ export class PageSession implements RunHost {
   }
 
   handle(msg: ClientMessage): void {
+    // A message without a number (the test handle's) is the next one.
+    const seq = (this.#received = ('n' in msg ? msg.n : undefined) ?? this.#received + 1)
     switch (msg.type) {
       case 'hello':
         this.start(msg.path, msg.query)
         return
-      case 'widget':
-        if (this.widgets.queue(msg.id, msg.value, msg.trigger === true)) this.rerunFor([msg.id])
-        else this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
+      case 'widget': {
+        const queued = this.widgets.queue(msg.id, msg.value, msg.trigger === true, null, seq)
+        this.widgets.seal()
+        if (queued) this.inputQueued([msg.id])
+        else {
+          this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
+          this.#resync()
+        }
         return
+      }
       case 'form_submit': {
-        const queued = Object.entries(msg.values).filter(([id, value]) => this.widgets.queue(id, value, false, msg.formId))
-        if (queued.length > 0) this.rerunFor(queued.map(([id]) => id))
+        const queued = Object.entries(msg.values).filter(([id, value]) => this.widgets.queue(id, value, false, msg.formId, seq))
+        this.widgets.seal()
+        if (queued.length > 0) this.inputQueued(queued.map(([id]) => id))
+        else this.#resync()
         return
       }
       case 'navigate':
@@ -163,6 +215,15 @@ export class PageSession implements RunHost {
   /** Make the current run stale and start a fresh one on the next turn (coalescing bursts). */
   requestRerun(): void {
     this.#schedule(null)
+  }
+
+  /**
+   * Input was queued. Behind a click whose run has not completed it waits: that run goes on and
+   * the input's run follows it (`#tail`). Otherwise it is news for the run under way, which turns
+   * stale and is replaced.
+   */
+  inputQueued(ids: string[]): void {
+    if (!this.widgets.waiting) this.rerunFor(ids)
   }
 
   /** Widgets changed: rerun their fragment alone when they all live in one, else the page. */
@@ -228,12 +289,24 @@ export class PageSession implements RunHost {
     const requestId = this.context.requestId ?? null
     // Runs execute under the socket's request ID (requestRerun), so the line carries the ID shown here.
     this.#opts.logger.error({ err: e, session_ref: sessionRef(this.id), page: this.#path }, 'ui page exception')
-    if (this.#opts.showErrorDetails) return { name: e.name, message: e.message, stack: e.stack ?? null, hidden: false, requestId }
+    // The log line is scrubbed by the logger; what the visitor may see is scrubbed here.
+    if (this.#opts.showErrorDetails) return { name: e.name, message: scrubSecrets(e.message), stack: e.stack === undefined ? null : scrubSecrets(e.stack), hidden: false, requestId }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
   }
 
   #emit(message: ServerMessage): void {
     this.#send?.(message)
+  }
+
+  /**
+   * A refused value left its control showing what the server does not hold. Between runs, the
+   * last render goes out again with the widget's new revision (no rerun: nothing changed); a run
+   * under way stamps it into its own final render.
+   */
+  #resync(): void {
+    if (!this.#settled || !this.widgets.revisions.hasUnstamped || this.#renderedRunId === 0) return
+    this.widgets.revisions.stamp([...this.#previous.main, ...this.#previous.sidebar])
+    this.#emit(this.#render(this.#renderedRunId, this.#lastPage, this.#lastMeta, this.#previous.main, this.#previous.sidebar, false))
   }
 
   #settle(): void {
@@ -243,8 +316,7 @@ export class PageSession implements RunHost {
     for (const w of waiters) w()
   }
 
-  #resolvePage(): ResolvedPage | undefined {
-    const dir = this.#opts.directory()
+  #resolvePage(dir: PageDirectory, visible: readonly ResolvedPage[]): ResolvedPage | undefined {
     const deepLink = this.query.get('page')
     if (deepLink !== undefined) {
       const target = dir.byDeepLink(deepLink)
@@ -256,7 +328,30 @@ export class PageSession implements RunHost {
         return target
       }
     }
-    return dir.forPath(this.#path)
+    // `/` without a page of its own shows the first page this session may see.
+    return dir.get(this.#path) ?? (this.#path.replace(/\/+$/, '') === '' ? visible[0] : undefined)
+  }
+
+  /** `st.user` from the socket's identity cookie (or the test handle's user). */
+  async #readUser(): Promise<StUser> {
+    if (this.#testUser) return this.#testUser
+    const identity = this.identity
+    if (!identity) return SIGNED_OUT
+    const cookie = this.context.cookies[identity.cookieName]
+    if (cookie === this.#userCookie && (!this.user.isLoggedIn || this.user.expiresAt.getTime() > Date.now())) return this.user
+    this.#userCookie = cookie
+    return cookie === undefined ? SIGNED_OUT : ((await identity.user(this.context.cookies)) ?? SIGNED_OUT)
+  }
+
+  /** Back from the login with `?auth_code=`: take the one-time code out of the URL and exchange it for the API token. */
+  async #exchangeAuthCode(): Promise<void> {
+    const identity = this.identity
+    if (!identity || !this.query.has(DEFAULT_AUTH_CODE_QUERY_KEY)) return
+    try {
+      await exchangeAuthCodeFromQuery({ sessionState: this.state, queryParams: this.query }, this.#opts.client, { exchangePath: identity.exchangePath })
+    } catch (err) {
+      this.#opts.logger.warn({ reason: (err as Error).message }, 'ui could not exchange the auth_code of a login; the page runs without the API token')
+    }
   }
 
   async #run(): Promise<void> {
@@ -264,8 +359,10 @@ export class PageSession implements RunHost {
     const ctx = new RunContext(this.generation, this)
     const runId = ++this.#runId
     this.#emit({ v: 1, type: 'run_state', runId, running: true })
-    const page = this.#resolvePage()
+    const dir = this.#opts.directory()
     const st = createSt(ctx)
+    let page: ResolvedPage | undefined
+    let available = true
     let meta: PageMeta | null = null
     let outcome: Outcome = 'complete'
     let switchTo = ''
@@ -281,12 +378,25 @@ export class PageSession implements RunHost {
         if (change.meta.onChange) await change.meta.onChange(change.value)
       }
       ctx.check()
-      if (page) {
+      await this.#exchangeAuthCode()
+      this.user = await this.#readUser()
+      ctx.check()
+      // Hidden pages stay hidden when the navigation function fails: nothing is visible then.
+      this.#nav = []
+      const visible = await visiblePages(dir, this.#opts.navigation?.() ?? null, { user: this.user, context: this.context, sessionState: this.state })
+      ctx.check()
+      this.#nav = dir.nav(visible)
+      page = this.#resolvePage(dir, visible)
+      available = page === undefined || visible.some((p) => p.path === page!.path)
+      if (!page) this.#notFound(st, visible)
+      else if (!available) {
+        meta = NOT_AVAILABLE_META
+        this.#notAvailable(st)
+      }
+      else {
         const deps = await resolveInjections(page.inject, st, this.#opts.overrides)
         ctx.check()
         meta = parseReturnedMeta(await page.handler(st, this.#opts.client, deps as never))
-      } else {
-        this.#notFound(st)
       }
     } catch (err) {
       ;({ outcome, switchTo } = this.#failed(err, ctx, st))
@@ -332,6 +442,12 @@ export class PageSession implements RunHost {
     }
     this.#renderedRunId = runId
     this.#emit(this.#render(runId, page, meta, this.#previous.main, this.#previous.sidebar, false))
+    // Input that waited behind this run's click runs next; until then the page is still running.
+    const next = this.widgets.nextBatch()
+    if (next) {
+      this.rerunFor(next)
+      return
+    }
     this.#emit({ v: 1, type: 'run_state', runId, running: false })
     if (!this.#scheduled) this.#settle()
   }
@@ -374,6 +490,7 @@ export class PageSession implements RunHost {
     this.#resetWidgets(submitted, ctx, children)
     for (const [df, table] of ctx.dataframes) this.#dataframes.set(df, table)
     slot.children = children
+    this.widgets.revisions.stamp([...this.#previous.main, ...this.#previous.sidebar])
     for (const [w, f] of this.#widgetFragment) if (f === id) this.#widgetFragment.delete(w)
     this.#claimWidgets(id, ctx.rendered)
     this.#tail(runId, this.#lastPage, this.#lastMeta, outcome, switchTo)
@@ -417,6 +534,7 @@ export class PageSession implements RunHost {
       for (const id of this.#dfViews.keys()) if (!ctx.dataframes.has(id)) this.#dfViews.delete(id)
     }
     this.#resetWidgets(submitted, ctx, [...ctx.main, ...ctx.sidebar])
+    this.widgets.revisions.stamp([...ctx.main, ...ctx.sidebar])
     this.#dataframes = ctx.dataframes
     this.#previous = { main: ctx.main, sidebar: ctx.sidebar }
   }
@@ -452,7 +570,6 @@ export class PageSession implements RunHost {
   }
 
   #render(runId: number, page: ResolvedPage | undefined, meta: PageMeta | null, main: UiElement[], sidebar: UiElement[], partial: boolean): ServerMessage {
-    const dir = this.#opts.directory()
     const m = meta ?? page?.pageMeta ?? null
     const info: PageInfo = page
       ? { path: page.path, title: m?.pageTitle ?? page.title, icon: m?.pageIcon ?? page.icon, layout: m?.layout ?? 'centered', breadcrumb: m?.breadcrumb ?? null }
@@ -462,20 +579,34 @@ export class PageSession implements RunHost {
       type: 'render',
       runId,
       page: info,
-      nav: dir.nav(),
+      nav: this.#nav,
       main: asNodes(main),
       sidebar: asNodes(sidebar),
       query: this.query.toString(),
       ...(page ? {} : { notFound: true }),
       ...(partial ? { partial: true } : {}),
+      // Input still queued behind a click is not in this render, nor anything sent after it.
+      seen: (this.widgets.oldestQueuedSeq ?? this.#received + 1) - 1,
     }
   }
 
-  #notFound(st: St): void {
-    const pages = this.#opts.directory().pages
+  #notFound(st: St, pages: readonly ResolvedPage[]): void {
     st.title('Page not found')
     st.markdown(pages.length ? `There is no page at \`${this.#path}\`. These pages exist:` : 'This app has no pages yet: register one with `app.page("/", (st) => { ... })`.')
     for (const p of pages) st.link(p.title, p.path, { newTab: false, ...(p.icon ? { icon: p.icon } : {}) })
+  }
+
+  /** A page `app.navigation` hides from this session: said plainly, with the way in when signing in may help. */
+  #notAvailable(st: St): void {
+    st.title('Not available')
+    st.markdown(`The page \`${this.#path}\` is not available to you.`)
+    const identity = this.identity
+    if (identity && !this.user.isLoggedIn) {
+      st.markdown('You are not signed in; signing in may give you access.')
+      st.link('Sign in', identity.loginUrl(identity.providers[0]!, this.#path), { newTab: false })
+    }
+    const home = this.#nav[0]
+    if (home) st.link(`Go to ${home.title}`, home.path, { newTab: false })
   }
 
   #dataframePage(id: string, page: number, sort: SortSpec | null): void {

@@ -4,6 +4,9 @@ import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'
 import type { St, StContext } from '../st-types.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
+import type { PageIdentity, StUser } from '../../auth/user.js'
+import { sameValue } from '../st/values.js'
 import { RunAborted } from './signals.js'
 import type { WidgetMeta, WidgetStore } from './widget-store.js'
 
@@ -16,6 +19,15 @@ export interface RunHost {
   readonly query: QueryState
   readonly context: StContext
   readonly media: MediaStore
+  readonly secrets: RegisteredSecrets
+  /** `st.user` of this run. */
+  readonly user: StUser
+  /** The app's login, or null when it has none. */
+  readonly identity: PageIdentity | null
+  /** The page path and query of this run (where `st.login()` comes back to). */
+  readonly path: string
+  /** Send the browser to an app URL (a full page load). */
+  redirect(url: string): void
   hasPage(path: string): boolean
   toast(body: string, icon: string | null): void
   dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined
@@ -152,10 +164,15 @@ export class RunContext {
       }
     }
     // A keyed widget's value lives in `st.sessionState[key]`: a deleted key is a reset.
+    const held = store.values.has(id)
+    const before = store.values.get(id)
     let value: V
     if (key !== null) value = key in state ? checked(state[key]) : spec.default
-    else if (!store.values.has(id)) value = spec.default
-    else value = store.isRestored(id) ? checked(store.values.get(id)) : (store.values.get(id) as V)
+    else if (!held) value = spec.default
+    else value = store.isRestored(id) ? checked(before) : (before as V)
+    // The page set or reset it, or it could not hold what it held: not what the control shows.
+    const written = key !== null && store.revisions.takeKeyWrite(key)
+    if (held && (written || !sameValue(before, value))) store.revisions.bump(id)
     store.values.set(id, value)
     if (key !== null) state[key] = value
     return { id, value }
@@ -163,6 +180,7 @@ export class RunContext {
 
   /** Replace the value a widget drawn in this run holds (a table dropping edits of rows that are gone). */
   replaceValue(id: string, value: unknown): void {
+    if (!sameValue(this.host.widgets.values.get(id), value)) this.host.widgets.revisions.bump(id)
     this.host.widgets.values.set(id, value)
     const key = this.host.widgets.metas.get(id)?.key ?? null
     if (key !== null) this.host.state[key] = value

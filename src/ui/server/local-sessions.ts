@@ -7,6 +7,7 @@ import type { ClientMessage, ServerMessage } from '../protocol.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
+import { kIdentity, kNavigation } from '../../internal/symbols.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
@@ -41,6 +42,7 @@ export interface SessionHost {
 export class LocalSessions implements SessionHost {
   readonly #manager: SessionManager
   #directory: PageDirectory
+  #app: PageApp
   readonly #logger: Logger
 
   constructor(options: {
@@ -55,6 +57,7 @@ export class LocalSessions implements SessionHost {
     onDrop?: (id: string) => void
   }) {
     this.#directory = new PageDirectory(options.app.pages)
+    this.#app = options.app
     this.#logger = options.logger
     this.#manager = new SessionManager({
       ttlMs: options.ttlMs,
@@ -70,6 +73,9 @@ export class LocalSessions implements SessionHost {
           logger: options.logger,
           overrides: options.overrides,
           showErrorDetails: options.showErrorDetails,
+          ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
+          navigation: () => this.#app[kNavigation] ?? null,
+          identity: () => this.#app[kIdentity] ?? null,
         }),
     })
   }
@@ -98,6 +104,7 @@ export class LocalSessions implements SessionHost {
   /** A reloaded app module: sessions rerun with the new page functions (state kept). */
   replaceApp(app: PageApp): number {
     this.#directory = new PageDirectory(app.pages)
+    this.#app = app
     return this.#manager.rerunAll()
   }
 

@@ -4,6 +4,9 @@ import type { RunContext } from '../runtime/run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/signals.js'
 import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
 import { Container } from './container.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
+import { clearAccessToken } from '../../auth/ui.js'
+import type { PageIdentity, StUser } from '../../auth/user.js'
 import { effectProps, logoProps } from './effects.js'
 
 /** The logo's node id: one per run, at the top of the sidebar list (the client shows it apart from the sidebar's elements). */
@@ -23,15 +26,18 @@ function sessionStateProxy(ctx: RunContext): SessionState {
           `st.sessionState.${prop} cannot be changed after the widget with key "${prop}" was created in this run; set it before the widget, or in the widget's onChange callback`,
         )
       }
+      // Callbacks hold the `st` of the run that drew them, so this also notes their writes.
+      if (typeof prop === 'string') ctx.host.widgets.revisions.noteKeyWrite(prop)
       target[prop as string] = value
       return true
     },
     // Deleting a widget's key resets the widget: drawn later in this run, it starts at its
     // default; drawn already, it shows its default in this run's render.
     deleteProperty(target, prop) {
-      if (typeof prop === 'string' && ctx.current) {
-        const id = ctx.keys.get(prop)
+      if (typeof prop === 'string') {
+        const id = ctx.current ? ctx.keys.get(prop) : undefined
         if (id !== undefined) ctx.resetAfterDraw.add(id)
+        else ctx.host.widgets.revisions.noteKeyWrite(prop)
       }
       return delete target[prop as string]
     },
@@ -50,6 +56,10 @@ class StRoot extends Container implements St {
   readonly sessionState: SessionState
   readonly queryParams: QueryParams
   readonly context: StContext
+
+  get secrets(): RegisteredSecrets {
+    return this.ctx.host.secrets
+  }
 
   constructor(ctx: RunContext, target?: FragmentTarget) {
     super(ctx, target?.list ?? ctx.main, target?.id ?? 'm', null)
@@ -93,6 +103,41 @@ class StRoot extends Container implements St {
   stop(): never {
     this.ctx.check()
     throw new StopRequested()
+  }
+
+  get user(): StUser {
+    return this.ctx.host.user
+  }
+
+  login(provider?: string): never {
+    this.ctx.check()
+    const identity = this.#identity('login')
+    const name = provider ?? identity.providers[0]!
+    if (!identity.providers.includes(name)) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `st.login(${JSON.stringify(provider)}): no login named so; this app has ${identity.providers.map((p) => JSON.stringify(p)).join(', ')} (the name given to app.attachOidcLogin)`)
+    }
+    this.ctx.host.redirect(identity.loginUrl(name, this.#here()))
+    throw new StopRequested()
+  }
+
+  logout(): never {
+    this.ctx.check()
+    const identity = this.#identity('logout')
+    clearAccessToken(this)
+    this.ctx.host.redirect(identity.logoutUrl(this.#here()))
+    throw new StopRequested()
+  }
+
+  #identity(call: string): PageIdentity {
+    const identity = this.ctx.host.identity
+    if (!identity) throw new SvcError('SVC_ERR_UI_BAD_CALL', `st.${call}(): this app has no login; call app.attachOidcLogin(client) in the app module (docs/auth.md)`)
+    return identity
+  }
+
+  /** This page and its query: where the browser comes back to. */
+  #here(): string {
+    const query = this.queryParams.toString()
+    return this.ctx.host.path + (query ? `?${query}` : '')
   }
 
   resetWidget(key: string): void {

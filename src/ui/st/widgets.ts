@@ -283,7 +283,9 @@ function accepted(accept: string[] | null, name: string, type: string): boolean 
 }
 
 function uploadedFile(name: string, type: string, bytes: Uint8Array): UploadedFile {
-  return Object.freeze({ name, type, size: bytes.byteLength, bytes, text: () => new TextDecoder().decode(bytes) })
+  // `text` is not enumerable: two files with the same name, type and bytes are the same value.
+  const file = Object.defineProperty({ name, type, size: bytes.byteLength, bytes }, 'text', { value: () => new TextDecoder().decode(bytes) })
+  return Object.freeze(file) as UploadedFile
 }
 
 export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions & { multiple?: boolean } = {}): UploadedFile[] | UploadedFile | null {
