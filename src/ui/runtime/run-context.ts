@@ -5,6 +5,7 @@ import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'
 import type { St, StContext } from '../st-types.js'
 import { RunAborted } from './signals.js'
+import type { UploadStore } from './upload-store.js'
 import type { WidgetMeta, WidgetStore } from './widget-store.js'
 
 /** What a run needs from its session. */
@@ -16,6 +17,8 @@ export interface RunHost {
   readonly query: QueryState
   readonly context: StContext
   readonly media: MediaStore
+  /** Files posted to the upload endpoint for this session (`fileUploader` takes them by reference). */
+  readonly uploads: UploadStore
   hasPage(path: string): boolean
   toast(body: string, icon: string | null): void
   dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined

@@ -148,19 +148,27 @@ export class SessionManager {
         continue
       }
       const generation = session.generation
-      void session.idle().then(async () => {
-        if (!this.#sessions.has(session.id) || session.generation !== generation) return
-        const encoded = snapshots.encode(session)
-        const previous = this.#saved.get(session.id)
-        this.#saved.set(session.id, { generation, encoded: encoded ?? previous?.encoded ?? null })
-        if (encoded === null || encoded === previous?.encoded) return
-        await snapshots.save(session.id, encoded).catch((err: unknown) => {
-          // Retry on the next tick; the outage itself is logged once by the connection.
-          this.#saved.delete(session.id)
-          this.#logger.debug({ err: (err as Error).message }, 'ui session snapshot not written')
-        })
-      })
+      void session.idle().then(() => this.snapshot(session, generation))
     }
+  }
+
+  /**
+   * Write `session`'s snapshot if it changed since the last one and is still at `generation`
+   * (a run that finished; the page server's own store takes one after every run).
+   */
+  async snapshot(session: PageSession, generation = session.generation): Promise<void> {
+    const snapshots = this.#snapshots
+    if (!snapshots || !this.#sessions.has(session.id) || session.generation !== generation) return
+    if (this.#saved.get(session.id)?.generation === generation) return
+    const encoded = snapshots.encode(session)
+    const previous = this.#saved.get(session.id)
+    this.#saved.set(session.id, { generation, encoded: encoded ?? previous?.encoded ?? null })
+    if (encoded === null || encoded === previous?.encoded) return
+    await snapshots.save(session.id, encoded).catch((err: unknown) => {
+      // Retry on the next tick; the outage itself is logged once by the connection.
+      this.#saved.delete(session.id)
+      this.#logger.debug({ err: (err as Error).message }, 'ui session snapshot not written')
+    })
   }
 
   #drop(id: string): void {

@@ -91,7 +91,9 @@ export class PageSnapshots {
       try {
         out.push([k, serialize(value)])
       } catch (err) {
-        this.#warnOnce(sessionId, `${kind}:${k}`, `ui session ${kind} "${k}" cannot be saved for another replica (${(err as Error).message}); it is dropped from the snapshot`)
+        // Uploaded files (a widget value) never travel; a sessionState value the page could change.
+        if (kind === 'widget') continue
+        this.#warnOnce(sessionId, `${kind}:${k}`, `ui session ${kind} "${k}" cannot be saved in the session snapshot (${(err as Error).message}); it is dropped from it, so it does not follow the session to another page thread or replica`)
       }
     }
     return out

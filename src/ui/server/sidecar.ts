@@ -1,17 +1,27 @@
+import { basename } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
+import type { Svc } from '../../app.js'
+import { getClient } from '../../client/api-client.js'
 import { isSvcError } from '../../errors.js'
 import type { SidecarToSupervisor } from '../../../ipc/messages.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
+import { configFileLayer, envLayer, resolveSettings, settingSources } from '../../settings/resolve.js'
 import { normalizeMountPath } from '../../settings/schema.js'
 import { loadTarget } from '../../target/load-target.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../internal/reload-ignore.js'
-import { parseChildEnv } from '../../../ipc/child-env.js'
-import { clientDir } from './static-files.js'
-import { UiServer } from './ui-server.js'
-import { PageSnapshots, type SnapshotBackend } from './session-snapshots.js'
-import { PageThreadPool } from './page-thread-pool.js'
 import { kSharedState } from '../../internal/symbols.js'
+import { parseChildEnv } from '../../../ipc/child-env.js'
+import { overridesFromEnv } from '../inject.js'
+import { MediaStore } from '../media-store.js'
+import { PageDirectory, PageIndex } from '../runtime/page-directory.js'
+import { LocalSessions } from './local-sessions.js'
+import type { PageManifest } from './page-thread-messages.js'
+import { PageThreadPool } from './page-thread-pool.js'
+import { PageSnapshots, type SnapshotBackend } from './session-snapshots.js'
+import { clientDir } from './static-files.js'
+import { UiServer, type PageSite } from './ui-server.js'
 
 /** What the bundled sidecar reads from its environment (set by the supervisor). */
 export interface SidecarEnv {
@@ -44,38 +54,71 @@ export interface RunningSidecar {
   close(): Promise<void>
 }
 
-/** Load the app, start the page server and (in dev) the module watcher. */
+/**
+ * Start the page server. With page threads (the default) this thread never imports the app: a
+ * thread loads it once to report its settings and pages (`PageThreadPool.loadManifest`) and
+ * exits; page threads load it again on the first page request. With `ui_page_threads: 0` the
+ * app runs here. In dev (`SVC_DEV_RELOAD=1`) a save replaces the page threads (fresh isolates).
+ */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
-  markPagesOnly()
-  const { app, file, exportName } = await loadTarget(env.target)
-  const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
-  const showErrorDetails = app.settings.show_error_details ?? env.devMode
-  const threads = pageThreadCount(app.settings.ui_page_threads)
-  // Threads load the app again each: they start with the first page request (`warm`), not here.
-  const pool = threads > 0 ? new PageThreadPool({ size: threads, data: { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode } }) : null
+  const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
+  const inProcess = threadsOffOutsideApp(data.cwd) ? await loadInProcess(env.target) : null
+  const manifest = inProcess?.manifest ?? (await PageThreadPool.loadManifest(data))
+  const loaded = inProcess ?? (manifest.settings.ui_page_threads === 0 ? await loadInProcess(env.target) : null)
+  const settings = manifest.settings
+  const logger = childLogger(createRootLogger(settings), 'svc.ui')
+  const showErrorDetails = settings.show_error_details ?? env.devMode
+  const media = new MediaStore({ basePath: env.basePath })
+  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000 })
+  const local = loaded
+    ? new LocalSessions({
+        app: loaded.app,
+        client: getClient(loaded.app),
+        media,
+        logger,
+        basePath: env.basePath,
+        ttlMs: settings.ui_session_ttl_s * 1000,
+        runTimeoutMs: settings.ui_run_timeout_s * 1000,
+        maxPendingUploadBytes: settings.ui_max_upload_bytes,
+        showErrorDetails,
+        overrides: overridesFromEnv(),
+        snapshots: pageSnapshots(loaded.app[kSharedState]?.redis ?? null, settings.ui_session_ttl_s, logger),
+      })
+    : null
   const server = new UiServer({
-    app,
+    site: siteOf(manifest),
+    sessions: pool ?? local!,
+    pool,
+    media,
     basePath: env.basePath,
     host: env.host,
     port: env.port,
     listenFd: env.listenFd,
     logger,
-    sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
-    snapshots: pool ? null : pageSnapshots(app[kSharedState]?.redis ?? null, app.settings.ui_session_ttl_s, logger),
     clientDir: clientDir(),
-    showErrorDetails,
-    pool,
+    maxMessageBytes: settings.ui_max_message_bytes,
+    maxUploadBytes: settings.ui_max_upload_bytes,
   })
-  // chokidar and the re-import path load only under `svc dev --reload`. The watcher is ready
-  // before the server answers its first health check: an edit made once svc says it is
-  // listening is never missed.
+  const reload = async (): Promise<void> => {
+    if (pool) {
+      const started = performance.now()
+      const { manifest: next, moved } = await pool.reload()
+      server.setSite(siteOf(next))
+      logger.info({ moved, ms: Math.round(performance.now() - started) }, 'ui reload: fresh page threads; sessions continue there')
+      return
+    }
+    const next = await (await import('./dev-reload.js')).importAppModule(manifest.file, manifest.exportName)
+    server.setSite({ title: next.settings.title, theme: next.settings.theme, pages: new PageDirectory(next.pages) })
+    logger.info({ reran: local!.replaceApp(next) }, 'ui reload: sessions rerun')
+  }
+  // chokidar loads only under `svc dev --reload`. The watcher is ready before the server answers
+  // its first health check: an edit made once svc says it is listening is never missed.
   const watcher = env.devReload
     ? await (await import('./dev-reload.js')).watchAppModule({
-        file,
-        exportName,
+        file: manifest.file,
         logger,
-        own: ownPaths(app.settings),
-        onReload: (next) => void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun')),
+        own: ownPaths(settings),
+        onReload: () => reload().catch((err: unknown) => logger.error({ err }, `ui reload: loading ${basename(manifest.file)} failed; keeping the previous version`)),
       })
     : null
   const port = await server.start().catch(async (err: unknown) => {
@@ -83,9 +126,9 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     throw err
   })
   // Connect now, not when the first browser fails over to this replica (page threads connect their own).
-  if (threads === 0) void app[kSharedState]?.redis?.probe()
+  if (loaded) void loaded.app[kSharedState]?.redis?.probe()
   logger.info(
-    { port, host: env.host, root_path: env.basePath, pages: app.pages.length, page_threads: threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
+    { port, host: env.host, root_path: env.basePath, pages: manifest.pages.length, page_threads: settings.ui_page_threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
     `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
   )
   return {
@@ -98,9 +141,21 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   }
 }
 
-/** `ui_page_threads`; the environment may still say `null` from older configs: the default two. */
-export function pageThreadCount(setting: number | null): number {
-  return setting ?? 2
+/** The app loaded in this thread (`ui_page_threads: 0`), with the manifest a page thread would report. */
+async function loadInProcess(target: string): Promise<{ app: Svc; manifest: PageManifest }> {
+  markPagesOnly()
+  const { app, file, exportName } = await loadTarget(target)
+  return { app, manifest: { settings: app.settings, pages: new PageDirectory(app.pages).keys(), file, exportName } }
+}
+
+/** `ui_page_threads: 0` set by svc.config.json or the environment, which the app's options cannot override. */
+function threadsOffOutsideApp(cwd: string): boolean {
+  const layers = [configFileLayer(cwd), envLayer(process.env)]
+  return settingSources(layers).ui_page_threads.kind !== 'default' && resolveSettings(layers).ui_page_threads === 0
+}
+
+function siteOf(manifest: PageManifest): PageSite {
+  return { title: manifest.settings.title, theme: manifest.settings.theme, pages: new PageIndex(manifest.pages) }
 }
 
 /** With `redis_url` set, page sessions are snapshotted there so another replica can resume them. */

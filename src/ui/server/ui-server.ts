@@ -3,22 +3,35 @@ import { http } from '../../internal/node-http.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocketServer } from 'ws'
-import type { PageApp } from '../page-app.js'
-import { getClient } from '../../client/api-client.js'
-import { overridesFromEnv } from '../inject.js'
-import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
-import { PageDirectory } from '../runtime/page-directory.js'
-import { LocalSessions } from './local-sessions.js'
-import { PageThreadPool } from './page-thread-pool.js'
-import type { PageSnapshots } from './session-snapshots.js'
+import { MEDIA_PREFIX, type MediaStore } from '../media-store.js'
+import type { PageIndex } from '../runtime/page-directory.js'
+import type { SessionHost } from './local-sessions.js'
+import type { PageThreadPool } from './page-thread-pool.js'
 import { renderShell } from './shell.js'
 import { readStatic } from './static-files.js'
+import { handleUpload, UPLOAD_PATH } from './uploads.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
-import { themeCss } from '../../settings/theme.js'
+import { themeCss, type ThemeSettings } from '../../settings/theme.js'
+
+/**
+ * What the page server's main thread shows of the app (title, theme, which paths are pages):
+ * from the app itself (`ui_page_threads: 0`) or from the manifest a page thread reported.
+ */
+export interface PageSite {
+  title: string
+  theme: ThemeSettings
+  pages: PageIndex
+}
 
 export interface UiServerOptions {
-  app: PageApp
+  site: PageSite
+  /** The page sessions: in this thread, or a pool of page threads (then also `pool`). */
+  sessions: SessionHost
+  /** The page threads, when they run the sessions: started by the first page request, asked for readiness. */
+  pool: PageThreadPool | null
+  /** Where pages' media bytes are served from. */
+  media: MediaStore
   /** Public root path ('' or '/tools'); every route below is served under it. */
   basePath: string
   host: string
@@ -26,19 +39,12 @@ export interface UiServerOptions {
   /** Listen on this inherited, already bound socket (supervisor-owned port) instead of host:port. */
   listenFd?: number
   logger: Logger
-  sessionTtlMs: number
   clientDir: string
-  /** Page exceptions show their message and stack to the visitor (else a generic message and the request ID). */
-  showErrorDetails: boolean
-  /** Largest client message (file uploads travel as base64 inside one). */
-  maxMessageBytes?: number
-  /** Page-session snapshots for resuming on another replica (Redis); null keeps sessions here only. */
-  snapshots?: PageSnapshots | null
-  /** Page threads that run the sessions (`ui_page_threads`); null runs them in this thread. */
-  pool?: PageThreadPool | null
+  /** `ui_max_message_bytes`: the largest page-socket message read (0 = no limit). */
+  maxMessageBytes: number
+  /** `ui_max_upload_bytes`: the largest file one upload request may carry (0 = no limit). */
+  maxUploadBytes: number
 }
-
-export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 const STATIC_PREFIX = '/_stcore/static/'
 const HEALTH = '/_stcore/health'
 const STREAM = '/_stcore/stream'
@@ -54,42 +60,29 @@ type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
  */
 export class UiServer {
   #state: State = 'idle'
-  #app: PageApp
-  #directory: PageDirectory
+  #site: PageSite
   #themeCss: string
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
-  readonly #sessions: LocalSessions | PageThreadPool
+  readonly #sessions: SessionHost
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
 
   constructor(options: UiServerOptions) {
     this.#opts = options
-    this.#app = options.app
-    this.#directory = new PageDirectory(options.app.pages)
-    this.#themeCss = themeCss(options.app.settings.theme)
-    this.#media = new MediaStore({ basePath: options.basePath })
-    options.pool?.bind({ media: this.#media, logger: options.logger })
-    this.#sessions = options.pool
-      ? options.pool
-      : new LocalSessions({
-          app: options.app,
-          client: getClient(options.app),
-          media: this.#media,
-          logger: options.logger,
-          ttlMs: options.sessionTtlMs,
-          showErrorDetails: options.showErrorDetails,
-          overrides: overridesFromEnv(),
-          snapshots: options.snapshots ?? null,
-        })
+    this.#site = options.site
+    this.#themeCss = themeCss(options.site.theme)
+    this.#media = options.media
+    this.#sessions = options.sessions
     this.#http = http.createServer((req, res) => void this.#onRequest(req, res))
     this.#http.on('connection', (s) => {
       this.#sockets.add(s)
       s.on('close', () => this.#sockets.delete(s))
     })
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES })
+    // Checked on each frame's announced length, before its payload is read (close 1009 past it).
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes })
     this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket as Socket, head))
   }
 
@@ -110,13 +103,10 @@ export class UiServer {
     return (this.#http.address() as AddressInfo).port
   }
 
-  /** Swap in a reloaded app module and rerun every connected session (state kept); resolves with how many. */
-  async replaceApp(app: PageApp): Promise<number> {
-    this.#app = app
-    this.#directory = new PageDirectory(app.pages)
-    this.#themeCss = themeCss(app.settings.theme)
-    // Page threads re-import the module themselves: an app object cannot cross threads.
-    return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
+  /** The app changed (a dev reload): its title, theme and pages as the shell shows them. */
+  setSite(site: PageSite): void {
+    this.#site = site
+    this.#themeCss = themeCss(site.theme)
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -149,6 +139,10 @@ export class UiServer {
   async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?', 1)[0]!
     const base = this.#opts.basePath
+    if (path === base + UPLOAD_PATH) {
+      await handleUpload(req, res, { sessions: this.#sessions, maxBytes: this.#opts.maxUploadBytes })
+      return
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed\n')
       return
@@ -203,11 +197,17 @@ export class UiServer {
       return
     }
     if (path === '/' || path === base || path.startsWith(base + '/')) {
-      const html = renderShell({ basePath: base, title: this.#app.settings.title, themeBase: this.#app.settings.theme.base ?? 'system' })
+      const pool = this.#opts.pool
+      // readyz probes GET / (no HTML asked): a page server whose every thread is stalled cannot take a new session.
+      if (pool?.stalled() && !acceptsHtml(req) && (path === '/' || path === base || path === base + '/')) {
+        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('page threads stalled: every page thread has been busy past ui_run_timeout_s\n')
+        return
+      }
+      const html = renderShell({ basePath: base, title: this.#site.title, themeBase: this.#site.theme.base ?? 'system' })
       const isPage = this.#isPage(path, req.url ?? '')
-      // A browser connects its page socket next: page threads load the app meanwhile. Probes
+      // A browser connects its page socket next: a page thread loads the app meanwhile. Probes
       // (readyz's GET /, monitors) do not ask for HTML and leave an idle server idle.
-      if (isPage && req.method === 'GET' && this.#sessions instanceof PageThreadPool && acceptsHtml(req)) this.#sessions.warm()
+      if (isPage && req.method === 'GET' && acceptsHtml(req)) pool?.warm()
       // Same shell either way (the client shows the not-found view), but crawlers and monitors see the 404.
       res.writeHead(isPage ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
       res.end(req.method === 'HEAD' ? undefined : html)
@@ -219,9 +219,9 @@ export class UiServer {
   /** Whether the page session would find a page for this browser path (`/` always shows one or the empty-app view). */
   #isPage(path: string, url: string): boolean {
     const pagePath = stripBase(path, this.#opts.basePath)
-    if (pagePath === '/' || this.#directory.forPath(pagePath) !== undefined) return true
+    if (pagePath === '/' || this.#site.pages.forPath(pagePath) !== undefined) return true
     const deepLink = new URLSearchParams(url.slice(path.length + 1)).get('page')
-    return deepLink !== null && this.#directory.byDeepLink(deepLink) !== undefined
+    return deepLink !== null && this.#site.pages.byDeepLink(deepLink) !== undefined
   }
 
   #onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
@@ -231,7 +231,7 @@ export class UiServer {
       return
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
-      servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
+      servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger, maxMessageBytes: this.#opts.maxMessageBytes })
     })
   }
 }

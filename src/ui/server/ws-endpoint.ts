@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { WebSocket } from 'ws'
 import { runWithRequestId } from '../../logging/context.js'
-import { parseClientMessage, type ClientMessage, type ServerMessage } from '../protocol.js'
+import { parseClientMessage, type ServerMessage } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost } from './local-sessions.js'
 
@@ -13,6 +13,15 @@ export const HELLO_TIMEOUT_MS = 10_000
 export const HEARTBEAT_MS = 30_000
 /** A socket whose unsent output passes this is closed: the browser is not reading. */
 export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024
+/** The largest first message (a `hello`): until it is answered, nothing bigger is read. */
+export const HELLO_MAX_BYTES = 64 * 1024
+/**
+ * Client messages read but not yet handled by their session (on its page thread): past either
+ * bound the socket is not read until the session catches up, so one fast sender queues nothing
+ * in the page server but what TCP holds.
+ */
+export const FLOW_MAX_BYTES = 1024 * 1024
+export const FLOW_MAX_MESSAGES = 64
 
 const REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 
@@ -53,11 +62,13 @@ export function stripBase(path: string, basePath: string): string {
   return path.startsWith(basePath + '/') ? path.slice(basePath.length) : path || '/'
 }
 
-/** Serve one page WebSocket: hello → session, then client messages → the session. */
-export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { sessions: SessionHost; basePath: string; logger: Logger }): void {
+/** Serve one page WebSocket: hello → session, then client messages → the session (parsed there, once). */
+export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { sessions: SessionHost; basePath: string; logger: Logger; maxMessageBytes: number }): void {
   const context = handshakeContext(req)
   const log = deps.logger
   let session: BoundSession | null = null
+  /** The session left this socket once (its thread was replaced): stray input until the next hello is dropped. */
+  let unbound = false
   const send = (message: ServerMessage | string): void => {
     if (ws.readyState !== WebSocket.OPEN) return
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -65,6 +76,9 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
       return
     }
     ws.send(typeof message === 'string' ? message : JSON.stringify(message))
+  }
+  const tooLarge = (limit: number): void => {
+    log.warn({ code: 'SVC_ERR_UI_MESSAGE_TOO_LARGE', limit_bytes: limit }, `ui page message over ${limit} bytes refused; socket closed with 1009`)
   }
   const helloTimer = setTimeout(() => ws.close(1008, 'expected hello'), HELLO_TIMEOUT_MS)
   helloTimer.unref()
@@ -80,16 +94,35 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   }, HEARTBEAT_MS)
   heartbeat.unref()
 
+  // Messages read but not yet handled; the socket pauses past the flow bounds.
+  let inflightBytes = 0
+  let inflightMessages = 0
+  let paused = false
+  const track = (n: number): (() => void) => {
+    inflightBytes += n
+    inflightMessages++
+    if (!paused && (inflightBytes > FLOW_MAX_BYTES || inflightMessages > FLOW_MAX_MESSAGES)) {
+      paused = true
+      ws.pause()
+    }
+    return () => {
+      inflightBytes -= n
+      inflightMessages--
+      if (paused && inflightBytes <= FLOW_MAX_BYTES && inflightMessages <= FLOW_MAX_MESSAGES) {
+        paused = false
+        ws.resume()
+      }
+    }
+  }
+
   // Opening may wait for a snapshot on another replica's behalf (Redis) or for a page thread:
   // messages that arrive meanwhile wait in `queued`, then go to the session in order.
-  let queued: ClientMessage[] | null = null
+  let queued: { bytes: Uint8Array; done: () => void }[] | null = null
   let closed = false
-  const dispatch = (msg: ClientMessage): void => {
-    if (session === null) {
-      send({ v: 1, type: 'error', message: 'send hello first' })
-      return
-    }
-    session.handle(msg.type === 'navigate' || msg.type === 'hello' ? { ...msg, path: stripBase(msg.path, deps.basePath) } : msg)
+  const forward = (bytes: Uint8Array): void => {
+    const done = track(bytes.byteLength)
+    if (queued !== null) queued.push({ bytes, done })
+    else session!.handle(bytes, done)
   }
   const opened = (bound: BoundSession): void => {
     if (closed) {
@@ -97,37 +130,59 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
       return
     }
     session = bound
-    for (const msg of queued ?? []) dispatch(msg)
+    const waiting = queued ?? []
     queued = null
+    for (const { bytes, done } of waiting) bound.handle(bytes, done)
+  }
+  const open = (hello: { sessionId: string | null; path: string; query: string }): void => {
+    clearTimeout(helloTimer)
+    queued = []
+    unbound = false
+    deps.sessions
+      .open({ requestedId: hello.sessionId, path: stripBase(hello.path, deps.basePath), query: hello.query }, context, {
+        send,
+        close: (code, reason) => ws.close(code, reason),
+        unbind: (message) => {
+          session = null
+          unbound = true
+          send(message)
+        },
+      })
+      .then(
+        (bound) => runWithRequestId(context.requestId, () => opened(bound)),
+        (err: unknown) => {
+          for (const { done } of queued ?? []) done()
+          queued = null
+          log.error({ err }, 'ui session could not be opened')
+          ws.close(1011, 'session unavailable')
+        },
+      )
+  }
+  /** Without a session only a small `hello` is read; after one was lost, stray input is dropped. */
+  const beforeSession = (bytes: Uint8Array): void => {
+    if (bytes.byteLength > HELLO_MAX_BYTES) {
+      if (unbound) return
+      tooLarge(HELLO_MAX_BYTES)
+      ws.close(1009, 'first message too large')
+      return
+    }
+    const msg = parseClientMessage(bytes)
+    if (msg?.type === 'hello') return open(msg)
+    if (unbound) return log.debug('ui dropped a page message sent while its session moved to another thread')
+    if (msg === null) {
+      log.debug('ui dropped a malformed page message')
+      send({ v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
+    } else send({ v: 1, type: 'error', message: 'send hello first' })
   }
   ws.on('message', (data, isBinary) => {
     runWithRequestId(context.requestId, () => {
-      const msg = isBinary ? null : parseClientMessage(data.toString())
-      if (msg === null) {
-        log.debug('ui dropped a malformed page message')
+      const bytes = data as Buffer
+      if (isBinary) {
         send({ v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
         return
       }
-      if (queued !== null) {
-        queued.push(msg)
-        return
-      }
-      if (msg.type === 'hello' && session === null) {
-        clearTimeout(helloTimer)
-        queued = []
-        deps.sessions
-          .open({ requestedId: msg.sessionId, path: stripBase(msg.path, deps.basePath), query: msg.query }, context, { send, close: (code, reason) => ws.close(code, reason) })
-          .then(
-            (bound) => runWithRequestId(context.requestId, () => opened(bound)),
-            (err: unknown) => {
-              queued = null
-              log.error({ err }, 'ui session could not be opened')
-              ws.close(1011, 'session unavailable')
-            },
-          )
-        return
-      }
-      dispatch(msg)
+      if (session !== null || queued !== null) forward(bytes)
+      else beforeSession(bytes)
     })
   })
   ws.on('close', (code) => {
@@ -141,5 +196,10 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
       }
     })
   })
-  ws.on('error', (err) => runWithRequestId(context.requestId, () => log.debug({ err }, 'ui websocket error')))
+  ws.on('error', (err: Error & { code?: string }) =>
+    runWithRequestId(context.requestId, () => {
+      if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') tooLarge(deps.maxMessageBytes)
+      else log.debug({ err }, 'ui websocket error')
+    }),
+  )
 }

@@ -206,32 +206,51 @@ function accepted(accept: string[] | null, name: string, type: string): boolean 
   return accept.some((a) => (a.startsWith('.') ? n.endsWith(a) : a.endsWith('/*') ? t.startsWith(a.slice(0, -1)) : t === a || n.endsWith('.' + a)))
 }
 
-function uploadedFile(name: string, type: string, bytes: Uint8Array): UploadedFile {
-  return Object.freeze({ name, type, size: bytes.byteLength, bytes, text: () => new TextDecoder().decode(bytes) })
+/** The upload reference a file came in under, so the browser can name it again (removing another file). */
+const kUploadRef = Symbol('svc.uploadRef')
+
+function uploadedFile(name: string, type: string, bytes: Uint8Array, ref: string | null = null): UploadedFile {
+  const file = { name, type, size: bytes.byteLength, bytes, text: () => new TextDecoder().decode(bytes) }
+  if (ref !== null) Object.defineProperty(file, kUploadRef, { value: ref })
+  return Object.freeze(file)
 }
 
 export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions & { multiple?: boolean } = {}): UploadedFile[] | UploadedFile | null {
   const accept = acceptList(o.accept)
   const maxBytes = o.maxBytes ?? DEFAULT_UPLOAD_MAX_BYTES
   const multiple = o.multiple ?? false
+  // Assigned at registration; messages (which call `deserialize`) arrive after the run.
+  let id = ''
+  // Files come by reference to an upload (the browser client) or inline as base64 (tests, small files).
+  const fromWire = (f: unknown): UploadedFile => {
+    const p = f as { name?: unknown; type?: unknown; dataBase64?: unknown; ref?: unknown }
+    if (typeof p?.ref === 'string') {
+      const held = (em.ctx.host.widgets.values.get(id) as UploadedFile[] | undefined)?.find((u) => (u as { [kUploadRef]?: string })[kUploadRef] === p.ref)
+      if (held) return held
+      const upload = em.ctx.host.uploads.take(p.ref)
+      if (!upload) return bad('unknown or expired upload reference')
+      if (upload.bytes.byteLength > maxBytes || !accepted(accept, upload.name, upload.type)) return bad(`file ${upload.name} is too large or not accepted`)
+      return uploadedFile(upload.name, upload.type, upload.bytes, p.ref)
+    }
+    if (typeof p?.name !== 'string' || typeof p.dataBase64 !== 'string') return bad('file without name or data')
+    const type = typeof p.type === 'string' ? p.type : 'application/octet-stream'
+    const bytes = new Uint8Array(Buffer.from(p.dataBase64, 'base64'))
+    if (bytes.byteLength > maxBytes || !accepted(accept, p.name, type)) return bad(`file ${p.name} is too large or not accepted`)
+    return uploadedFile(p.name, type, bytes)
+  }
   const deserialize = (r: unknown): UploadedFile[] => {
     if (!Array.isArray(r)) return bad('expected a list of files')
-    const files = r.map((f: unknown) => {
-      const p = f as { name?: unknown; type?: unknown; dataBase64?: unknown }
-      if (typeof p?.name !== 'string' || typeof p.dataBase64 !== 'string') return bad('file without name or data')
-      const type = typeof p.type === 'string' ? p.type : 'application/octet-stream'
-      const bytes = new Uint8Array(Buffer.from(p.dataBase64, 'base64'))
-      if (bytes.byteLength > maxBytes || !accepted(accept, p.name, type)) return bad(`file ${p.name} is too large or not accepted`)
-      return uploadedFile(p.name, type, bytes)
-    })
+    const files = r.map(fromWire)
     return multiple ? files : files.slice(0, 1)
   }
   const fromState = (v: unknown): UploadedFile[] => (Array.isArray(v) ? (v as UploadedFile[]) : v === null ? [] : [v as UploadedFile])
   const onChange = o.onChange
-  const { id, value } = register<UploadedFile[]>(em, {
+  const registered = register<UploadedFile[]>(em, {
     type: 'fileUploader', label, key: o.key, identity: [accept, multiple], default: [], deserialize, fromState,
     onChange: onChange ? (files) => onChange(files) : undefined,
   }, [])
+  const { value } = registered
+  id = registered.id
   em.emit('fileUploader', { ...base(em, label, o), value: value.map((f) => ({ name: f.name, type: f.type, size: f.size })), accept, multiple, maxBytes }, id)
   return multiple ? value : (value[0] ?? null)
 }
