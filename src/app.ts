@@ -1,15 +1,10 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { fastifySwagger } from '@fastify/swagger'
-import { randomUUID } from 'node:crypto'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Logger } from 'pino'
 import { resolveProcessSettings } from './settings/resolve.js'
 import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger } from './logging/logger.js'
-import { ApiRequestLogController } from './logging/api-request-log.js'
-import { getRequestId } from './logging/context.js'
 import { isPagesOnly } from './internal/process-role.js'
-import { markCompilersDefault, withLazySchemaCompilers } from './internal/lazy-schema-compilers.js'
-import { serveDocsUiOnFirstUse } from './internal/lazy-docs-ui.js'
+import { pagesOnlyApi } from './internal/pages-only-api.js'
 import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
@@ -23,6 +18,10 @@ import type { OidcBffStore } from './auth/oidc-store.js'
 import { SvcError } from './errors.js'
 import { SharedState, redisReadiness } from './shared-state/shared-state.js'
 import type { SessionStore } from './ui/url-session.js'
+
+// A process that only runs pages (the page server) never loads Fastify: it is decided before the
+// app module is imported (src/internal/process-role.ts).
+const apiModule = isPagesOnly() ? null : await import('./internal/api-instance.js')
 
 export interface SvcOptions extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
@@ -52,38 +51,9 @@ export class Svc {
     this[kSettingsInput] = settingsInput
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
-    const apiOptions: FastifyServerOptions = {
-      ...(fastifyOptions as FastifyServerOptions),
-      loggerInstance: childLogger(root, 'svc.api') as FastifyBaseLogger,
-      logController: new ApiRequestLogController(this.settings),
-      requestIdHeader: false,
-      genReqId: () => getRequestId() ?? randomUUID(),
-      trustProxy: this.settings.trust_proxy,
-    }
-    const compilers = withLazySchemaCompilers(fastifyOptions?.schemaController)
-    const api = Fastify({ ...apiOptions, schemaController: compilers.options }) as unknown as FastifyInstance
-    this.api = markCompilersDefault(api, compilers.lazy) ? api : (Fastify(apiOptions) as unknown as FastifyInstance)
-    // The id goes out with Fastify's own headers: a header set on the raw response before
-    // Fastify writes the head makes Node merge the two header sets on every answer.
-    this.api.addHook('onRequest', (request, reply, done) => {
-      reply.header('x-request-id', request.id)
-      done()
-    })
+    const apiLogger = childLogger(root, 'svc.api')
+    this.api = apiModule ? apiModule.createApi(this.settings, apiLogger, fastifyOptions as FastifyServerOptions | undefined) : pagesOnlyApi(apiLogger)
     applyCors(this.api, this.settings)
-    if (!isPagesOnly()) {
-      const base = this.settings.root_path + this.settings.api_mount_path
-      // Applied synchronously (not via register) so that routes the user declares right after
-      // `new Svc()` are seen by the OpenAPI collector's onRoute hook.
-      fastifySwagger(this.api, {
-        openapi: {
-          openapi: '3.1.0',
-          info: { title: this.settings.title, version: '0.1.0' },
-          servers: [{ url: base }],
-        },
-      }, () => {})
-      serveDocsUiOnFirstUse(this.api, base)
-      this.api.get('/openapi.json', { schema: { hide: true } }, async () => this.api.swagger())
-    }
     this.#shared = new SharedState(this.settings, childLogger(root, 'svc.redis'))
     registerHealthRoutes(this.api, () => this.#health, this.settings.root_path, () => redisReadiness(this.#shared))
     this.api.addHook('onClose', async () => this.#shared.close())

@@ -24,6 +24,8 @@ export interface ViewState {
   notFound: boolean
   toasts: Toast[]
   error: string | null
+  /** The last run took longer than the server's limit (`ui_run_timeout_s`) and was stopped: its seconds. */
+  stoppedAfter: number | null
   /** Current page path (relative to basePath); follows navigation before the server answers. */
   path: string
 }
@@ -65,6 +67,7 @@ export class Runtime {
       notFound: false,
       toasts: [],
       error: null,
+      stoppedAfter: null,
       path: this.#locationPath(),
     }
     this.#connection = new Connection(streamUrl(location, config.basePath), {
@@ -115,6 +118,32 @@ export class Runtime {
 
   rerun(): void {
     this.#send({ v: 1, type: 'rerun' })
+  }
+
+  /** After a stopped run: run the page again (a `hello`, which also finds the session a new page thread). */
+  rerunStopped(): void {
+    this.#set({ stoppedAfter: null })
+    this.#hello()
+  }
+
+  /**
+   * Send one file to the page server (`POST {base}/_stcore/upload`, streamed from disk by the
+   * browser); resolves with the reference the `fileUploader` message carries instead of the bytes.
+   */
+  async upload(file: File): Promise<string> {
+    if (this.#sessionId === null || !this.#inSession) throw new Error('not connected; try again in a moment')
+    const res = await fetch(`${this.config.basePath}/_stcore/upload`, {
+      method: 'POST',
+      body: file,
+      headers: {
+        'content-type': file.type || 'application/octet-stream',
+        'x-svc-session': this.#sessionId,
+        'x-svc-file-name': encodeURIComponent(file.name),
+      },
+    })
+    const body = (await res.json().catch(() => null)) as { ref?: string; message?: string } | null
+    if (!res.ok || typeof body?.ref !== 'string') throw new Error(body?.message ?? `the upload failed (HTTP ${res.status})`)
+    return body.ref
   }
 
   /** Ask for another page or sort of a dataframe; the answer goes to `onDataframeRows` listeners. */
@@ -195,7 +224,7 @@ export class Runtime {
         }
         this.#sessionId = message.sessionId
         this.#inSession = true
-        this.#set({ status: 'connected', everConnected: true, error: null })
+        this.#set({ status: 'connected', everConnected: true, error: null, stoppedAfter: null })
         const pending = this.#pending
         this.#pending = []
         for (const m of pending) this.#connection.send(m)
@@ -218,6 +247,16 @@ export class Runtime {
         return
       case 'error':
         this.#set({ error: message.message })
+        return
+      case 'resume':
+        // The session moved to another page thread: say hello again on this socket (no reconnect).
+        // Its first render there is complete, so the decoder needs no reset.
+        this.#inSession = false
+        this.#hello()
+        return
+      case 'run_stopped':
+        this.#inSession = false
+        this.#set({ running: false, stoppedAfter: message.seconds })
         return
       case 'dataframe_rows':
         this.#dataframeListeners.get(message.id)?.(message)

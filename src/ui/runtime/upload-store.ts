@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 
 /** An upload the page has not picked up yet is dropped after this long. */
-export const UPLOAD_PENDING_MS = 60_000
+export const UPLOAD_PENDING_MS = 10 * 60_000
 /** At most this many uploads wait for their page per session. */
 export const MAX_PENDING_UPLOADS = 64
 

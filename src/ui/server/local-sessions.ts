@@ -134,7 +134,11 @@ export class LocalSessions implements SessionHost {
             if (msg === null) {
               this.#logger.debug('ui dropped a malformed page message')
               out.send(MALFORMED)
-            } else runWithRequestId(context.requestId, () => session.handle(this.#relative(msg)))
+            } else {
+              // Every hello is answered with the session, also one on a socket that holds it already (a Rerun after a stopped run).
+              if (msg.type === 'hello') out.send({ v: 1, type: 'session', sessionId: session.id, restored: true })
+              runWithRequestId(context.requestId, () => session.handle(this.#relative(msg)))
+            }
           } finally {
             done()
           }

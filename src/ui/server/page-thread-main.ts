@@ -7,16 +7,14 @@ import { markPagesOnly } from '../../internal/process-role.js'
 import { loadTarget } from '../../target/load-target.js'
 import { overridesFromEnv } from '../inject.js'
 import { MediaStore } from '../media-store.js'
-import { PageDirectory } from '../runtime/page-directory.js'
 import { LocalSessions, type BoundSession } from './local-sessions.js'
-import { BEAT_MS, type FromPageThread, type PageManifest, type PageThreadData, type ToPageThread } from './page-thread-messages.js'
+import { BEAT_MS, type FromPageThread, type PageThreadData, type ToPageThread } from './page-thread-messages.js'
 import { PageSnapshots } from './session-snapshots.js'
 import { MainThreadSnapshots } from './thread-snapshots.js'
 
 // One page thread of the sidecar's pool (page-thread-pool.ts): it loads the app itself and runs
 // the page sessions the main thread routes here; sockets and HTTP stay in the main thread, which
-// never imports the app. With role `manifest` it only reports what the main thread needs to know
-// of the app and exits.
+// never imports the app.
 const port = parentPort!
 const data = workerData as PageThreadData
 const post = (m: FromPageThread, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer)
@@ -42,12 +40,6 @@ try {
   process.exit(1)
 }
 const { app, file, exportName } = loaded
-const manifest = (directory: PageDirectory): PageManifest => ({ settings: app.settings, pages: directory.keys(), file, exportName })
-
-if (data.role === 'manifest') {
-  post({ t: 'ready', manifest: manifest(new PageDirectory(app.pages)) })
-  process.exit(0)
-}
 
 const settings = app.settings
 const logger = childLogger(createRootLogger(settings), 'svc.ui').child({ thread: threadId })
@@ -151,4 +143,4 @@ port.on('message', (m: ToPageThread) => {
 // The main thread reads a late beat as "busy" and places new sessions on other threads; a beat
 // late by more than `ui_run_timeout_s` gets this thread replaced.
 const beat = setInterval(() => post({ t: 'beat', running: running.size }), BEAT_MS)
-post({ t: 'ready', manifest: manifest(host.directory) })
+post({ t: 'ready', manifest: { settings: app.settings, pages: host.directory.keys(), file, exportName } })

@@ -9,8 +9,6 @@ export interface PageThreadData {
   basePath: string
   /** `svc dev`: `show_error_details` defaults to on (each thread reads the setting from its app). */
   devMode: boolean
-  /** `manifest`: load the app, report its manifest and exit (the main thread never imports the app). */
-  role: 'pages' | 'manifest'
 }
 
 /**

@@ -7,6 +7,7 @@ import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.
 import type { FromPageThread, PageManifest, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
 import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
+import { loadManifest } from './manifest.js'
 
 /** A page thread that does not answer `close` (or `handover`) within this is terminated. */
 export const THREAD_CLOSE_MS = 3_000
@@ -28,7 +29,7 @@ const MAX_PLACEMENTS = 3
 export interface PageThreadPoolOptions {
   /** `ui_page_threads`. */
   size: number
-  data: Omit<PageThreadData, 'role'>
+  data: PageThreadData
   logger: Logger
   /** The page server's media store: threads hand it what pages show. */
   media: MediaStore
@@ -52,7 +53,7 @@ export interface PageThreadPoolOptions {
  */
 export class PageThreadPool implements SessionHost {
   readonly #size: number
-  readonly #data: Omit<PageThreadData, 'role'>
+  readonly #data: PageThreadData
   readonly #logger: Logger
   readonly #media: MediaStore
   readonly #runTimeoutMs: number
@@ -72,18 +73,6 @@ export class PageThreadPool implements SessionHost {
     this.#logger = options.logger
     this.#media = options.media
     this.#runTimeoutMs = options.runTimeoutMs
-  }
-
-  /** Load the app on a thread of its own for what the main thread needs to know of it; the thread then exits. */
-  static loadManifest(data: Omit<PageThreadData, 'role'>): Promise<PageManifest> {
-    const thread = new PageThread({ ...data, role: 'manifest' }, 0)
-    thread.worker.on('message', (m: FromPageThread) => {
-      if (m.t === 'ready') thread.loaded(m.manifest)
-      else if (m.t === 'fatal') thread.failedToLoad(m.code, m.message)
-    })
-    thread.worker.on('error', (err) => (thread.error = err))
-    thread.worker.on('exit', (code) => thread.exited(code))
-    return thread.ready
   }
 
   /** Live sessions across the threads. */
@@ -143,7 +132,7 @@ export class PageThreadPool implements SessionHost {
    */
   async reload(): Promise<{ manifest: PageManifest; moved: number }> {
     const old = this.#threads.filter((t) => t.alive)
-    if (old.length === 0) return { manifest: await PageThreadPool.loadManifest(this.#data), moved: 0 }
+    if (old.length === 0) return { manifest: await loadManifest(this.#data), moved: 0 }
     this.#generation++
     const count = Math.max(1, old.filter((t) => t.placeable).length)
     const fresh = Array.from({ length: Math.min(this.#size, count) }, () => this.#spawn())
@@ -220,7 +209,7 @@ export class PageThreadPool implements SessionHost {
   }
 
   #spawn(): PageThread {
-    const thread = new PageThread({ ...this.#data, role: 'pages' }, this.#generation)
+    const thread = new PageThread(this.#data, this.#generation)
     this.#threads.push(thread)
     thread.worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m))
     thread.worker.on('error', (err) => {

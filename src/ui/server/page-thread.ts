@@ -6,10 +6,15 @@ import type { BoundSession, SessionOutput } from './local-sessions.js'
 import { BUSY_AFTER_MS, type FromPageThread, type PageManifest, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
 
 /**
- * A page thread's heap: V8's young generation capped like the processes' (`--max-semi-space-size=4`,
- * supervisor/child-exec-argv.ts): 12 MiB for the three semi-spaces instead of up to 48.
+ * A page thread's young generation. V8's `--max-semi-space-size` applies to every isolate of the
+ * process, so under svc (which forks the page server with `=4`, supervisor/child-exec-argv.ts) or
+ * with the user's own size threads follow it; without the flag (a page server started by hand)
+ * they get the same 4 MB semi-spaces instead of V8's 16.
  */
-export const PAGE_THREAD_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 12 }
+export function pageThreadResourceLimits(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): ResourceLimits | undefined {
+  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--max[-_]semi[-_]space[-_]size(?:=|$)/.test(flag))
+  return chosen ? undefined : { maxYoungGenerationSizeMb: 12 }
+}
 
 /** The hello a socket opened its session with, kept to place it again when its thread goes. */
 export interface Hello {
@@ -65,7 +70,7 @@ export class PageThread {
 
   constructor(data: PageThreadData, generation: number) {
     this.generation = generation
-    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, resourceLimits: PAGE_THREAD_RESOURCE_LIMITS })
+    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, resourceLimits: pageThreadResourceLimits() })
     let settle!: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
     this.ready = new Promise<PageManifest>((ready, failed) => (settle = { ready, failed }))
     this.#settle = settle

@@ -1,25 +1,23 @@
 import { basename } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
-import type { Svc } from '../../app.js'
-import { getClient } from '../../client/api-client.js'
 import { isSvcError } from '../../errors.js'
 import type { SidecarToSupervisor } from '../../../ipc/messages.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { configFileLayer, envLayer, resolveSettings, settingSources } from '../../settings/resolve.js'
 import { normalizeMountPath } from '../../settings/schema.js'
-import { loadTarget } from '../../target/load-target.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../internal/reload-ignore.js'
 import { kSharedState } from '../../internal/symbols.js'
 import { parseChildEnv } from '../../../ipc/child-env.js'
-import { overridesFromEnv } from '../inject.js'
 import { MediaStore } from '../media-store.js'
-import { PageDirectory, PageIndex } from '../runtime/page-directory.js'
-import { LocalSessions } from './local-sessions.js'
+import { PageIndex } from '../runtime/page-directory.js'
+import type { LocalSessions } from './local-sessions.js'
+import type { SnapshotBackend } from './session-snapshots.js'
+import type { PageApp } from '../page-app.js'
 import type { PageManifest } from './page-thread-messages.js'
 import { PageThreadPool } from './page-thread-pool.js'
-import { PageSnapshots, type SnapshotBackend } from './session-snapshots.js'
+import { loadManifest } from './manifest.js'
 import { clientDir } from './static-files.js'
 import { UiServer, type PageSite } from './ui-server.js'
 
@@ -56,35 +54,20 @@ export interface RunningSidecar {
 
 /**
  * Start the page server. With page threads (the default) this thread never imports the app: a
- * thread loads it once to report its settings and pages (`PageThreadPool.loadManifest`) and
- * exits; page threads load it again on the first page request. With `ui_page_threads: 0` the
+ * short-lived child process loads it once to report its settings and pages (`loadManifest`); page threads load it again on the first page request. With `ui_page_threads: 0` the
  * app runs here. In dev (`SVC_DEV_RELOAD=1`) a save replaces the page threads (fresh isolates).
  */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
   const inProcess = threadsOffOutsideApp(data.cwd) ? await loadInProcess(env.target) : null
-  const manifest = inProcess?.manifest ?? (await PageThreadPool.loadManifest(data))
+  const manifest = inProcess?.manifest ?? (await loadManifest(data))
   const loaded = inProcess ?? (manifest.settings.ui_page_threads === 0 ? await loadInProcess(env.target) : null)
   const settings = manifest.settings
   const logger = childLogger(createRootLogger(settings), 'svc.ui')
   const showErrorDetails = settings.show_error_details ?? env.devMode
   const media = new MediaStore({ basePath: env.basePath })
   const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000 })
-  const local = loaded
-    ? new LocalSessions({
-        app: loaded.app,
-        client: getClient(loaded.app),
-        media,
-        logger,
-        basePath: env.basePath,
-        ttlMs: settings.ui_session_ttl_s * 1000,
-        runTimeoutMs: settings.ui_run_timeout_s * 1000,
-        maxPendingUploadBytes: settings.ui_max_upload_bytes,
-        showErrorDetails,
-        overrides: overridesFromEnv(),
-        snapshots: pageSnapshots(loaded.app[kSharedState]?.redis ?? null, settings.ui_session_ttl_s, logger),
-      })
-    : null
+  const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails }) : null
   const server = new UiServer({
     site: siteOf(manifest),
     sessions: pool ?? local!,
@@ -108,8 +91,9 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
       return
     }
     const next = await (await import('./dev-reload.js')).importAppModule(manifest.file, manifest.exportName)
-    server.setSite({ title: next.settings.title, theme: next.settings.theme, pages: new PageDirectory(next.pages) })
-    logger.info({ reran: local!.replaceApp(next) }, 'ui reload: sessions rerun')
+    const reran = local!.replaceApp(next)
+    server.setSite({ title: next.settings.title, theme: next.settings.theme, pages: local!.directory })
+    logger.info({ reran }, 'ui reload: sessions rerun')
   }
   // chokidar loads only under `svc dev --reload`. The watcher is ready before the server answers
   // its first health check: an edit made once svc says it is listening is never missed.
@@ -141,11 +125,49 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   }
 }
 
-/** The app loaded in this thread (`ui_page_threads: 0`), with the manifest a page thread would report. */
-async function loadInProcess(target: string): Promise<{ app: Svc; manifest: PageManifest }> {
+interface InProcess {
+  app: PageApp & { [kSharedState]?: { redis: (SnapshotBackend & { probe(): Promise<unknown> }) | null } }
+  manifest: PageManifest
+  /** The page sessions, run in this thread. */
+  sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean }): Promise<LocalSessions>
+}
+
+/**
+ * The app loaded in this thread (`ui_page_threads: 0`), with the manifest a page thread would
+ * report. The page runtime is imported only here: with page threads, this thread never loads it.
+ */
+async function loadInProcess(target: string): Promise<InProcess> {
   markPagesOnly()
+  const [{ loadTarget }, { PageDirectory }] = await Promise.all([import('../../target/load-target.js'), import('../runtime/page-directory.js')])
   const { app, file, exportName } = await loadTarget(target)
-  return { app, manifest: { settings: app.settings, pages: new PageDirectory(app.pages).keys(), file, exportName } }
+  const settings = app.settings
+  return {
+    app,
+    manifest: { settings, pages: new PageDirectory(app.pages).keys(), file, exportName },
+    async sessions({ media, logger, basePath, showErrorDetails }) {
+      const [{ LocalSessions }, { getClient }, { overridesFromEnv }, { PageSnapshots }] = await Promise.all([
+        import('./local-sessions.js'),
+        import('../../client/api-client.js'),
+        import('../inject.js'),
+        import('./session-snapshots.js'),
+      ])
+      // With `redis_url` set, page sessions are snapshotted there so another replica can resume them.
+      const redis = app[kSharedState]?.redis ?? null
+      return new LocalSessions({
+        app,
+        client: getClient(app),
+        media,
+        logger,
+        basePath,
+        ttlMs: settings.ui_session_ttl_s * 1000,
+        runTimeoutMs: settings.ui_run_timeout_s * 1000,
+        maxPendingUploadBytes: settings.ui_max_upload_bytes,
+        showErrorDetails,
+        overrides: overridesFromEnv(),
+        snapshots: redis ? new PageSnapshots({ backend: redis, ttlSeconds: settings.ui_session_ttl_s, logger }) : null,
+      })
+    },
+  }
 }
 
 /** `ui_page_threads: 0` set by svc.config.json or the environment, which the app's options cannot override. */
@@ -156,11 +178,6 @@ function threadsOffOutsideApp(cwd: string): boolean {
 
 function siteOf(manifest: PageManifest): PageSite {
   return { title: manifest.settings.title, theme: manifest.settings.theme, pages: new PageIndex(manifest.pages) }
-}
-
-/** With `redis_url` set, page sessions are snapshotted there so another replica can resume them. */
-function pageSnapshots(redis: SnapshotBackend | null, ttlSeconds: number, logger: Logger): PageSnapshots | null {
-  return redis ? new PageSnapshots({ backend: redis, ttlSeconds, logger }) : null
 }
 
 /** A startup failure as the IPC message the supervisor reports. */

@@ -1,0 +1,22 @@
+import { isSvcError } from '../../errors.js'
+import { markPagesOnly } from '../../internal/process-role.js'
+import { loadTarget } from '../../target/load-target.js'
+import { PageDirectory } from '../runtime/page-directory.js'
+import type { ManifestReport } from './manifest.js'
+
+// A short-lived child of the page server: load the app once, report what the page server's main
+// thread needs to know of it (manifest.ts) and exit. A process, not a thread, so that everything
+// the app load allocated goes back to the system with it.
+process.title = 'svc page manifest'
+const send = (report: ManifestReport): Promise<void> => new Promise((resolve) => process.send!(report, () => resolve()))
+process.on('disconnect', () => process.exit(0))
+const { target, cwd } = JSON.parse(process.argv[2] ?? '{}') as { target: string; cwd: string }
+try {
+  markPagesOnly()
+  const { app, file, exportName } = await loadTarget(target, cwd)
+  await send({ t: 'ready', manifest: { settings: app.settings, pages: new PageDirectory(app.pages).keys(), file, exportName } })
+  process.exit(0)
+} catch (err) {
+  await send({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err) })
+  process.exit(1)
+}
