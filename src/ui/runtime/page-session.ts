@@ -223,6 +223,8 @@ export class PageSession implements RunHost {
       const seconds = Math.round(ms / 100) / 10
       this.#opts.logger.warn({ code: 'SVC_ERR_UI_RUN_TIMEOUT', page: this.#path, seconds }, `ui page run took longer than ${seconds} s and was stopped`)
       this.generation++
+      // The click that started it is spent: the next run (the visitor's Rerun) must not repeat it.
+      this.widgets.activeTriggers.clear()
       this.#emit({ v: 1, type: 'run_state', runId, running: false })
       this.#emit({ v: 1, type: 'run_stopped', seconds })
       if (!this.#scheduled) this.#settle()

@@ -19,6 +19,8 @@ export interface SessionOutput {
   send(message: ServerMessage | string): void
   /** Close the socket; the browser reconnects. */
   close(code: number, reason: string): void
+  /** A run of the session started or ended (a page thread tells the main thread, which watches for runaways). */
+  run?(running: boolean): void
   /**
    * The session left this socket (its page thread was replaced): `message` tells the browser to
    * say `hello` again, at once (`resume`) or when the visitor asks (`run_stopped`).
@@ -120,6 +122,7 @@ export class LocalSessions implements SessionHost {
       // Renders send what changed since this socket's last one (a new socket starts complete).
       const encoder = new RenderEncoder()
       session.attach((m) => {
+        if (m.type === 'run_state') out.run?.(m.running)
         out.send(encoder.encode(m))
         if (this.#snapshotEachRun && m.type === 'run_state' && !m.running) void this.#manager.snapshot(session)
       }, context)

@@ -70,12 +70,11 @@ async function open(m: Extract<ToPageThread, { t: 'open' }>): Promise<BoundSessi
   try {
     let sessionId: string | null = null
     const bound = await host.open(m, m.context, {
-      send: (message) => {
-        if (typeof message === 'string') return post({ t: 'out', conn: m.conn, data: message })
-        if (message.type !== 'run_state') return post({ t: 'out', conn: m.conn, data: JSON.stringify(message) })
-        if (message.running) running.add(m.conn)
+      send: (message) => post({ t: 'out', conn: m.conn, data: typeof message === 'string' ? message : JSON.stringify(message) }),
+      run: (started) => {
+        if (started) running.add(m.conn)
         else running.delete(m.conn)
-        post({ t: 'out', conn: m.conn, data: JSON.stringify(message), running: running.size, ...(message.running && sessionId !== null ? { page: host.pathOf(sessionId) } : {}) })
+        post({ t: 'run', conn: m.conn, running: running.size, page: started ? host.pathOf(sessionId ?? '') : null })
       },
       close: () => undefined,
       unbind: () => undefined,

@@ -56,11 +56,13 @@ export type SnapshotCall =
 export type FromPageThread =
   | { t: 'ready'; manifest: PageManifest }
   | { t: 'fatal'; code: string | null; message: string }
+  /** Page output for one socket, already JSON: the main thread sends it as is. */
+  | { t: 'out'; conn: number; data: string }
   /**
-   * Page output for one socket, already JSON (the main thread sends it as is); with a run starting
-   * or ending, how many of the thread's sessions have a run in progress, and the page that started.
+   * A run of `conn`'s session started (`page`: where) or ended (`page: null`); `running`: how many
+   * of the thread's sessions have a run in progress now.
    */
-  | { t: 'out'; conn: number; data: string; running?: number; page?: string }
+  | { t: 'run'; conn: number; running: number; page: string | null }
   | { t: 'opened'; conn: number; sessionId: string }
   | { t: 'open_failed'; conn: number; message: string }
   /** A client message of `conn` was handled: the main thread may read more from its socket. */

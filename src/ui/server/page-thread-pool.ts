@@ -228,16 +228,16 @@ export class PageThreadPool implements SessionHost {
         thread.lastBeat = performance.now()
         thread.running = m.running
         return
-      case 'out': {
+      case 'out':
+        thread.conns.get(m.conn)?.out.send(m.data)
+        return
+      case 'run': {
+        thread.running = m.running
         const conn = thread.conns.get(m.conn)
-        if (m.running !== undefined) {
-          thread.running = m.running
-          if (conn) {
-            conn.runSince = m.page === undefined ? null : performance.now()
-            conn.runPage = m.page ?? null
-          }
+        if (conn) {
+          conn.runSince = m.page === null ? null : performance.now()
+          conn.runPage = m.page
         }
-        conn?.out.send(m.data)
         return
       }
       case 'ack':

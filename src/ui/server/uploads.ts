@@ -20,13 +20,14 @@ const REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 export async function handleUpload(req: IncomingMessage, res: ServerResponse, deps: { sessions: SessionHost; maxBytes: number }): Promise<void> {
   const rid = req.headers['x-request-id']
   const requestId = typeof rid === 'string' && REQUEST_ID.test(rid.trim()) ? rid.trim() : randomUUID()
-  const fail = (code: SvcErrorCode, message: string, status: number = ERRORS[code].status): void => {
-    // The rest of a refused body is not read: the connection closes after the answer.
-    reply(res, status, { error: ERRORS[code].error, message, request_id: requestId }, true)
+  // The rest of a refused body is read and dropped by Node's server (nothing is kept), so the
+  // client gets the answer instead of a reset while it is still sending.
+  const fail = (code: SvcErrorCode, message: string): void => {
+    reply(res, ERRORS[code].status, { error: ERRORS[code].error, message, request_id: requestId })
   }
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST')
-    reply(res, 405, { error: 'method_not_allowed', message: `${UPLOAD_PATH} takes POST`, request_id: requestId }, true)
+    reply(res, 405, { error: 'method_not_allowed', message: `${UPLOAD_PATH} takes POST`, request_id: requestId })
     return
   }
   const sessionId = req.headers[SESSION_HEADER]
@@ -56,9 +57,11 @@ export async function handleUpload(req: IncomingMessage, res: ServerResponse, de
   }
   if (bytes === 'aborted') return
   const type = (req.headers['content-type'] ?? '').trim() || 'application/octet-stream'
+  // Read before the bytes are moved to the session's page thread.
+  const size = bytes.byteLength
   const outcome = await deps.sessions.upload({ sessionId, name, type, bytes })
-  if (outcome.ok) reply(res, 200, { ref: outcome.ref, size: bytes.byteLength }, false)
-  else fail('SVC_ERR_UI_UPLOAD_REJECTED', outcome.message, outcome.status)
+  if (outcome.ok) reply(res, 200, { ref: outcome.ref, size })
+  else fail(outcome.status === 404 ? 'SVC_ERR_UI_UPLOAD_SESSION' : 'SVC_ERR_UI_UPLOAD_REJECTED', outcome.message)
 }
 
 /** The body in one buffer of its own, or why not; at most `limit` bytes are ever held (0 = no limit). */
@@ -70,8 +73,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
       total += chunk.byteLength
       if (limit > 0 && total > limit) {
         chunks.length = 0
+        // Keep reading, dropping: the answer goes out and the connection stays usable.
         req.removeAllListeners('data')
-        req.pause()
+        req.resume()
         resolve('too_large')
         return
       }
@@ -91,14 +95,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
   })
 }
 
-function reply(res: ServerResponse, status: number, body: object, close: boolean): void {
+function reply(res: ServerResponse, status: number, body: object): void {
   if (res.headersSent || res.destroyed) return
   const text = JSON.stringify(body)
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    ...(close ? { connection: 'close' } : {}),
-  })
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })
   res.end(text)
 }
