@@ -148,7 +148,8 @@ export function parseClientMessage(text: string | Uint8Array): ClientMessage | n
   return parsed.success ? parsed.data : null
 }
 
-const utf8 = new TextDecoder()
+/** `fatal`: bytes that are not UTF-8 make the message malformed (the page server reads text frames unchecked). */
+const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** One pass over the parsed value, without recursion (a deep value must not exhaust the stack). */
 function withinBounds(root: unknown): boolean {

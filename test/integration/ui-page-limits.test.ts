@@ -47,8 +47,8 @@ describe('page-socket messages and uploads (real sidecar)', () => {
     c.ws.send(JSON.stringify({ v: 1, type: 'widget', id: widgetId(render, 'add'), value: 'x'.repeat(2 * MiB) }))
     const [code] = await closed
     expect(code).toBe(1009)
-    const line = sc.stdout().split('\n').find((l) => l.includes('SVC_ERR_UI_MESSAGE_TOO_LARGE'))
-    expect(JSON.parse(line!)).toMatchObject({ level: 'warn', logger: 'svc.ui', limit_bytes: MiB })
+    const line = await logLine(sc, 'SVC_ERR_UI_MESSAGE_TOO_LARGE')
+    expect(JSON.parse(line)).toMatchObject({ level: 'warn', logger: 'svc.ui', limit_bytes: MiB })
 
     other.send({ type: 'widget', id: widgetId(ro, 'add'), value: true, trigger: true })
     expect(textOf(await other.render())).toBe('count=1')
@@ -61,13 +61,16 @@ describe('page-socket messages and uploads (real sidecar)', () => {
     expect((await closed)[0]).toBe(1009)
   }, 30_000)
 
-  it('JSON nested too deep or with too many entries is refused as malformed; the socket stays usable', async () => {
+  it('JSON nested too deep, with too many entries or not UTF-8 is refused as malformed; the socket stays usable', async () => {
     const c = await connect()
     const { render } = await hello(c)
     const id = widgetId(render, 'add')
     c.ws.send(`{"v":1,"type":"widget","id":"${id}","value":${'['.repeat(40)}${']'.repeat(40)}}`)
     expect((await c.next('error')).message).toMatch(/malformed/)
     c.ws.send(JSON.stringify({ v: 1, type: 'widget', id, value: Array.from({ length: 100_001 }, () => 0) }))
+    expect((await c.next('error')).message).toMatch(/malformed/)
+    // Text that is not UTF-8 (the page server leaves that check to where the message is decoded).
+    c.ws.send(Buffer.concat([Buffer.from(`{"v":1,"type":"widget","id":"${id}","value":"`), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]), { binary: false })
     expect((await c.next('error')).message).toMatch(/malformed/)
     c.send({ type: 'widget', id, value: true, trigger: true })
     expect(textOf(await c.render())).toBe('count=1')
@@ -116,6 +119,16 @@ describe('page-socket messages and uploads (real sidecar)', () => {
     expect((await fetch(`${sc.url}/_stcore/health`)).status).toBe(200)
   }, 60_000)
 })
+
+async function logLine(sc: Sidecar, text: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const line = sc.stdout().split('\n').find((l) => l.includes(text))
+    if (line) return line
+    if (Date.now() > deadline) throw new Error(`no log line with ${text} within ${timeoutMs} ms: ${sc.stdout()}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
 
 async function upload(port: number, o: { session: string | null; name: string; type: string; body: Buffer; chunked?: boolean }): Promise<{ status: number; json: unknown }> {
   const headers: Record<string, string> = { 'content-type': o.type, 'x-svc-file-name': encodeURIComponent(o.name) }

@@ -81,8 +81,10 @@ export class UiServer {
       this.#sockets.add(s)
       s.on('close', () => this.#sockets.delete(s))
     })
-    // Checked on each frame's announced length, before its payload is read (close 1009 past it).
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes })
+    // The size is checked on each frame's announced length, before its payload is read (close 1009
+    // past it). UTF-8 is checked once, where the message is decoded (a page thread; the gateway
+    // in front checks it too): not here, where every session's messages pass.
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes, skipUTF8Validation: true })
     this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket as Socket, head))
   }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { randomUUID } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { WebSocket } from 'ws'
 import { runWithRequestId } from '../../logging/context.js'
@@ -22,6 +23,15 @@ export const HELLO_MAX_BYTES = 64 * 1024
  */
 export const FLOW_MAX_BYTES = 1024 * 1024
 export const FLOW_MAX_MESSAGES = 64
+/**
+ * A page socket is read at this many bytes per second on average, with bursts of twice as much:
+ * `ui_max_message_bytes` per second (at least 1 MiB/s). A browser's widget input is far below it;
+ * a client that sends as fast as it can is held to it by TCP, so it cannot take the page
+ * server's CPU from the other sessions.
+ */
+export function readRate(maxMessageBytes: number): number {
+  return Math.max(maxMessageBytes, 1024 * 1024)
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 
@@ -67,6 +77,7 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   const context = handshakeContext(req)
   const log = deps.logger
   let session: BoundSession | null = null
+  let closed = false
   /** The session left this socket once (its thread was replaced): stray input until the next hello is dropped. */
   let unbound = false
   const send = (message: ServerMessage | string): void => {
@@ -94,31 +105,45 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   }, HEARTBEAT_MS)
   heartbeat.unref()
 
-  // Messages read but not yet handled; the socket pauses past the flow bounds.
+  // The socket is not read while messages read but not yet handled pass the flow bounds, or while
+  // it is ahead of its read rate (a token bucket).
   let inflightBytes = 0
   let inflightMessages = 0
+  const rate = readRate(deps.maxMessageBytes)
+  let tokens = 2 * rate
+  let refilled = performance.now()
+  let rateTimer: NodeJS.Timeout | null = null
   let paused = false
+  const sync = (): void => {
+    const hold = rateTimer !== null || inflightBytes > FLOW_MAX_BYTES || inflightMessages > FLOW_MAX_MESSAGES
+    if (hold === paused || closed) return
+    paused = hold
+    if (hold) ws.pause()
+    else ws.resume()
+  }
   const track = (n: number): (() => void) => {
+    const now = performance.now()
+    tokens = Math.min(2 * rate, tokens + ((now - refilled) / 1000) * rate) - n
+    refilled = now
+    if (tokens < 0 && rateTimer === null) {
+      rateTimer = setTimeout(() => {
+        rateTimer = null
+        sync()
+      }, (-tokens / rate) * 1000)
+    }
     inflightBytes += n
     inflightMessages++
-    if (!paused && (inflightBytes > FLOW_MAX_BYTES || inflightMessages > FLOW_MAX_MESSAGES)) {
-      paused = true
-      ws.pause()
-    }
+    sync()
     return () => {
       inflightBytes -= n
       inflightMessages--
-      if (paused && inflightBytes <= FLOW_MAX_BYTES && inflightMessages <= FLOW_MAX_MESSAGES) {
-        paused = false
-        ws.resume()
-      }
+      sync()
     }
   }
 
   // Opening may wait for a snapshot on another replica's behalf (Redis) or for a page thread:
   // messages that arrive meanwhile wait in `queued`, then go to the session in order.
   let queued: { bytes: Uint8Array; done: () => void }[] | null = null
-  let closed = false
   const forward = (bytes: Uint8Array): void => {
     const done = track(bytes.byteLength)
     if (queued !== null) queued.push({ bytes, done })
@@ -187,6 +212,7 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   })
   ws.on('close', (code) => {
     closed = true
+    if (rateTimer) clearTimeout(rateTimer)
     clearTimeout(helloTimer)
     clearInterval(heartbeat)
     runWithRequestId(context.requestId, () => {
