@@ -167,7 +167,9 @@ export class Runtime {
     if (document.activeElement?.closest('.svc-sidebar, .svc-page-card, .svc-link')) {
       document.getElementById('svc-main')?.focus({ preventScroll: true })
     }
-    this.#send({ v: 1, type: 'navigate', path: this.href(path), query })
+    // After a stopped run the session waits for a hello, which takes the new location along.
+    if (this.#state.stoppedAfter !== null) this.rerunStopped()
+    else this.#send({ v: 1, type: 'navigate', path: this.href(path), query })
   }
 
   href(path: string, query = ''): string {
@@ -185,7 +187,8 @@ export class Runtime {
   readonly #onPopState = (): void => {
     const path = this.#locationPath()
     this.#set({ path })
-    this.#send({ v: 1, type: 'navigate', path: location.pathname, query: stripQuestionMark(location.search) })
+    if (this.#state.stoppedAfter !== null) this.rerunStopped()
+    else this.#send({ v: 1, type: 'navigate', path: location.pathname, query: stripQuestionMark(location.search) })
   }
 
   #locationPath(): string {
