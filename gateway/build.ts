@@ -10,6 +10,7 @@ import { WsProxy } from './ws-proxy.js'
 import { createGatewayHandler } from './handler.js'
 import type { InternalRoutes } from './internal-routes.js'
 import { createSecurityHeaders } from './security-headers.js'
+import { createStaticRoute } from './static-route.js'
 import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
 import { GatewayServer, autoMaxConnections } from './server.js'
 import type { Closable } from '../src/internal/closable.js'
@@ -83,6 +84,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
     ws,
     observer,
     internal: opts.internal ?? null,
+    staticFiles: createStaticRoute(settings, logger),
     decorate: createSecurityHeaders(settings),
     isDraining: () => runtime.draining,
   })

@@ -12,6 +12,7 @@ import type { HttpProxy } from './http-proxy.js'
 import type { WsProxy } from './ws-proxy.js'
 import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo } from './observe.js'
 import { DEBUG_PATH, type InternalRoutes } from './internal-routes.js'
+import type { StaticRoute } from './static-route.js'
 
 
 export interface GatewayParts {
@@ -22,6 +23,8 @@ export interface GatewayParts {
   ws: WsProxy
   observer: GatewayObserver
   internal: InternalRoutes | null
+  /** The bundled page server's static files, served without the proxy hop; null with a ui_command. */
+  staticFiles: StaticRoute | null
   /** Sets response headers every answer carries (security headers); null when off. */
   decorate: ((req: IncomingMessage, res: ServerResponse) => void) | null
   isDraining: () => boolean
@@ -36,7 +39,7 @@ export function createGatewayHandler(parts: GatewayParts): {
   handleContinue: (req: IncomingMessage, res: ServerResponse) => void
   handleUpgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void
 } {
-  const { settings, observer, internal, decorate } = parts
+  const { settings, observer, internal, decorate, staticFiles } = parts
   const classify = createClassifier({ apiMountPath: settings.api_mount_path, rootPath: settings.root_path })
   const root = settings.root_path
   const trustProxy = settings.trust_proxy
@@ -50,8 +53,7 @@ export function createGatewayHandler(parts: GatewayParts): {
   const apiBodyTimeoutMs = settings.gateway_client_body_timeout_s * 1000
 
   /** `expectsContinue`: the client waits for 100 Continue, sent only on the paths that read the body. */
-  const handle = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
-    const requestId = resolveRequestId(req.headers['x-request-id'])
+  const handle = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean, requestId: string): void => {
     const hostProblem = badHost(req)
     if (hostProblem !== null) {
       res.setHeader('connection', 'close')
@@ -101,6 +103,10 @@ export function createGatewayHandler(parts: GatewayParts): {
       observation.end(307)
       return
     }
+    if (staticFiles !== null && (method === 'GET' || method === 'HEAD') && staticFiles(req, res, c.uiPath, requestId)) {
+      if (observation !== NOOP_OBSERVATION) res.once('close', () => observation.end(res.statusCode))
+      return
+    }
     // No user code on the proxy path: it passes the id explicitly and needs no async context.
     const view = forwardView(req, root, trustProxy)
     parts.http.forward(req, res, {
@@ -111,8 +117,18 @@ export function createGatewayHandler(parts: GatewayParts): {
       expectsContinue,
     })
   }
-  const handleRequest = (req: IncomingMessage, res: ServerResponse): void => handle(req, res, false)
-  const handleContinue = (req: IncomingMessage, res: ServerResponse): void => handle(req, res, true)
+  /** Nothing thrown on the request path may escape either: 500 JSON, and the worker goes on. */
+  const guarded = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
+    const requestId = resolveRequestId(req.headers['x-request-id'])
+    try {
+      handle(req, res, expectsContinue, requestId)
+    } catch (err) {
+      parts.logger.error({ err, request_id: requestId }, 'gateway request failed')
+      sendJsonError(res, 'SVC_ERR_GATEWAY_INTERNAL', 'the gateway failed on this request; its log has the details under this request ID', requestId)
+    }
+  }
+  const handleRequest = (req: IncomingMessage, res: ServerResponse): void => guarded(req, res, false)
+  const handleContinue = (req: IncomingMessage, res: ServerResponse): void => guarded(req, res, true)
 
   /** Nothing thrown on the upgrade path may escape: it would take the whole worker down. */
   const handleUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {

@@ -5,6 +5,7 @@ import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { GatewayActor } from './actor.js'
 import { parseChildEnv } from '../ipc/child-env.js'
 import { endOwnTree } from '../supervisor/kill-tree.js'
+import { logUncaught } from '../src/internal/uncaught.js'
 
 const env = parseChildEnv()
 if (env.standby) {
@@ -15,6 +16,7 @@ if (env.standby) {
 process.title = 'svc gateway'
 const settings = resolveProcessSettings()
 const logger = childLogger(createRootLogger(settings), 'svc.gateway', { worker_pid: process.pid })
+logUncaught(logger, 'this gateway worker exits 1; the supervisor restarts it')
 const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')
 const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, channel, exit: (code) => void endOwnTree().finally(() => process.exit(code)) })
 // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.

@@ -72,6 +72,7 @@ export const ERRORS = {
   SVC_ERR_UI_UPLOAD_REJECTED: { status: 400, error: 'bad_request' },
   SVC_ERR_UI_UPLOAD_SESSION: { status: 404, error: 'session_not_found' },
   SVC_ERR_UI_RUN_TIMEOUT: { status: 500, error: 'page_run_timeout' },
+  SVC_ERR_UI_INTERNAL: { status: 500, error: 'internal' },
   // REDIS: shared state across replicas (`redis_url`)
   SVC_ERR_REDIS_UNAVAILABLE: { status: 503, error: 'shared_state_unavailable' },
   // TRACE: trace hooks

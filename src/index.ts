@@ -43,7 +43,11 @@ export type {
   DataframeSelection,
   DataEditorOptions,
   DataframeOptions,
+  DroppedEdits,
+  EditedRows,
   EditingState,
+  RowId,
+  RowKey,
   CacheOptions,
   CachedFunction,
 } from './ui/index.js'

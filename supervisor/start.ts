@@ -17,6 +17,7 @@ import type { SidecarSpec } from './sidecar.js'
 import { settingsToEnv } from './settings-env.js'
 import { debugLine, listeningLine, workbenchBanner } from './banner.js'
 import { childEnv } from '../ipc/child-env.js'
+import { logUncaught } from '../src/internal/uncaught.js'
 
 /** What `svc run|dev|workbench` asks of the supervisor. */
 export interface ServeRequest {
@@ -66,6 +67,7 @@ export async function serve(req: ServeRequest): Promise<number> {
   process.title = SUPERVISOR_TITLE
   const root = createRootLogger(provisional)
   const logger = childLogger(root, 'svc.supervisor')
+  logUncaught(logger, 'the supervisor exits 1; its children notice and stop')
   const target = provisional.target
   let settingsFinal = false
   const cacheDir = compileCacheDir()

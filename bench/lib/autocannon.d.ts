@@ -6,6 +6,7 @@ declare module 'autocannon' {
     duration: number
     pipelining?: number
     timeout?: number
+    headers?: Record<string, string>
   }
   interface Histogram {
     p50: number

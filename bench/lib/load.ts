@@ -31,6 +31,8 @@ export interface LoadOptions {
   warmupS: number
   /** Processes whose CPU time is charged to the server under test (not the upstream). */
   cpuPids?: () => number[]
+  /** Request headers (e.g. `accept-encoding`). */
+  headers?: Record<string, string>
 }
 
 export function defaultTool(): LoadTool {
@@ -63,10 +65,11 @@ export const LOAD_BENCH_OPTIONS = {
 
 export async function runLoad(tool: LoadTool, opts: LoadOptions): Promise<LoadResult> {
   const once = tool === 'wrk' ? runWrk : runAutocannon
-  if (opts.warmupS > 0) await once(opts.url, opts.connections, opts.warmupS)
+  const headers = opts.headers ?? {}
+  if (opts.warmupS > 0) await once(opts.url, opts.connections, opts.warmupS, headers)
   const pids = opts.cpuPids?.() ?? null
   const before = pids ? cpuTicks(pids) : 0
-  const result = await once(opts.url, opts.connections, opts.durationS)
+  const result = await once(opts.url, opts.connections, opts.durationS, headers)
   if (result.requests === 0) throw new Error(`${tool} made no successful request to ${opts.url}`)
   if (pids) result.cpuUsPerRequest = ((cpuTicks(pids) - before) * (1_000_000 / CLOCK_TICKS_PER_S)) / result.requests
   return result
@@ -90,8 +93,8 @@ export function cpuTicks(pids: number[]): number {
   return sum
 }
 
-async function runAutocannon(url: string, connections: number, durationS: number): Promise<LoadResult> {
-  const r = await autocannon({ url, connections, duration: durationS, timeout: 5 })
+async function runAutocannon(url: string, connections: number, durationS: number, headers: Record<string, string>): Promise<LoadResult> {
+  const r = await autocannon({ url, connections, duration: durationS, timeout: 5, headers })
   return {
     rps: r.requests.total / (r.duration || durationS),
     p50Ms: r.latency.p50,
@@ -102,8 +105,9 @@ async function runAutocannon(url: string, connections: number, durationS: number
   }
 }
 
-async function runWrk(url: string, connections: number, durationS: number): Promise<LoadResult> {
-  const wrk = spawnTracked(WRK, ['-t1', `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', url])
+async function runWrk(url: string, connections: number, durationS: number, headers: Record<string, string>): Promise<LoadResult> {
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
+  const wrk = spawnTracked(WRK, ['-t1', `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', ...headerArgs, url])
   const code = await wrk.exited
   const out = wrk.stdout.join('\n')
   if (code !== 0) throw new Error(`wrk exited with ${code}: ${wrk.stderr.join('\n')}\n${out}`)

@@ -40,12 +40,15 @@ export interface SvcOptions {
   /** Where the tree's stdout (JSON logs) goes; default discarded. */
   stdout?: 'ignore' | 'pipe'
   timeoutMs?: number
+  /** Another build's `bin/svc.js` (bench/lib/baseline.ts), run from its own folder; default this checkout's. */
+  bin?: string
 }
 
 /** `svc run <target> --port 0 --no-pidfile …`, resolved once it prints its listening line. */
 export async function startSvc(opts: SvcOptions): Promise<SvcRunning> {
-  const tracked = spawnTracked(process.execPath, [SVC_BIN, 'run', opts.target, '--port', '0', '--no-pidfile', ...(opts.args ?? [])], {
-    cwd: REPO,
+  const bin = opts.bin ?? SVC_BIN
+  const tracked = spawnTracked(process.execPath, [bin, 'run', opts.target, '--port', '0', '--no-pidfile', ...(opts.args ?? [])], {
+    cwd: join(bin, '..', '..'),
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', opts.stdout ?? 'ignore', 'pipe'],
   })

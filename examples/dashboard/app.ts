@@ -219,6 +219,8 @@ app.page('/orders', { title: 'Orders', icon: '🧾', order: 1, tags: ['ops'] }, 
   const [table, detail] = st.columns([4, 1], { gap: 'medium' })
   const picked = table!.dataframe(shown, {
     key: 'orders',
+    // The selection follows its order through filters, refunds and refreshed data.
+    rowKey: 'id',
     pageSize: 12,
     selectionMode: 'single-row',
     useContainerWidth: true,
@@ -282,6 +284,7 @@ app.page('/targets', { title: 'Targets', icon: '🎯', order: 2, tags: ['ops'] }
   const saved = (await (await client.get('/targets')).json()) as Target[]
   const edited = st.dataEditor<Target>(saved, {
     key: 'targets',
+    rowKey: 'region',
     disabled: ['region'],
     useContainerWidth: true,
     columnConfig: {

@@ -1,6 +1,7 @@
 import { z } from '../internal/zod.js'
 import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
 import { themeSchema, type ThemeSettings } from './theme.js'
+import { cspSchema, parseCspEnv, type CspSetting } from './csp.js'
 
 /**
  * Every svc setting, one row each: its zod schema (typed value), its default, and how a string
@@ -187,6 +188,13 @@ export const FIELDS = {
   /** Connect and per-command deadline; a Redis outage answers errors within it, never hangs a request. */
   redis_timeout_s: { schema: seconds.min(0.05), default: 1, parse: asNumber },
   theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
+  /** The pages' Content-Security-Policy: null = svc's; an object adds sources per directive; a string replaces it; false = none. */
+  ui_csp: {
+    schema: cspSchema,
+    default: null as CspSetting,
+    parse: parseCspEnv,
+    example: '{"img-src":["https://images.example.com"]}',
+  },
 } as const
 
 export type SettingKey = keyof typeof FIELDS

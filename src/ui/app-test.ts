@@ -111,16 +111,18 @@ export class UiTestHandle {
       for (const [k, v] of Object.entries(this.#options.queryParams ?? {})) for (const item of Array.isArray(v) ? v : [v]) q.append(k, item)
       this.#session.start(this.#options.target ?? '/', q.toString())
     } else {
-      for (const { id, value } of this.#staged) {
+      // Taken first: a value the widget refuses throws here and is not staged again.
+      const staged = this.#staged
+      this.#staged = []
+      for (const { id, value } of staged) {
         // A chat input's value is a submit: it reaches the page for one run, as from the browser.
         if (this.#session.widgets.metas.get(id)?.type === 'chatInput') this.#session.widgets.queue(id, value, true)
         else this.#session.widgets.queueValue(id, value)
       }
       // Like the browser: changes that are all inside one fragment rerun only that fragment.
-      if (this.#staged.length > 0) this.#session.rerunFor(this.#staged.map((s) => s.id))
+      if (staged.length > 0) this.#session.rerunFor(staged.map((s) => s.id))
       else this.#session.requestRerun()
     }
-    this.#staged = []
     const ms = this.#options.timeoutMs ?? DEFAULT_UI_TEST_TIMEOUT_MS
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_r, reject) => {

@@ -103,17 +103,24 @@ export interface DataColumn extends ColumnSpec {
 }
 
 /**
+ * A row's identity on the wire. With a `rowKey`: the row's key as a string. Without one: the
+ * row's index in the page's data, valid only for the table version `rowsVersion` names. Rows added
+ * in an editor: the number `baseRows + j` (j counts the added rows).
+ */
+export type RowId = string | number
+
+/**
  * Interactive table, paged by the server: `rows` is the current page (already sorted), holding
  * the `columns` shown (hidden ones are not sent). To change page or sort the client sends
  * `dataframe_page` (no rerun) and gets `dataframe_rows` back.
  *
- * With `selectionMode` set the node is a widget: it sends `{ rows: number[] }` (row ids).
+ * With `selectionMode` set the node is a widget: it sends `{ rows: RowId[], rowsVersion }`.
  */
 export interface DataframeProps {
   columns: DataColumn[]
   rows: Cell[][]
-  /** Per page row: its index in the page's data (rows added in an editor: after the last one). */
-  rowIds: number[]
+  /** Per page row: its id (see `RowId`). */
+  rowIds: RowId[]
   totalRows: number
   page: number
   pageSize: number
@@ -124,17 +131,27 @@ export interface DataframeProps {
   useContainerWidth: boolean
   selectionMode: 'single-row' | 'multi-row' | null
   /** Selected row ids. */
-  selection: number[]
+  selection: RowId[]
+  /**
+   * Without a row key: names the rows the row indexes refer to. The client sends it back with its
+   * selection or edits; a value made for other rows (the data changed meanwhile) is refused.
+   * Null with a row key (keys are the identity).
+   */
+  rowsVersion: string | null
 }
 
-/** Streamlit's `editing_state` in camelCase: the edits of a `dataEditor`, relative to its data. */
+/**
+ * Streamlit's `editing_state` in camelCase: the edits of a `dataEditor`, relative to its data.
+ * Rows are named by their id: the `rowKey` (a string) when the editor has one, else the index in
+ * the data.
+ */
 export interface EditingState {
-  /** Row id (index in the data) → column name → new value. */
+  /** Row id → column name → new value. */
   editedRows: Record<string, Record<string, Cell>>
-  /** New rows, column name → value (absent columns take the column default). Row ids follow the data's rows. */
+  /** New rows, column name → value (absent columns take the column default). */
   addedRows: Record<string, Cell>[]
-  /** Row ids of deleted rows of the data. */
-  deletedRows: number[]
+  /** Ids of deleted rows of the data. */
+  deletedRows: RowId[]
 }
 
 /**
@@ -142,8 +159,10 @@ export interface EditingState {
  * the data, never the table). `rows`/`rowIds` show the data with the edits applied.
  */
 export interface DataEditorProps extends Omit<DataframeProps, 'selectionMode' | 'selection'> {
-  /** Rows of the data before edits; row ids at or past it are added rows. */
+  /** Rows of the data before edits; numeric row ids at or past it are added rows. */
   baseRows: number
+  /** `disabled: true`: nothing can be edited, added or deleted. */
+  disabled: boolean
   numRows: 'fixed' | 'dynamic'
   /** The widget's current value. */
   value: EditingState
@@ -188,8 +207,12 @@ export interface TabProps { label: string }
 /** Open/closed is client-side after first render; `expanded` is the initial state. */
 export interface ExpanderProps { label: string; expanded: boolean; icon: string | null }
 export interface ContainerProps { border: boolean; height: number | null }
-/** Children are the form's elements; widgets inside carry `formId` = this `formId`. */
-export interface FormProps { formId: string; clearOnSubmit: boolean; border: boolean }
+/**
+ * Children are the form's elements; widgets inside carry `formId` = this `formId`. `clears` counts
+ * the submits the server cleared (`clearOnSubmit`): when it changes, the client redraws the form's
+ * controls from the server's values, dropping what the user had typed.
+ */
+export interface FormProps { formId: string; clearOnSubmit: boolean; border: boolean; clears: number }
 /** A placeholder with zero or one child (replaced as the page writes into it). */
 export type EmptyProps = Record<string, never>
 
@@ -232,8 +255,11 @@ export interface NumberInputProps extends WidgetBase {
   format: string | null
   placeholder: string
 }
-/** sends "YYYY-MM-DD" or null. */
-export interface DateInputProps extends WidgetBase { value: string | null; min: string | null; max: string | null }
+/**
+ * sends "YYYY-MM-DD" or null; a range (`value` is a pair) sends ["YYYY-MM-DD", "YYYY-MM-DD"], from <= to.
+ * The server refuses days outside `min`..`max` and days that are not on the calendar.
+ */
+export interface DateInputProps extends WidgetBase { value: string | null | [string, string]; min: string | null; max: string | null }
 
 /**
  * What the client sends for each chosen file: the reference the upload endpoint answered

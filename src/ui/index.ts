@@ -84,5 +84,5 @@ export type {
 } from './st-types.js'
 export { columnConfig } from './st/column-config.js'
 export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/column-config.js'
-export type { DataframeSelection, DataEditorOptions } from './st-types.js'
-export type { EditingState, ColumnType } from './elements.js'
+export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey } from './st-types.js'
+export type { EditingState, ColumnType, RowId } from './elements.js'

@@ -52,6 +52,17 @@ function createRenderer(html: boolean): MarkdownIt {
     }
     return linkOpen(tokens, idx, options, env, self)
   }
+  // Table column alignment as a class (`svc-align-right`), not a style attribute: the page CSP
+  // refuses inline styles.
+  md.core.ruler.push('svc_align_class', (state) => {
+    for (const token of state.tokens) {
+      if (token.type !== 'th_open' && token.type !== 'td_open') continue
+      const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet('style') ?? ''))?.[1]
+      if (align === undefined) continue
+      token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style')
+      token.attrJoin('class', `svc-align-${align}`)
+    }
+  })
   return md
 }
 

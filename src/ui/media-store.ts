@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto'
+import { mediaHeaders, mimeEssence } from './media-headers.js'
 
 /**
  * Bytes pages show or offer for download (images, downloadButton data), served at
  * `{base}/_stcore/media/<sha256>.<ext>`. Content-addressed, so the same bytes in every rerun are
  * one entry and one browser cache entry; the hash also makes URLs unguessable without the
- * content. Bounded: least recently used entries go once the total passes `maxBytes`.
+ * content. Bounded: least recently used entries go once the total passes `maxBytes`. The
+ * response headers of an entry are built when it is stored (media-headers.ts), so serving it
+ * cannot fail on them.
  */
 
 export const MEDIA_PREFIX = '/_stcore/media/'
@@ -32,8 +35,8 @@ const EXT: Record<string, string> = {
 
 export interface MediaEntry {
   readonly bytes: Uint8Array
-  readonly mime: string
-  readonly fileName: string | null
+  /** Content type, disposition and the security headers it is served with (from its MIME type and file name). */
+  readonly headers: Readonly<Record<string, string>>
 }
 
 /** A best guess from magic numbers, for images passed as bare bytes. */
@@ -62,13 +65,13 @@ export class MediaStore {
   /** Store bytes; returns the URL (base path included) the browser fetches them from. */
   add(bytes: Uint8Array, mime: string, fileName: string | null = null): string {
     const hash = createHash('sha256').update(bytes).update(mime).update(fileName ?? '').digest('hex').slice(0, 40)
-    const name = `${hash}.${EXT[mime] ?? 'bin'}`
+    const name = `${hash}.${EXT[mimeEssence(mime)] ?? 'bin'}`
     const existing = this.#entries.get(name)
     if (existing) {
       this.#entries.delete(name)
       this.#entries.set(name, existing)
     } else {
-      this.#entries.set(name, { bytes, mime, fileName })
+      this.#entries.set(name, { bytes, headers: mediaHeaders(mime, fileName) })
       this.#total += bytes.byteLength
       for (const [k, e] of this.#entries) {
         if (this.#total <= this.#maxBytes || k === name) break

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { ThemeSettings } from '../settings/theme.js'
+import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
 
 /**
@@ -8,6 +9,6 @@ import type { PageRecord } from './page-registry.js'
  */
 export interface PageApp {
   readonly pages: readonly PageRecord[]
-  readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null; readonly theme: ThemeSettings }
+  readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null; readonly theme: ThemeSettings; readonly ui_csp?: CspSetting }
   readonly logger: Logger
 }

@@ -76,8 +76,8 @@ export type ServerMessage =
       totalRows: number
       sort: { column: string; direction: 'asc' | 'desc' } | null
       rows: unknown[][]
-      /** Per row: its id (index in the page's data), for selection and edits. */
-      rowIds: number[]
+      /** Per row: its id (`RowId` of elements.ts), for selection and edits. */
+      rowIds: (string | number)[]
     }
 
 /**

@@ -1,4 +1,4 @@
-import type { EditingState, Gap, LabelVisibility } from './elements.js'
+import type { Cell, EditingState, Gap, LabelVisibility, RowId } from './elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
 
 /**
@@ -72,11 +72,15 @@ export interface NumberInputOptions<V> extends WidgetOptions {
   placeholder?: string
   onChange?: Callback<V>
 }
-export interface DateInputOptions<V> extends WidgetOptions {
+/** A day: a `Date` (its UTC day) or `"YYYY-MM-DD"`. */
+export type DateValue = Date | string
+export interface DateInputOptions<V, R = Date | null> extends WidgetOptions {
+  /** A day (default today), `null` for none, or a pair `[from, to]` for a range. */
   value?: V
-  min?: Date | string
-  max?: Date | string
-  onChange?: Callback<Date | null>
+  /** Earliest day the user can pick (the server refuses earlier ones). */
+  min?: DateValue
+  max?: DateValue
+  onChange?: Callback<R>
 }
 
 /** A file the user uploaded through `fileUploader`. */
@@ -124,6 +128,14 @@ export interface DataframeOptions extends TableOptions {
   hideIndex?: boolean
   /** Gives the table a stable identity so its page/sort (and selection) survive layout changes. */
   key?: string
+  /**
+   * What identifies a row: a column name (`'id'`) or a function of the row. Selections and edits
+   * are then held by this key, so they stay with their rows when the data is filtered, re-sorted
+   * or changes between runs, and are dropped (see `dropped`) when their row is gone. Keys must be
+   * unique strings or numbers; they are compared as strings. Without a `rowKey`, a selection or
+   * edits are cleared whenever the rows change.
+   */
+  rowKey?: RowKey
   /** Per column: a `columnConfig.*()` entry, a label, or `null` to hide it. */
   columnConfig?: Readonly<Record<string, ColumnConfigInput>>
   /** Shown columns in this order; columns not listed are hidden. */
@@ -198,8 +210,11 @@ export interface StContainer extends StChatMethods, StMoreElements {
   /** With `selectionMode`, returns the selected rows (indexes into `data`, and the rows themselves). */
   dataframe(data: TableData, options: DataframeOptions & { selectionMode: 'single-row' | 'multi-row' }): DataframeSelection
   dataframe(data: TableData, options?: DataframeOptions): void
-  /** An editable table: returns the rows with the user's edits (records, in the data's order, added rows last). */
-  dataEditor<R extends object = Record<string, unknown>>(data: TableData, options?: DataEditorOptions): R[]
+  /**
+   * An editable table: returns the rows with the user's edits (records, in the data's order, added
+   * rows last); `.dropped` lists edits whose rows are gone from this run's data.
+   */
+  dataEditor<R extends object = Record<string, unknown>>(data: TableData, options?: DataEditorOptions): EditedRows<R>
   lineChart(data: TableData, options?: ChartOptions): void
   barChart(data: TableData, options?: ChartOptions): void
   areaChart(data: TableData, options?: ChartOptions): void
@@ -239,8 +254,10 @@ export interface StContainer extends StChatMethods, StMoreElements {
   textArea(label: string, options?: TextAreaOptions): string
   numberInput(label: string, opts: NumberInputOptions<number | null> & { value: null }): number | null
   numberInput(label: string, opts?: NumberInputOptions<number>): number
-  dateInput(label: string, opts: DateInputOptions<Date | string | null> & { value: null }): Date | null
-  dateInput(label: string, opts?: DateInputOptions<Date | string>): Date
+  dateInput(label: string, opts: DateInputOptions<DateValue | null> & { value: null }): Date | null
+  /** A range: the user picks a first and a last day; returns `[from, to]` with `from <= to`. */
+  dateInput(label: string, opts: DateInputOptions<readonly [DateValue, DateValue], [Date, Date]> & { value: readonly [DateValue, DateValue] }): [Date, Date]
+  dateInput(label: string, opts?: DateInputOptions<DateValue>): Date
   fileUploader(label: string, opts: FileUploaderOptions & { multiple: true }): UploadedFile[]
   fileUploader(label: string, opts?: FileUploaderOptions & { multiple?: false }): UploadedFile | null
   downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, options?: DownloadButtonOptions): boolean
@@ -288,22 +305,54 @@ export interface St extends StContainer {
   stop(): never
   /** Show another page of the app (`path` as given to `app.page`). */
   switchPage(path: string): never
+  /**
+   * Put the widget with this key back to its default, as `delete st.sessionState[key]` does:
+   * drawn later in this run it starts at its default; drawn already, this run's render shows the
+   * default (elements computed from the old value update on the next run: call `st.rerun()`).
+   * Throws when no widget with that key was drawn in this run or the last one.
+   */
+  resetWidget(key: string): void
 }
 
 // ---- data: selection and editor ----------------------------------------------------------------
 
+/** A column name, or a function returning the key of a row (a record of the data). */
+export type RowKey = string | ((row: Record<string, unknown>, index: number) => string | number)
+
 /** What `st.dataframe(data, { selectionMode })` returns. */
 export interface DataframeSelection {
-  /** Indexes into `data` of the selected rows, ascending (independent of the table's sort and page). */
-  selection: { rows: number[] }
+  selection: {
+    /** Indexes into `data` of the selected rows, ascending (independent of the table's sort and page). */
+    rows: number[]
+    /** The same rows' ids: their `rowKey` as a string, or without one their index. */
+    ids: RowId[]
+  }
   /** The selected rows as records (column name → value), in the same order. */
   rows: Record<string, unknown>[]
+  /**
+   * Rows that were selected but are gone from this run's data, never moved to another row: their
+   * keys, or without a `rowKey` their indexes in the earlier data (whose rows changed).
+   */
+  dropped: RowId[]
 }
+
+/** The edits a `dataEditor` could not keep because their rows are gone from the data. */
+export interface DroppedEdits {
+  /** Row id → the cells that had been edited. */
+  editedRows: Record<string, Record<string, Cell>>
+  /** Ids of rows that had been deleted. */
+  deletedRows: RowId[]
+  /** Without a `rowKey`: the rows that had been added (the data's rows changed, so all edits went). */
+  addedRows: Record<string, Cell>[]
+}
+
+/** What `st.dataEditor` returns: the rows with the edits applied, plus what was dropped this run. */
+export type EditedRows<R> = R[] & { readonly dropped: DroppedEdits }
 
 export interface DataEditorOptions extends Omit<DataframeOptions, 'selectionMode' | 'onSelect'> {
   /** `dynamic`: rows can be added and deleted. Default `fixed`. */
   numRows?: 'fixed' | 'dynamic'
-  /** `true`: nothing editable; a list: those columns are read-only. */
+  /** `true`: nothing editable, added or deleted; a list: those columns are read-only. */
   disabled?: boolean | readonly string[]
   /** Runs before the rerun an edit causes, with the whole editing state. */
   onChange?: Callback<EditingState>

@@ -6,6 +6,12 @@ import type { St } from './st-types.js'
  * server-side store, so a full browser reload (a new WebSocket session) can get its state back
  * without cookies. The id is a bearer secret for that state: HTTPS only, short TTLs, never put
  * tokens in it. Gateway access logs redact the parameter.
+ *
+ * Ids are the server's: a page session writes only under an id `ensureUrlSession` minted for it.
+ * An id that arrives in the URL from anywhere else (a reload after the page session ended, a
+ * bookmark, a link someone sent) is replaced by a fresh one; the state stored under it, if the
+ * server issued it, is carried over. So a link with a chosen id never collects the state of the
+ * browser that opens it, on any replica.
  */
 
 export const DEFAULT_URL_SESSION_PARAM = 'svc_sid'
@@ -46,32 +52,52 @@ export interface UrlSessionOptions {
   ttlSeconds?: number
 }
 
+/** The id minted for this page session, kept on its state under a symbol: no page code, snapshot or persist sees it. */
+const kOwnId = Symbol.for('svc.urlSession.id')
+/** What `newSessionId` mints; anything else in the URL was never issued and is not looked up. */
+const ISSUED_ID = /^[A-Za-z0-9_-]{43}$/
+
+function ownId(st: St): string | undefined {
+  return (st.sessionState as Record<symbol, string | undefined>)[kOwnId]
+}
+
+/** The URL's id when it is the one minted for this page session, else null. */
+function currentId(st: St, param: string): string | null {
+  const id = st.queryParams.get(param)
+  return id !== undefined && id !== '' && id === ownId(st) ? id : null
+}
+
 /**
- * Make sure the URL carries a session id: an existing id gets `initial` merged into its blob;
- * otherwise a new id is minted, `initial` stored, and the id put in the URL. Null when disabled.
+ * Make sure the URL carries this page session's id. The id minted for this session keeps its
+ * blob (`initial` merged in). Any other id is replaced by a new one (put in the URL): the blob of
+ * an id the server issued is copied to it, an unknown id brings nothing. Null when disabled.
  */
 export async function ensureUrlSession(st: St, store: SessionStore, options: UrlSessionOptions & { initial?: SessionData } = {}): Promise<string | null> {
   if (!urlSessionEnabled()) return null
   const param = urlSessionParam(options.param)
-  const existing = st.queryParams.get(param)
-  if (existing) {
-    if (options.initial) await store.set(existing, { ...((await store.get(existing)) ?? {}), ...options.initial }, options.ttlSeconds)
-    return existing
+  const own = currentId(st, param)
+  if (own !== null) {
+    if (options.initial) await store.set(own, { ...((await store.get(own)) ?? {}), ...options.initial }, options.ttlSeconds)
+    return own
   }
+  const presented = st.queryParams.get(param)
+  const carried = presented !== undefined && ISSUED_ID.test(presented) ? await store.get(presented) : undefined
   const id = newSessionId()
-  await store.set(id, { ...options.initial }, options.ttlSeconds)
+  await store.set(id, { ...carried, ...options.initial }, options.ttlSeconds)
+  ;(st.sessionState as Record<symbol, string>)[kOwnId] = id
   st.queryParams.set(param, id)
   return id
 }
 
 /**
- * Copy the stored blob of the URL's session id into `st.sessionState`. With `merge` (default)
- * keys already in the session win; `merge: false` overwrites them. Returns the id, or null.
+ * Copy the stored blob of this page session's URL id into `st.sessionState`. With `merge`
+ * (default) keys already in the session win; `merge: false` overwrites them. Returns the id, or
+ * null (also when the URL's id was not minted for this session: call `ensureUrlSession` first).
  */
 export async function hydrateUrlSession(st: St, store: SessionStore, options: { param?: string; merge?: boolean } = {}): Promise<string | null> {
   if (!urlSessionEnabled()) return null
-  const id = st.queryParams.get(urlSessionParam(options.param))
-  if (!id) return null
+  const id = currentId(st, urlSessionParam(options.param))
+  if (id === null) return null
   const data = await store.get(id)
   if (!data) return id
   for (const [k, v] of Object.entries(data)) {
@@ -81,13 +107,14 @@ export async function hydrateUrlSession(st: St, store: SessionStore, options: { 
 }
 
 /**
- * Save `st.sessionState` (keys starting with `__` skipped) under the URL's session id. State
- * that is not JSON-serialisable is not written (the id is still returned).
+ * Save `st.sessionState` (keys starting with `__` skipped) under this page session's URL id.
+ * State that is not JSON-serialisable is not written (the id is still returned). Null, and
+ * nothing written, when the URL's id was not minted for this session.
  */
 export async function persistUrlSession(st: St, store: SessionStore, options: UrlSessionOptions = {}): Promise<string | null> {
   if (!urlSessionEnabled()) return null
-  const id = st.queryParams.get(urlSessionParam(options.param))
-  if (!id) return null
+  const id = currentId(st, urlSessionParam(options.param))
+  if (id === null) return null
   const snapshot: SessionData = {}
   for (const [k, v] of Object.entries(st.sessionState)) if (!k.startsWith('__')) snapshot[k] = v
   let data: SessionData

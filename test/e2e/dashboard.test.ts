@@ -114,7 +114,7 @@ describe('examples/dashboard in the browser', () => {
     const total = page.getByTestId('metric').filter({ hasText: 'Total target' }).locator('.svc-metric-value')
     await expect.poll(() => total.textContent()).toBe('$46,000')
     const ed = page.getByTestId('dataEditor')
-    await ed.locator('tr[data-row="1"] td[data-col="target"]').click()
+    await ed.locator('tr[data-row="South"] td[data-col="target"]').click()
     await ed.getByLabel('Edit Target').fill('20000')
     await ed.getByLabel('Edit Target').press('Enter')
     await expect.poll(() => total.textContent()).toBe('$56,000')

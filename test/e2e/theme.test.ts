@@ -50,7 +50,7 @@ describe('theme in the browser', () => {
   it('sets the theme before the app bundle runs (no light flash)', async () => {
     const context = await browser.newContext({ colorScheme: 'dark' })
     const page = await context.newPage()
-    await page.route('**/_stcore/static/app.js', (route) => route.abort())
+    await page.route('**/_stcore/static/app-*.js', (route) => route.abort())
     await page.goto(svc.url, { waitUntil: 'domcontentloaded' })
     expect(await dataTheme(page)).toBe('dark')
     expect(luminance(await bodyBackground(page))).toBeLessThan(0.05)

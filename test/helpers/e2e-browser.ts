@@ -32,9 +32,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path
 }
 
-/** Fails the test on uncaught page errors (collected, then asserted by the caller). */
+/**
+ * Fails the test on uncaught page errors and on anything the page's Content-Security-Policy
+ * refused (collected, then asserted by the caller): every e2e page runs under svc's default
+ * policy, so each element a test shows is checked against it.
+ */
 export function collectPageErrors(page: Page): string[] {
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(String(e)))
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/.test(m.text())) errors.push(`CSP: ${m.text()}`)
+  })
   return errors
 }

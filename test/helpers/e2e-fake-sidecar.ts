@@ -83,9 +83,11 @@ export class FakeSidecar {
 
   async #http(url: string, res: import('node:http').ServerResponse): Promise<void> {
     const path = url.split('?')[0]!
-    const asset = /\/_stcore\/static\/((?:chunks\/[\w-]+|app)\.(js|css))$/.exec(path)
+    const asset = /\/_stcore\/static\/((?:chunks\/)?[\w-]+\.(js|css))$/.exec(path)
     if (asset) {
-      const body = await readFile(join(DIST, asset[1]!))
+      // The shell below links the plain entry names; the build names files by content (manifest.json).
+      const manifest = JSON.parse(await readFile(join(DIST, 'manifest.json'), 'utf8')) as { entries: Record<string, string> }
+      const body = await readFile(join(DIST, manifest.entries[asset[1]!] ?? asset[1]!))
       res.writeHead(200, { 'content-type': asset[2] === 'js' ? 'text/javascript' : 'text/css' })
       res.end(body)
       return

@@ -65,7 +65,7 @@ export function showcaseMain(): UiNode[] {
       ],
       rows: Array.from({ length: 10 }, (_, i) => [i + 1, ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli'][i % 5]!, i % 3 !== 0, 1234.5 * (i + 1), `2026-01-${String(i + 1).padStart(2, '0')}`]),
       rowIds: Array.from({ length: 10 }, (_, i) => i),
-      totalRows: 137, page: 0, pageSize: 10, sort: null, height: null, hideIndex: false, useContainerWidth: false, selectionMode: null, selection: [],
+      totalRows: 137, page: 0, pageSize: 10, sort: null, height: null, hideIndex: false, useContainerWidth: false, selectionMode: null, selection: [], rowsVersion: null,
     }),
     el('m.8', 'table', { columns: [{ name: 'region', kind: 'string' }, { name: 'share', kind: 'number' }, { name: 'note', kind: 'string' }], rows: [['EMEA', 0.42, 'steady'], ['AMER', 0.38, null], ['APAC', 0.2, 'growing']] }),
     el('m.9', 'json', { value: { service: 'svc', ports: [8000, 8001], healthy: true, owner: null, nested: { a: 1, b: 'two' } }, expanded: false }),
@@ -97,7 +97,7 @@ export function showcaseMain(): UiNode[] {
     ]),
     el('w.notes', 'textArea', { ...widget('Notes'), value: '', placeholder: 'Anything we should know?', maxChars: 200, height: null }),
     el('w.upload', 'fileUploader', { ...widget('Attachments'), value: [{ name: 'report.csv', type: 'text/csv', size: 20480 }], accept: ['.csv', '.json'], multiple: true, maxBytes: 5 * 1024 * 1024 }),
-    el('m.20', 'form', { formId: 'f1', clearOnSubmit: false, border: true }, [
+    el('m.20', 'form', { formId: 'f1', clearOnSubmit: false, border: true, clears: 0 }, [
       el('m.20.0', 'subheader', { text: 'Invite a teammate', anchor: null, divider: false, help: null }),
       el('w.f.email', 'textInput', { ...widget('Email', { formId: 'f1' }), value: '', placeholder: 'name@example.com', maxChars: null, inputType: 'default' }),
       el('w.f.role', 'selectbox', { ...widget('Role', { formId: 'f1' }), options: ['Viewer', 'Editor', 'Admin'], value: 0, placeholder: '' }),

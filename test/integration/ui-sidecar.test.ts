@@ -26,7 +26,7 @@ describe('ui sidecar (real process, ws client)', () => {
     expect((await fetch(`${sc.url}/`)).status).toBe(200)
     const shell = await (await fetch(`${sc.url}/tools/some/deep/link?x=1`)).text()
     expect(shell).toContain('<script type="application/json" id="svc-config">{"basePath":"/tools","title":"UI fixture"}</script>')
-    expect(shell).toContain('src="/tools/_stcore/static/app.js"')
+    expect(shell).toMatch(/src="\/tools\/_stcore\/static\/app-\w+\.js"/)
     expect((await fetch(`${sc.url}/elsewhere`)).status).toBe(404)
     expect((await fetch(`${sc.url}/tools/_stcore/static/..%2f..%2f..%2fpackage.json`)).status).toBe(404)
   })

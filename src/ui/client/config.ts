@@ -11,6 +11,8 @@ export interface ClientConfig {
   basePath: string
   /** App title shown in the sidebar header. */
   title: string
+  /** Stylesheet URLs of lazy chunks that import CSS, by chunk (see chunk-styles.ts); usually empty. */
+  chunkStyles: Record<string, string>
 }
 
 declare global {
@@ -39,5 +41,11 @@ export function readConfig(doc: Document = document): ClientConfig {
   return {
     basePath: normalizeBasePath(raw.basePath),
     title: typeof raw.title === 'string' && raw.title !== '' ? raw.title : doc.title || 'svc',
+    chunkStyles: stringRecord(raw.chunkStyles),
   }
+}
+
+function stringRecord(raw: unknown): Record<string, string> {
+  if (typeof raw !== 'object' || raw === null) return {}
+  return Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === 'string'))
 }

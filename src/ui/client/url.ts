@@ -1,5 +1,17 @@
 /** URL helpers: every path the client shows or sends is relative to the public base path. */
 
+import { checkUrl, type UrlKind } from '../url-policy.js'
+
+/**
+ * The URL to put in the DOM for an element of `kind` (as the parser reads it), or undefined when
+ * the browser must neither load nor follow it: a scheme outside the element's allow-list, a
+ * `data:` URL of another kind, or a path that leaves this origin (`//host`, `/\host`).
+ */
+export function safeUrl(value: string, kind: UrlKind, base: string = location.href): string | undefined {
+  const checked = checkUrl(value, kind, base)
+  return checked.ok ? checked.href : undefined
+}
+
 /** The page path of `pathname` under `basePath` ('/tools/reports' → '/reports'; outside → '/'). */
 export function pagePathFromLocation(pathname: string, basePath: string): string {
   let rest = pathname

@@ -13,6 +13,7 @@ import { createSt } from '../st/root.js'
 import type { St, StContext } from '../st-types.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
+import { sessionRef } from './session-ref.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
 import { UploadStore } from './upload-store.js'
 import { WidgetStore } from './widget-store.js'
@@ -86,6 +87,8 @@ export class PageSession implements RunHost {
   #fragments = new Map<string, FragmentSpec>()
   #widgetFragment = new Map<string, string>()
   readonly #timers = new Map<string, { ms: number; timer: NodeJS.Timeout }>()
+  /** How often each form was cleared on submit: the browser redraws its controls when it changes. */
+  readonly #formClears = new Map<string, number>()
 
   constructor(options: PageSessionOptions) {
     this.#opts = options
@@ -140,7 +143,7 @@ export class PageSession implements RunHost {
         else this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
         return
       case 'form_submit': {
-        const queued = Object.entries(msg.values).filter(([id, value]) => this.widgets.queue(id, value, false))
+        const queued = Object.entries(msg.values).filter(([id, value]) => this.widgets.queue(id, value, false, msg.formId))
         if (queued.length > 0) this.rerunFor(queued.map(([id]) => id))
         return
       }
@@ -243,11 +246,15 @@ export class PageSession implements RunHost {
     return this.#dfViews.get(id)
   }
 
+  formClears(formId: string): number {
+    return this.#formClears.get(formId) ?? 0
+  }
+
   exceptionProps(error: unknown): ExceptionProps {
     const e = error instanceof Error ? error : new Error(String(error))
     const requestId = this.context.requestId ?? null
     // Runs execute under the socket's request ID (requestRerun), so the line carries the ID shown here.
-    this.#opts.logger.error({ err: e, session: this.id, page: this.#path }, 'ui page exception')
+    this.#opts.logger.error({ err: e, session_ref: sessionRef(this.id), page: this.#path }, 'ui page exception')
     if (this.#opts.showErrorDetails) return { name: e.name, message: e.message, stack: e.stack ?? null, hidden: false, requestId }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
   }
@@ -396,7 +403,7 @@ export class PageSession implements RunHost {
       for (const [w, f] of this.#widgetFragment) if (f === id && !ctx.rendered.has(w)) keep.delete(w)
       this.widgets.dropUnrendered(keep, this.state)
     }
-    this.#clearForms(submitted, ctx, children)
+    this.#resetWidgets(submitted, ctx, children)
     for (const [df, table] of ctx.dataframes) this.#dataframes.set(df, table)
     slot.children = children
     for (const [w, f] of this.#widgetFragment) if (f === id) this.#widgetFragment.delete(w)
@@ -441,7 +448,7 @@ export class PageSession implements RunHost {
       this.widgets.dropUnrendered(ctx.rendered, this.state)
       for (const id of this.#dfViews.keys()) if (!ctx.dataframes.has(id)) this.#dfViews.delete(id)
     }
-    this.#clearForms(submitted, ctx, [...ctx.main, ...ctx.sidebar])
+    this.#resetWidgets(submitted, ctx, [...ctx.main, ...ctx.sidebar])
     this.#dataframes = ctx.dataframes
     this.#previous = { main: ctx.main, sidebar: ctx.sidebar }
   }
@@ -458,12 +465,22 @@ export class PageSession implements RunHost {
     return submitted
   }
 
-  #clearForms(submitted: ReadonlySet<string>, ctx: RunContext, nodes: UiElement[]): void {
+  /**
+   * Widgets that end this run at their default although it drew them with a value: those of
+   * forms submitted with `clearOnSubmit`, and keyed ones whose `st.sessionState` key the page
+   * deleted after drawing them. Their values are forgotten and the render shows the defaults.
+   */
+  #resetWidgets(submitted: ReadonlySet<string>, ctx: RunContext, nodes: UiElement[]): void {
+    const ids = new Set(ctx.resetAfterDraw)
+    const forms = new Set<string>()
     for (const formId of submitted) {
       if (!ctx.forms.get(formId)?.clearOnSubmit) continue
-      this.widgets.clearForm(formId, this.state)
-      resetFormValues(nodes, formId, ctx.widgetDefaults)
+      for (const id of this.widgets.clearForm(formId, this.state)) ids.add(id)
+      this.#formClears.set(formId, this.formClears(formId) + 1)
+      forms.add(formId)
     }
+    for (const id of ctx.resetAfterDraw) this.widgets.reset(id, this.state)
+    if (ids.size > 0) resetNodes(nodes, ids, forms, ctx, this.#formClears)
   }
 
   #render(runId: number, page: ResolvedPage | undefined, meta: PageMeta | null, main: UiElement[], sidebar: UiElement[], partial: boolean): ServerMessage {
@@ -519,10 +536,15 @@ function findNode(nodes: readonly UiElement[], id: string): UiElement | undefine
   return undefined
 }
 
-function resetFormValues(nodes: UiElement[], formId: string, defaults: ReadonlyMap<string, unknown>): void {
+function resetNodes(nodes: UiElement[], ids: ReadonlySet<string>, forms: ReadonlySet<string>, ctx: RunContext, clears: ReadonlyMap<string, number>): void {
   for (const n of nodes) {
-    const props = n.props as { formId?: unknown; value?: unknown }
-    if (props.formId === formId && defaults.has(n.id) && n.type !== 'formSubmitButton') props.value = defaults.get(n.id)
-    if (n.children) resetFormValues(n.children, formId, defaults)
+    const props = n.props as unknown as Record<string, unknown>
+    if (n.type === 'form' && forms.has(n.props.formId)) n.props.clears = clears.get(n.props.formId) ?? 0
+    else if (ids.has(n.id)) {
+      const reset = ctx.nodeResets.get(n.id)
+      if (reset) reset(props)
+      else if (ctx.widgetDefaults.has(n.id)) props.value = ctx.widgetDefaults.get(n.id)
+    }
+    if (n.children) resetNodes(n.children, ids, forms, ctx, clears)
   }
 }

@@ -22,6 +22,8 @@ export interface RunHost {
   hasPage(path: string): boolean
   toast(body: string, icon: string | null): void
   dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined
+  /** How often the form was cleared on submit in this session. */
+  formClears(formId: string): number
   /** Logs a page exception (thrown or passed to `st.exception`) and returns what the visitor may see of it. */
   exceptionProps(error: unknown): ExceptionProps
 }
@@ -35,6 +37,8 @@ export interface WidgetSpec<V> {
   formId: string | null
   default: V
   trigger?: boolean
+  /** Drawn disabled: the server takes no value for it from the browser. */
+  disabled?: boolean | undefined
   /** Raw browser value → page value; throws when invalid. */
   deserialize: (raw: unknown) => V
   /** A value found in `st.sessionState[key]` → page value; throws when the widget cannot hold it. */
@@ -77,6 +81,10 @@ export class RunContext {
   readonly dataframes = new Map<string, PagedTable>()
   /** Serialized defaults of widgets, to reset a cleared form in the final render. */
   readonly widgetDefaults = new Map<string, unknown>()
+  /** Widgets whose drawn node needs more than `props.value = default` to show their reset. */
+  readonly nodeResets = new Map<string, (props: Record<string, unknown>) => void>()
+  /** Keyed widgets whose `st.sessionState` key the page deleted after drawing them in this run. */
+  readonly resetAfterDraw = new Set<string>()
   /** Bumped on every tree change; partial renders are sent only when it moved. */
   version = 0
   /** Fragments this run drew, by node id. */
@@ -130,6 +138,8 @@ export class RunContext {
       key,
       formId: spec.formId,
       trigger: spec.trigger === true,
+      disabled: spec.disabled === true,
+      default: spec.default,
       deserialize: spec.deserialize as (raw: unknown) => unknown,
       fromState: (spec.fromState ?? spec.deserialize) as (value: unknown) => unknown,
       onChange: spec.onChange as WidgetMeta['onChange'],
@@ -137,20 +147,27 @@ export class RunContext {
     store.metas.set(id, meta)
     if (meta.trigger) return { id, value: store.activeTriggers.has(id) as V }
     const state = this.host.state
-    let value: V
-    if (key !== null && key in state) {
+    const checked = (v: unknown): V => {
       try {
-        value = (spec.fromState ?? spec.deserialize)(state[key])
+        return (spec.fromState ?? spec.deserialize)(v)
       } catch {
-        value = spec.default
+        return spec.default
       }
-    } else if (store.values.has(id)) {
-      value = store.values.get(id) as V
-    } else {
-      value = spec.default
     }
+    // A keyed widget's value lives in `st.sessionState[key]`: a deleted key is a reset.
+    let value: V
+    if (key !== null) value = key in state ? checked(state[key]) : spec.default
+    else if (!store.values.has(id)) value = spec.default
+    else value = store.isRestored(id) ? checked(store.values.get(id)) : (store.values.get(id) as V)
     store.values.set(id, value)
     if (key !== null) state[key] = value
     return { id, value }
+  }
+
+  /** Replace the value a widget drawn in this run holds (a table dropping edits of rows that are gone). */
+  replaceValue(id: string, value: unknown): void {
+    this.host.widgets.values.set(id, value)
+    const key = this.host.widgets.metas.get(id)?.key ?? null
+    if (key !== null) this.host.state[key] = value
   }
 }

@@ -59,7 +59,6 @@ export class LocalSessions implements SessionHost {
   readonly #logger: Logger
   readonly #basePath: string
   readonly #maxPendingUploadBytes: number
-  readonly #snapshotEachRun: boolean
 
   constructor(options: {
     app: PageApp
@@ -75,15 +74,12 @@ export class LocalSessions implements SessionHost {
     showErrorDetails: boolean
     overrides: Readonly<Record<string, unknown>>
     snapshots: PageSnapshots | null
-    /** Write a session's snapshot after each of its runs (the page server's own store), not once a second. */
-    snapshotEachRun?: boolean
     onDrop?: (id: string) => void
   }) {
     this.#directory = new PageDirectory(options.app.pages)
     this.#logger = options.logger
     this.#basePath = options.basePath
     this.#maxPendingUploadBytes = options.maxPendingUploadBytes
-    this.#snapshotEachRun = options.snapshotEachRun ?? false
     this.#manager = new SessionManager({
       ttlMs: options.ttlMs,
       logger: options.logger,
@@ -121,10 +117,10 @@ export class LocalSessions implements SessionHost {
     return runWithRequestId(context.requestId, () => {
       // Renders send what changed since this socket's last one (a new socket starts complete).
       const encoder = new RenderEncoder()
+      const send = this.#manager.committing(session, (m) => out.send(encoder.encode(m)))
       session.attach((m) => {
         if (m.type === 'run_state') out.run?.(m.running)
-        out.send(encoder.encode(m))
-        if (this.#snapshotEachRun && m.type === 'run_state' && !m.running) void this.#manager.snapshot(session)
+        send(m)
       }, context)
       out.send({ v: 1, type: 'session', sessionId: session.id, restored })
       this.#logger.info({ restored, session_count: this.#manager.size }, 'ui session connected')

@@ -1,5 +1,6 @@
 import { describeStartupError, readSidecarEnv, startSidecar, startupFatal, type RunningSidecar } from './sidecar.js'
 import { endOwnTree } from '../../../supervisor/kill-tree.js'
+import { logUncaught } from '../../internal/uncaught.js'
 
 // The bundled page server, started by the supervisor with child_process.fork (IPC present).
 process.title = 'svc sidecar'
@@ -30,6 +31,7 @@ try {
     process.exit(1)
   }
 }
+if (sidecar) logUncaught(sidecar.logger, 'the page server exits 1; the supervisor stops svc')
 process.on('SIGTERM', () => void stop(0))
 process.on('SIGINT', () => void stop(0))
 // The parent died or dropped us: never outlive the supervisor.

@@ -58,7 +58,6 @@ const host = new LocalSessions({
   showErrorDetails: settings.show_error_details ?? data.devMode,
   overrides: overridesFromEnv(),
   snapshots: new PageSnapshots({ backend: redis ?? local!, ttlSeconds: settings.ui_session_ttl_s, logger }),
-  snapshotEachRun: local !== null,
   onDrop: (sessionId) => post({ t: 'gone', sessionId }),
 })
 void redis?.probe()

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { PageSession } from '../runtime/page-session.js'
+import type { ServerMessage } from '../protocol.js'
+import type { PageSession, Send } from '../runtime/page-session.js'
 import type { PageSnapshots } from './session-snapshots.js'
 
-/** How often live sessions that changed are written to the snapshot store. */
+/** How often sessions whose snapshot write failed are retried, and live snapshots' TTLs checked. */
 export const SNAPSHOT_INTERVAL_MS = 1_000
 const SESSION_ID = /^[A-Za-z0-9_-]{32}$/
 
@@ -13,10 +14,12 @@ const SESSION_ID = /^[A-Za-z0-9_-]{32}$/
  * Session ids come from the server (192 random bits) and a session is attached to at most one
  * socket: a second tab presenting the same id gets a fresh session, never a shared one.
  *
- * With `snapshots` (Redis, when `redis_url` is set), a session that changed is written there
- * once it is idle (checked every second) and its snapshot's TTL is kept fresh while it lives;
- * an id this process does not know is looked up there, so a browser whose replica died resumes
- * on this one with its session state and widget values.
+ * With `snapshots` (Redis, when `redis_url` is set), the state of every finished run is written
+ * there before the run's result reaches the browser (`committing`), so a replica that dies at any
+ * moment loses nothing a visitor has seen; a write that failed is retried every second, and the
+ * snapshot's TTL is kept fresh while the session lives. An id this process does not know is
+ * looked up there, so a browser whose replica died resumes on this one with its session state and
+ * widget values. An id found neither here nor there was not issued by svc: it gets a new session.
  */
 export class SessionManager {
   readonly #sessions = new Map<string, { session: PageSession; expiry: NodeJS.Timeout | null }>()
@@ -29,6 +32,8 @@ export class SessionManager {
   readonly #saved = new Map<string, { generation: number; encoded: string | null }>()
   #ticks = 0
   readonly #timer: NodeJS.Timeout | null
+  /** The last write-through failed (Redis away or slow): results go out without waiting until one succeeds. */
+  #degraded = false
 
   constructor(options: {
     ttlMs: number
@@ -88,7 +93,8 @@ export class SessionManager {
     if (!snapshot || this.#sessions.has(id)) return null
     const session = this.#create(id)
     for (const [k, v] of snapshot.state) session.state[k] = v
-    for (const [k, v] of snapshot.widgets) session.widgets.values.set(k, v)
+    // Checked by each widget (type, options, bounds) before the page sees it, like a browser value.
+    for (const [k, v] of snapshot.widgets) session.widgets.restore(k, v)
     this.#sessions.set(id, { session, expiry: null })
     this.#logger.info({ session_count: this.#sessions.size, state_keys: snapshot.state.size }, 'ui session resumed from its snapshot')
     return session
@@ -106,6 +112,56 @@ export class SessionManager {
     }
     entry.expiry = setTimeout(() => this.#drop(session.id), this.#ttlMs)
     entry.expiry.unref()
+  }
+
+  /**
+   * The send function for `session` on one socket: with snapshots, the final render of a run
+   * (the result the visitor sees) leaves only once the run's state is written, and what follows
+   * waits behind it in order; partial renders and other messages before it go at once. A write
+   * that fails lets the render go (the page keeps working) and is retried by the tick; while
+   * writes fail, renders do not wait for them. Without snapshots, `send` itself.
+   */
+  committing(session: PageSession, send: Send): Send {
+    if (!this.#snapshots) return send
+    const held: { message: ServerMessage; write: Promise<void> | null }[] = []
+    const drain = async (): Promise<void> => {
+      while (held.length > 0) {
+        const head = held[0]!
+        if (head.write) await head.write
+        held.shift()
+        send(head.message)
+      }
+    }
+    return (message) => {
+      const write = message.type === 'render' && message.partial !== true ? this.#writeThrough(session) : null
+      if (write === null && held.length === 0) return send(message)
+      held.push({ message, write })
+      if (held.length === 1) void drain()
+    }
+  }
+
+  /** Write the state `session` has now (a run just finished); null when there is nothing to wait for. */
+  #writeThrough(session: PageSession): Promise<void> | null {
+    const snapshots = this.#snapshots!
+    const encoded = snapshots.encode(session)
+    const previous = this.#saved.get(session.id)
+    const generation = session.generation
+    if (encoded === null || encoded === previous?.encoded) {
+      this.#saved.set(session.id, { generation, encoded: encoded ?? previous?.encoded ?? null })
+      return null
+    }
+    this.#saved.set(session.id, { generation, encoded })
+    const write = snapshots.save(session.id, encoded).then(
+      () => {
+        this.#degraded = false
+      },
+      (err: unknown) => {
+        this.#degraded = true
+        if (this.#saved.get(session.id)?.encoded === encoded) this.#saved.delete(session.id)
+        this.#logger.debug({ err: (err as Error).message }, 'ui session snapshot not written; retried in a second')
+      },
+    )
+    return this.#degraded ? null : write
   }
 
   /** Rerun every connected session (the app module was reloaded). */
@@ -137,7 +193,7 @@ export class SessionManager {
     await Promise.all(writes)
   }
 
-  /** Write sessions that changed (once idle); refresh the TTL of the others about twice per TTL. */
+  /** Write sessions whose last write failed (once idle); refresh the TTL of the others about twice per TTL. */
   #snapshotTick(): void {
     const snapshots = this.#snapshots!
     const refresh = ++this.#ticks % Math.max(1, Math.floor(this.#ttlMs / 2 / SNAPSHOT_INTERVAL_MS)) === 0
@@ -148,27 +204,19 @@ export class SessionManager {
         continue
       }
       const generation = session.generation
-      void session.idle().then(() => this.snapshot(session, generation))
+      void session.idle().then(async () => {
+        if (!this.#sessions.has(session.id) || session.generation !== generation) return
+        const encoded = snapshots.encode(session)
+        const previous = this.#saved.get(session.id)
+        this.#saved.set(session.id, { generation, encoded: encoded ?? previous?.encoded ?? null })
+        if (encoded === null || encoded === previous?.encoded) return
+        await snapshots.save(session.id, encoded).catch((err: unknown) => {
+          // Retry on the next tick; the outage itself is logged once by the connection.
+          this.#saved.delete(session.id)
+          this.#logger.debug({ err: (err as Error).message }, 'ui session snapshot not written')
+        })
+      })
     }
-  }
-
-  /**
-   * Write `session`'s snapshot if it changed since the last one and is still at `generation`
-   * (a run that finished; the page server's own store takes one after every run).
-   */
-  async snapshot(session: PageSession, generation = session.generation): Promise<void> {
-    const snapshots = this.#snapshots
-    if (!snapshots || !this.#sessions.has(session.id) || session.generation !== generation) return
-    if (this.#saved.get(session.id)?.generation === generation) return
-    const encoded = snapshots.encode(session)
-    const previous = this.#saved.get(session.id)
-    this.#saved.set(session.id, { generation, encoded: encoded ?? previous?.encoded ?? null })
-    if (encoded === null || encoded === previous?.encoded) return
-    await snapshots.save(session.id, encoded).catch((err: unknown) => {
-      // Retry on the next tick; the outage itself is logged once by the connection.
-      this.#saved.delete(session.id)
-      this.#logger.debug({ err: (err as Error).message }, 'ui session snapshot not written')
-    })
   }
 
   #drop(id: string): void {

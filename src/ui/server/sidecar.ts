@@ -18,7 +18,7 @@ import type { PageApp } from '../page-app.js'
 import type { PageManifest } from './page-thread-messages.js'
 import { PageThreadPool } from './page-thread-pool.js'
 import { loadManifest } from './manifest.js'
-import { clientDir } from './static-files.js'
+import { ClientAssets, clientDir } from './static-files.js'
 import { UiServer, type PageSite } from './ui-server.js'
 
 /** What the bundled sidecar reads from its environment (set by the supervisor). */
@@ -66,6 +66,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   const logger = childLogger(createRootLogger(settings), 'svc.ui')
   const showErrorDetails = settings.show_error_details ?? env.devMode
   const media = new MediaStore({ basePath: env.basePath })
+  const assets = new ClientAssets(clientDir())
   const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000 })
   const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails }) : null
   const server = new UiServer({
@@ -78,7 +79,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     port: env.port,
     listenFd: env.listenFd,
     logger,
-    clientDir: clientDir(),
+    assets,
     maxMessageBytes: settings.ui_max_message_bytes,
     maxUploadBytes: settings.ui_max_upload_bytes,
   })
@@ -92,7 +93,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     }
     const next = await (await import('./dev-reload.js')).importAppModule(manifest.file, manifest.exportName)
     const reran = local!.replaceApp(next)
-    server.setSite({ title: next.settings.title, theme: next.settings.theme, pages: local!.directory })
+    server.setSite({ settings: next.settings, pages: local!.directory })
     logger.info({ reran }, 'ui reload: sessions rerun')
   }
   // chokidar loads only under `svc dev --reload`. The watcher is ready before the server answers
@@ -177,7 +178,7 @@ function threadsOffOutsideApp(cwd: string): boolean {
 }
 
 function siteOf(manifest: PageManifest): PageSite {
-  return { title: manifest.settings.title, theme: manifest.settings.theme, pages: new PageIndex(manifest.pages) }
+  return { settings: manifest.settings, pages: new PageIndex(manifest.pages) }
 }
 
 /** A startup failure as the IPC message the supervisor reports. */

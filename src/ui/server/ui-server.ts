@@ -3,24 +3,28 @@ import { http } from '../../internal/node-http.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocketServer } from 'ws'
+import type { PageApp } from '../page-app.js'
 import { MEDIA_PREFIX, type MediaStore } from '../media-store.js'
 import type { PageIndex } from '../runtime/page-directory.js'
 import type { SessionHost } from './local-sessions.js'
 import type { PageThreadPool } from './page-thread-pool.js'
 import { renderShell } from './shell.js'
-import { readStatic } from './static-files.js'
+import { ClientAssets, generatedStyle, REVALIDATE, STATIC_PREFIX, THEME_STYLE_PREFIX, type GeneratedStyle, type StaticFile } from './static-files.js'
+import { sendStatic } from './send-static.js'
+import { sendCompressible } from './compress-body.js'
+import { appPageCsp } from './page-csp.js'
+import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { handleUpload, UPLOAD_PATH } from './uploads.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
-import { themeCss, type ThemeSettings } from '../../settings/theme.js'
+import { themeCss } from '../../settings/theme.js'
 
 /**
- * What the page server's main thread shows of the app (title, theme, which paths are pages):
- * from the app itself (`ui_page_threads: 0`) or from the manifest a page thread reported.
+ * What the page server's main thread shows of the app (title, theme, CSP, which paths are pages):
+ * from the app itself (`ui_page_threads: 0`) or from the manifest its loader child reported.
  */
 export interface PageSite {
-  title: string
-  theme: ThemeSettings
+  settings: PageApp['settings']
   pages: PageIndex
 }
 
@@ -39,16 +43,19 @@ export interface UiServerOptions {
   /** Listen on this inherited, already bound socket (supervisor-owned port) instead of host:port. */
   listenFd?: number
   logger: Logger
-  clientDir: string
+  /** The built browser client (`dist/client`). */
+  assets: ClientAssets
   /** `ui_max_message_bytes`: the largest page-socket message read (0 = no limit). */
   maxMessageBytes: number
   /** `ui_max_upload_bytes`: the largest file one upload request may carry (0 = no limit). */
   maxUploadBytes: number
 }
-const STATIC_PREFIX = '/_stcore/static/'
 const HEALTH = '/_stcore/health'
 const STREAM = '/_stcore/stream'
-/** The `theme` setting as CSS variables (a file, not an inline style, so a strict CSP works). */
+/**
+ * The `theme` setting as CSS variables under its plain name (revalidated); the shell links the
+ * same stylesheet under its content-hashed name in the static folder (immutable).
+ */
 export const THEME_CSS_PATH = '/_stcore/theme.css'
 
 type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
@@ -61,7 +68,9 @@ type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
 export class UiServer {
   #state: State = 'idle'
   #site: PageSite
-  #themeCss: string
+  #theme: GeneratedStyle
+  #themePlain: StaticFile
+  #csp: string | null
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
@@ -73,10 +82,15 @@ export class UiServer {
   constructor(options: UiServerOptions) {
     this.#opts = options
     this.#site = options.site
-    this.#themeCss = themeCss(options.site.theme)
+    this.#theme = appTheme(options.site)
+    this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
+    this.#csp = appPageCsp(options.site.settings)
     this.#media = options.media
     this.#sessions = options.sessions
-    this.#http = http.createServer((req, res) => void this.#onRequest(req, res))
+    // A handler that throws answers 500 and the server goes on: no request can take it down.
+    this.#http = http.createServer((req, res) => {
+      this.#onRequest(req, res).catch((err: unknown) => answerInternalError(req, res, err, this.#opts.logger))
+    })
     this.#http.on('connection', (s) => {
       this.#sockets.add(s)
       s.on('close', () => this.#sockets.delete(s))
@@ -85,7 +99,15 @@ export class UiServer {
     // past it). UTF-8 is checked once, where the message is decoded (a page thread; the gateway
     // in front checks it too): not here, where every session's messages pass.
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes, skipUTF8Validation: true })
-    this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket as Socket, head))
+    this.#http.on('upgrade', (req, socket, head) => {
+      // A client that resets mid-handshake must not become an uncaught 'error' event.
+      socket.on('error', () => socket.destroy())
+      try {
+        this.#onUpgrade(req, socket as Socket, head)
+      } catch (err) {
+        refuseUpgrade(req, socket as Socket, err, this.#opts.logger)
+      }
+    })
   }
 
   /** Listen; resolves with the bound port. */
@@ -105,10 +127,12 @@ export class UiServer {
     return (this.#http.address() as AddressInfo).port
   }
 
-  /** The app changed (a dev reload): its title, theme and pages as the shell shows them. */
+  /** The app changed (a dev reload): its title, theme, CSP and pages as the shell shows them. */
   setSite(site: PageSite): void {
     this.#site = site
-    this.#themeCss = themeCss(site.theme)
+    this.#theme = appTheme(site)
+    this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
+    this.#csp = appPageCsp(site.settings)
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -155,9 +179,7 @@ export class UiServer {
       return
     }
     if (path === base + THEME_CSS_PATH) {
-      const body = Buffer.from(this.#themeCss)
-      res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'content-length': body.byteLength, 'cache-control': 'no-cache' })
-      res.end(req.method === 'HEAD' ? undefined : body)
+      sendStatic(req, res, this.#themePlain)
       return
     }
     const staticPrefix = base + STATIC_PREFIX
@@ -169,13 +191,12 @@ export class UiServer {
         res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad path encoding\n')
         return
       }
-      const file = await readStatic(this.#opts.clientDir, name)
+      const file = this.#staticFile(name) ?? (this.#opts.assets.refresh() ? this.#staticFile(name) : undefined)
       if (!file) {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: node scripts/build-client.mjs)\n')
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found (is the client built? run: npm run build)\n')
         return
       }
-      res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.byteLength, 'cache-control': file.cacheControl })
-      res.end(req.method === 'HEAD' ? undefined : file.body)
+      sendStatic(req, res, file)
       return
     }
     const mediaPrefix = base + MEDIA_PREFIX
@@ -185,16 +206,7 @@ export class UiServer {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('media not found (it expired; rerun the page)\n')
         return
       }
-      const headers: Record<string, string | number> = {
-        'content-type': entry.mime,
-        'content-length': entry.bytes.byteLength,
-        'cache-control': 'private, max-age=31536000, immutable',
-        'x-content-type-options': 'nosniff',
-      }
-      // SVG can carry script: never render it inline from our origin unless it is an image load.
-      if (entry.fileName !== null || entry.mime === 'image/svg+xml') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
-      if (entry.fileName !== null) headers['content-disposition'] = `attachment; filename="${entry.fileName.replace(/["\\\r\n]/g, '_')}"`
-      res.writeHead(200, headers)
+      res.writeHead(200, { ...entry.headers, 'content-length': entry.bytes.byteLength, 'cache-control': 'private, max-age=31536000, immutable' })
       res.end(req.method === 'HEAD' ? undefined : entry.bytes)
       return
     }
@@ -205,17 +217,44 @@ export class UiServer {
         res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('page threads stalled: every page thread has been busy past ui_run_timeout_s\n')
         return
       }
-      const html = renderShell({ basePath: base, title: this.#site.title, themeBase: this.#site.theme.base ?? 'system' })
       const isPage = this.#isPage(path, req.url ?? '')
       // A browser connects its page socket next: a page thread loads the app meanwhile. Probes
       // (readyz's GET /, monitors) do not ask for HTML and leave an idle server idle.
       if (isPage && req.method === 'GET' && acceptsHtml(req)) pool?.warm()
       // Same shell either way (the client shows the not-found view), but crawlers and monitors see the 404.
-      res.writeHead(isPage ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-      res.end(req.method === 'HEAD' ? undefined : html)
+      await sendCompressible(req, res, isPage ? 200 : 404, this.#shellHeaders(), this.#shell())
       return
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
+  }
+
+  /** A client file, or the theme stylesheet under its hashed name. */
+  #staticFile(name: string): StaticFile | undefined {
+    return this.#opts.assets.get(name) ?? (name === this.#theme.name ? this.#theme.file : undefined)
+  }
+
+  #shell(): string {
+    const assets = this.#opts.assets
+    assets.refresh()
+    const settings = this.#site.settings
+    return renderShell({
+      basePath: this.#opts.basePath,
+      title: settings.title,
+      themeBase: settings.theme.base ?? 'system',
+      assets: {
+        appJs: assets.entry('app.js') ?? 'app.js',
+        appCss: assets.entry('app.css') ?? 'app.css',
+        themeJs: assets.entry('theme.js') ?? 'theme.js',
+        themeCss: this.#theme.empty ? null : this.#theme.name,
+      },
+      chunkStyles: assets.chunkStyles,
+    })
+  }
+
+  #shellHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+    if (this.#csp !== null) headers['content-security-policy'] = this.#csp
+    return headers
   }
 
   /** Whether the page session would find a page for this browser path (`/` always shows one or the empty-app view). */
@@ -233,9 +272,19 @@ export class UiServer {
       return
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
-      servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger, maxMessageBytes: this.#opts.maxMessageBytes })
+      try {
+        servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger, maxMessageBytes: this.#opts.maxMessageBytes })
+      } catch (err) {
+        this.#opts.logger.error({ err }, 'ui page socket could not be served')
+        ws.close(1011, 'internal error')
+      }
     })
   }
+}
+
+/** The app's `theme` setting as a stylesheet, named by its content. */
+export function appTheme(app: { settings: PageApp['settings'] }): GeneratedStyle {
+  return generatedStyle(THEME_STYLE_PREFIX, themeCss(app.settings.theme))
 }
 
 /** A browser navigation (`Accept: text/html,…`), not a probe or a script (which accept anything). */

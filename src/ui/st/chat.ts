@@ -2,12 +2,14 @@ import { SvcError } from '../../errors.js'
 import type { ChatInputProps } from '../elements.js'
 import { renderMarkdown } from '../markdown.js'
 import { sniffMime } from '../media-store.js'
+import { checkedUrl } from './checked-url.js'
 import type { ChatInputOptions, ChatMessageOptions, StContainer, StreamSource, WriteStreamOptions } from '../st-types.js'
 import type { Container } from './container.js'
 import { streamText } from './stream.js'
 
 /** `st.chatMessage`, `st.chatInput`, `st.writeStream`. */
 
+/** An avatar that looks like a URL is one (checked); anything else is shown as text (an emoji, initials). */
 const IMAGE_URL = /^(https?:|data:image\/|\/)/i
 /** LangChain-style role names map to the two built-in roles. */
 const ROLE_ALIASES: Readonly<Record<string, string>> = { human: 'user', ai: 'assistant' }
@@ -24,6 +26,7 @@ export function chatMessage(c: Container, role: string, o: ChatMessageOptions = 
   } else if (typeof a === 'string' && a.trim() !== '') {
     avatar = a.trim()
     avatarKind = IMAGE_URL.test(avatar) ? 'image' : 'text'
+    if (avatarKind === 'image') avatar = checkedUrl(`chatMessage("${name.slice(0, 40)}")`, avatar, 'image').href
   }
   return c.nest('chatMessage', { role: ROLE_ALIASES[name] ?? name, avatar, avatarKind }).body
 }
@@ -39,7 +42,7 @@ export function chatInput(c: Container, placeholder = 'Your message', o: ChatInp
   const onSubmit = o.onSubmit
   const ctx = c.ctx
   const { id, value } = ctx.widget<string | null>({
-    type: 'chatInput', label, key: o.key, identity: [max], formId: null, default: null, deserialize,
+    type: 'chatInput', label, key: o.key, identity: [max], formId: null, default: null, disabled: o.disabled, deserialize,
     fromState: (v) => (v === null || typeof v === 'string' ? v : bad('expected a string or null')),
     onChange: onSubmit ? (v) => (v === null ? undefined : onSubmit(v)) : undefined,
   })

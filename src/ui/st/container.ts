@@ -1,12 +1,14 @@
 import { SvcError } from '../../errors.js'
 import type { ElementPropsMap, UiElement } from '../elements.js'
 import { renderMarkdown } from '../markdown.js'
+import { checkMime, mimeEssence } from '../media-headers.js'
 import { sniffMime } from '../media-store.js'
+import { checkedUrl } from './checked-url.js'
 import type { RunContext } from '../runtime/run-context.js'
 import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
 import type {
   AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataEditorOptions, DataframeOptions, DataframeSelection,
-  DateInputOptions, DownloadButtonOptions, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
+  DateInputOptions, DateValue, DownloadButtonOptions, EditedRows, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
   FragmentOptions, LinkOptions, MetricOptions, MultiselectOptions, NumberInputOptions, ProgressBar, RadioOptions, SelectboxOptions,
   SliderOptions, St, StContainer, TableData, TableOptions, TextAreaOptions, TextInputOptions, TextOptions, UploadedFile,
   VegaLiteChartOptions,
@@ -14,6 +16,7 @@ import type {
 import { chartProps, vegaLiteProps } from './charts.js'
 import { normalizeTable } from './data.js'
 import * as df from './dataframe.js'
+import { dataEditor } from './data-editor.js'
 import { fragment } from './fragment.js'
 import { toJsonSafe, formatNumber } from './values.js'
 import * as w from './widgets.js'
@@ -153,7 +156,7 @@ export class Container implements StContainer, w.Emitter {
   dataframe(data: TableData, o: DataframeOptions & { selectionMode: 'single-row' | 'multi-row' }): DataframeSelection
   dataframe(data: TableData, o?: DataframeOptions): void
   dataframe(data: TableData, o: DataframeOptions = {}): DataframeSelection | undefined { return df.dataframe(this, data, o) }
-  dataEditor<R extends object = Record<string, unknown>>(data: TableData, o?: DataEditorOptions): R[] { return df.dataEditor<R>(this, data, o) }
+  dataEditor<R extends object = Record<string, unknown>>(data: TableData, o?: DataEditorOptions): EditedRows<R> { return dataEditor<R>(this, data, o) }
   lineChart(data: TableData, o: ChartOptions = {}): void { this.emit('lineChart', chartProps('line', data, o)) }
   barChart(data: TableData, o: ChartOptions = {}): void { this.emit('barChart', chartProps('bar', data, o)) }
   areaChart(data: TableData, o: ChartOptions = {}): void { this.emit('areaChart', chartProps('area', data, o)) }
@@ -163,21 +166,19 @@ export class Container implements StContainer, w.Emitter {
   image(source: string | Uint8Array | ArrayBuffer, o: ImageOptions = {}): void {
     let url: string
     if (typeof source === 'string') {
-      if (!/^(https?:|data:image\/|\/)/i.test(source)) {
-        throw new SvcError('SVC_ERR_UI_BAD_CALL', `image(): "${source.slice(0, 60)}" is not an http(s) URL, a data:image URI or a path; pass bytes to serve a local file`)
-      }
-      url = source
+      url = checkedUrl('image()', source, 'image').href
     } else {
       const bytes = source instanceof Uint8Array ? source : new Uint8Array(source)
-      url = this.ctx.host.media.add(bytes, o.mime ?? sniffMime(bytes))
+      const mime = o.mime === undefined ? sniffMime(bytes) : checkMime('image()', 'mime', o.mime)
+      // SVG is a document that can run script: it never goes out from the app's origin, only inside <img>.
+      url = mimeEssence(mime) === 'image/svg+xml' ? `data:image/svg+xml;base64,${Buffer.from(bytes).toString('base64')}` : this.ctx.host.media.add(bytes, mime)
     }
     this.emit('image', { url, caption: o.caption ?? null, width: o.width ?? null, alt: o.alt ?? o.caption ?? '' })
   }
   link(label: string, href: string, o: LinkOptions = {}): void {
-    const internal = href.startsWith('/') && !href.startsWith('//')
-    const path = internal ? href.split(/[?#]/)[0]! : null
-    const page = path !== null && this.ctx.host.hasPage(path) ? path : null
-    this.emit('link', { label: String(label), href, page, newTab: o.newTab ?? !internal, icon: o.icon ?? null })
+    const url = checkedUrl(`link("${String(label).slice(0, 40)}")`, href, 'link')
+    const page = url.path !== null && this.ctx.host.hasPage(url.path) ? url.path : null
+    this.emit('link', { label: String(label), href: url.href, page, newTab: o.newTab ?? !url.sameOrigin, icon: o.icon ?? null })
   }
   progress(value: number, text?: string): ProgressBar {
     const norm = (v: number): number => Math.min(1, Math.max(0, v > 1 ? v / 100 : v))
@@ -224,7 +225,7 @@ export class Container implements StContainer, w.Emitter {
     if (this.formId !== null) throw new SvcError('SVC_ERR_UI_BAD_CALL', `form("${key}") is inside form "${this.formId}"; forms cannot be nested`)
     if (this.ctx.forms.has(key)) throw new SvcError('SVC_ERR_UI_DUPLICATE_WIDGET', `two forms use the key "${key}" in one run; every form key must be unique`)
     this.ctx.forms.set(key, { clearOnSubmit: o.clearOnSubmit ?? false })
-    return this.#child('form', { formId: key, clearOnSubmit: o.clearOnSubmit ?? false, border: o.border ?? true }, key)
+    return this.#child('form', { formId: key, clearOnSubmit: o.clearOnSubmit ?? false, border: o.border ?? true, clears: this.ctx.host.formClears(key) }, key)
   }
   empty(): StContainer {
     if (this.#single) {
@@ -274,10 +275,11 @@ export class Container implements StContainer, w.Emitter {
   numberInput(label: string, o?: NumberInputOptions<number> | NumberInputOptions<number | null>): number | null {
     return w.numberInput(this, label, o as NumberInputOptions<number | null>)
   }
-  dateInput(label: string, o: DateInputOptions<Date | string | null> & { value: null }): Date | null
-  dateInput(label: string, o?: DateInputOptions<Date | string>): Date
-  dateInput(label: string, o?: DateInputOptions<Date | string> | DateInputOptions<Date | string | null>): Date | null {
-    return w.dateInput(this, label, o as DateInputOptions<Date | string | null>)
+  dateInput(label: string, o: DateInputOptions<DateValue | null> & { value: null }): Date | null
+  dateInput(label: string, o: DateInputOptions<readonly [DateValue, DateValue], [Date, Date]> & { value: readonly [DateValue, DateValue] }): [Date, Date]
+  dateInput(label: string, o?: DateInputOptions<DateValue>): Date
+  dateInput(label: string, o?: object): Date | null | [Date, Date] {
+    return w.dateInput(this, label, o as DateInputOptions<DateValue | null | readonly [DateValue, DateValue], Date | null | [Date, Date]>)
   }
   fileUploader(label: string, o: FileUploaderOptions & { multiple: true }): UploadedFile[]
   fileUploader(label: string, o?: FileUploaderOptions & { multiple?: false }): UploadedFile | null

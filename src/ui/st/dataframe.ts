@@ -1,17 +1,18 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { Cell, DataColumn, EditingState, SortSpec } from '../elements.js'
-import type { DataEditorOptions, DataframeOptions, DataframeSelection, TableData } from '../st-types.js'
+import type { Cell, DataColumn, RowId, SortSpec } from '../elements.js'
+import type { DataframeOptions, DataframeSelection, TableData } from '../st-types.js'
 import { resolveColumns } from './column-config.js'
-import { normalizeRaw, sortOrder, tabularOf, toCell } from './data.js'
+import { normalizeRaw, sortOrder, tabularOf } from './data.js'
+import { positionOf, rowIdentity, rowsByIndex, type KeyedRows, type RowIdentity } from './row-identity.js'
 import type { Emitter } from './widgets.js'
 
 export const DEFAULT_PAGE_SIZE = 25
-/** Upper bounds of what one editor message may carry (a browser cannot produce more by hand). */
-export const MAX_ADDED_ROWS = 10_000
-const MAX_CELL_CHARS = 100_000
 
 /**
+ * `st.dataframe`: server-paged tables and row selection. The data editor (`data-editor.ts`)
+ * shares the paging and the row identity.
+ *
  * What a session keeps of a dataframe or data editor of the last run to answer `dataframe_page`
  * without a rerun: every row (edits applied), their ids and the shown columns. Sort orders are
  * computed once per column and direction, so paging a sorted 100k-row table only slices.
@@ -19,8 +20,8 @@ const MAX_CELL_CHARS = 100_000
 export interface PagedTable {
   columns: DataColumn[]
   rows: Cell[][]
-  /** Row id per row (index in the page's data; added rows follow). */
-  ids: number[]
+  /** Row id per row (see `RowId`; added rows follow). */
+  ids: RowId[]
   visible: number[]
   pageSize: number
   sorted: Map<string, number[]>
@@ -28,7 +29,7 @@ export interface PagedTable {
 
 export interface PageView {
   rows: Cell[][]
-  rowIds: number[]
+  rowIds: RowId[]
   page: number
   sort: SortSpec | null
 }
@@ -57,12 +58,12 @@ export function pageView(table: PagedTable, page: number, sort: SortSpec | null)
   }
 }
 
-function pageSizeOf(o: { pageSize?: number }): number {
+export function pageSizeOf(o: { pageSize?: number }): number {
   return Math.max(1, Math.trunc(o.pageSize ?? DEFAULT_PAGE_SIZE))
 }
 
 /** Emit the node, then fill in the page the session's view asks for (page/sort survive reruns). */
-function emitPaged(
+export function emitPaged(
   em: Emitter,
   type: 'dataframe' | 'dataEditor',
   table: PagedTable,
@@ -77,190 +78,115 @@ function emitPaged(
   em.ctx.dataframes.set(node.id, table)
 }
 
-function record(names: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+export function record(names: readonly string[], values: readonly unknown[]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (let i = 0; i < names.length; i++) out[names[i]!] = values[i]
   return out
 }
 
-const Selection = z.object({ rows: z.array(z.number().int().min(0)).max(1_000_000) }).strict()
+export const WireRowId = z.union([z.number().int().min(0), z.string().max(512)])
+export const RowsVersion = z.string().max(64).optional()
+const Selection = z.object({ rows: z.array(WireRowId).max(1_000_000), rowsVersion: RowsVersion }).strict()
 
-function tableOptions(o: DataframeOptions) {
+export function tableOptions(o: DataframeOptions) {
   return { height: o.height ?? null, hideIndex: o.hideIndex ?? true, useContainerWidth: o.useContainerWidth ?? false }
+}
+
+const fail = (what: string): never => {
+  throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid widget value: ${what}`)
+}
+
+/** Records of the data: the page's own objects when it passed records (no copy per run). */
+export function originalsOf(data: TableData, o: { columns?: string[] }): readonly object[] | undefined {
+  return o.columns === undefined && Array.isArray(data) && data.length > 0 && !Array.isArray(data[0]) ? (data as readonly object[]) : undefined
+}
+
+/** A table as a run drew it: its rows' ids, and without a row key the version of its rows. */
+export interface Drawn {
+  identity: RowIdentity
+  version: string | null
+}
+
+/**
+ * Identify the rows of a table drawn as widget `id` (after `ctx.widget`, which the id comes
+ * from). With a row key the keys of the last drawing are reused when they did not change;
+ * without one the rows are compared with the last drawing's: `changed` means the held value
+ * refers to rows that are not there any more.
+ */
+export function drawTable(em: Emitter, id: string, what: string, names: readonly string[], raw: readonly unknown[][], rows: readonly (readonly Cell[])[], o: { rowKey?: DataframeOptions['rowKey'] }, originals: readonly object[] | undefined): Drawn & { changed: boolean } {
+  const store = em.ctx.host.widgets
+  if (o.rowKey === undefined) return { identity: rowsByIndex(raw.length), ...store.rowsVersion(id, rows) }
+  const keyed = rowIdentity(what, names, raw, o.rowKey, originals, store.memo.get(id) as KeyedRows | undefined)
+  store.memo.set(id, keyed)
+  return { identity: keyed.identity, version: null, changed: false }
+}
+
+/**
+ * A selection as ids, checked. From the browser (`drawn`): ids of the table as drawn, made for
+ * its rows' version; a key that is no longer drawn (the data changed under the click) selects
+ * nothing. From the page or a snapshot: any ids of the right kind; the run drops the gone ones.
+ */
+function selectionIds(value: unknown, keyed: boolean, single: boolean, drawn: Drawn | null): RowId[] {
+  const parsed = Selection.safeParse(value)
+  if (!parsed.success) return fail('expected { rows: row ids }')
+  const { rows, rowsVersion } = parsed.data
+  if (new Set(rows.map(String)).size !== rows.length) fail('a row is selected twice')
+  let ids: RowId[]
+  if (keyed) {
+    if (drawn && rows.some((r) => typeof r !== 'string')) fail('expected row keys')
+    const keys = rows.map(String)
+    ids = drawn ? keys.filter((k) => positionOf(drawn.identity, k) !== undefined) : keys
+  } else {
+    if (rows.some((r) => typeof r !== 'number')) fail('expected row indexes')
+    if (drawn && rowsVersion !== undefined && rowsVersion !== drawn.version) fail('the rows changed since this selection was made')
+    if (drawn && rows.some((r) => positionOf(drawn.identity, r) === undefined)) fail(`row index out of range (${drawn.identity.ids.length} rows)`)
+    ids = rows
+  }
+  if (single && ids.length > 1) fail('single-row selection holds at most one row')
+  return ids
 }
 
 export function dataframe(em: Emitter, data: TableData, o: DataframeOptions = {}): DataframeSelection | undefined {
   const { names, raw } = normalizeRaw(data, o.columns)
   const tab = tabularOf(names, raw)
   const { all, visible } = resolveColumns(tab.columns, o.columnConfig, o.columnOrder)
-  const table: PagedTable = { columns: all, rows: tab.rows, ids: tab.rows.map((_r, i) => i), visible, pageSize: pageSizeOf(o), sorted: new Map() }
   const mode = o.selectionMode ?? null
+  const table = (ids: RowId[]): PagedTable => ({ columns: all, rows: tab.rows, ids, visible, pageSize: pageSizeOf(o), sorted: new Map() })
   if (mode === null) {
-    emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: null, selection: [] }, o.key !== undefined ? `df-${o.key}` : undefined)
+    emitPaged(em, 'dataframe', table(rowsByIndex(raw.length).ids), { ...tableOptions(o), selectionMode: null, selection: [], rowsVersion: null }, o.key !== undefined ? `df-${o.key}` : undefined)
     return undefined
   }
   if (mode !== 'single-row' && mode !== 'multi-row') {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `dataframe(): selectionMode "${String(mode)}" is not supported; use 'single-row' or 'multi-row'`)
   }
-  const n = raw.length
-  const toRows = (value: unknown): number[] => {
-    const parsed = Selection.safeParse(value)
-    if (!parsed.success) throw new SvcError('SVC_ERR_UI_BAD_CALL', 'invalid widget value: expected { rows: number[] }')
-    const rows = [...new Set(parsed.data.rows)].sort((a, b) => a - b)
-    if (rows.some((r) => r >= n)) throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid widget value: row index out of range (${n} rows)`)
-    if (mode === 'single-row' && rows.length > 1) throw new SvcError('SVC_ERR_UI_BAD_CALL', 'invalid widget value: single-row selection holds at most one row')
-    return rows
+  const single = mode === 'single-row'
+  const keyed = o.rowKey !== undefined
+  // Set once the widget has its id; browser values arrive only after the run.
+  let drawn: Drawn = { identity: rowsByIndex(0), version: null }
+  const fromState = (v: unknown): RowId[] => {
+    const s = v as { selection?: { ids?: unknown; rows?: unknown }; rows?: unknown } | null
+    return selectionIds({ rows: Array.isArray(v) ? v : (s?.selection?.ids ?? s?.selection?.rows ?? s?.rows) }, keyed, single, null)
+  }
+  const result = (ids: readonly RowId[], dropped: RowId[]): DataframeSelection => {
+    const at = ids.flatMap((id) => positionOf(drawn.identity, id) ?? []).sort((a, b) => a - b)
+    return { selection: { rows: at, ids: at.map((p) => drawn.identity.ids[p]!) }, rows: at.map((p) => record(names, raw[p]!)), dropped }
   }
   const onSelect = o.onSelect
-  const result = (rows: number[]): DataframeSelection => ({ selection: { rows }, rows: rows.map((i) => record(names, raw[i]!)) })
-  const r = em.ctx.widget<number[]>({
-    type: 'dataframe', label: '', key: o.key, identity: [names, mode, n], formId: em.formId, default: [],
-    deserialize: toRows,
-    fromState: (v) => toRows(Array.isArray(v) ? { rows: v } : (v as { selection?: unknown })?.selection ?? v),
-    onChange: onSelect ? (rows) => onSelect(result(rows)) : undefined,
+  const r = em.ctx.widget<RowId[]>({
+    type: 'dataframe', label: '', key: o.key, identity: [names, mode, typeof o.rowKey === 'function' ? 'fn' : (o.rowKey ?? null)], formId: em.formId, default: [],
+    deserialize: (v) => selectionIds(v, keyed, single, drawn),
+    fromState,
+    onChange: onSelect ? (ids) => onSelect(result(ids, [])) : undefined,
   })
-  em.ctx.widgetDefaults.set(r.id, { rows: [] })
-  // A kept value may predate the data shrinking: indexes past the end are gone.
-  const rows = r.value.filter((i) => i < n)
-  emitPaged(em, 'dataframe', table, { ...tableOptions(o), selectionMode: mode, selection: rows }, r.id)
-  return result(rows)
-}
-
-// ---- data editor ---------------------------------------------------------------------------
-
-const CellValue = z.union([z.string().max(MAX_CELL_CHARS), z.number().finite(), z.boolean(), z.null()])
-
-/** The editor's wire value, validated once here before any cell is looked at. */
-export const EditingStateSchema = z
-  .object({
-    editedRows: z.record(z.string().regex(/^\d{1,9}$/), z.record(z.string().max(512), CellValue)),
-    addedRows: z.array(z.record(z.string().max(512), CellValue)).max(MAX_ADDED_ROWS),
-    deletedRows: z.array(z.number().int().min(0)).max(1_000_000),
-  })
-  .strict()
-
-export const EMPTY_EDITS: EditingState = Object.freeze({ editedRows: {}, addedRows: [], deletedRows: [] }) as EditingState
-
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/
-
-/** Why `value` cannot go into `column`, or null when it can. */
-export function cellProblem(column: DataColumn, value: Cell): string | null {
-  if (value === null) return null
-  switch (column.type) {
-    case 'text':
-    case 'link':
-      return typeof value === 'string' ? null : 'expected text'
-    case 'number':
-      if (typeof value !== 'number') return 'expected a number'
-      if (column.min !== null && value < column.min) return `below the minimum ${column.min}`
-      if (column.max !== null && value > column.max) return `above the maximum ${column.max}`
-      return null
-    case 'checkbox':
-      return typeof value === 'boolean' ? null : 'expected true or false'
-    case 'selectbox':
-      return column.options?.includes(value as string | number | boolean) ? null : 'not one of the options'
-    case 'date':
-      return typeof value === 'string' && ISO_DAY.test(value) && !Number.isNaN(Date.parse(value)) ? null : 'expected a date (YYYY-MM-DD)'
-    case 'datetime':
-      return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? null : 'expected a date and time (ISO 8601)'
-    default:
-      return 'the column is read-only'
-  }
-}
-
-/**
- * Parse and check an editing state against the editor's columns: every edited cell names an
- * editable column and holds a value of its type, row ids exist, and a `fixed` editor neither
- * adds nor deletes. Throws a coded error naming the first problem.
- */
-export function parseEdits(value: unknown, columns: readonly DataColumn[], baseRows: number, numRows: 'fixed' | 'dynamic'): EditingState {
-  const parsed = EditingStateSchema.safeParse(value)
-  const fail = (why: string): never => {
-    throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid dataEditor edits: ${why}`)
-  }
-  if (!parsed.success) return fail(parsed.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; '))
-  const state = parsed.data
-  const byName = new Map(columns.map((c) => [c.name, c]))
-  const checkCells = (cells: Record<string, Cell>, where: string, added: boolean) => {
-    for (const [name, v] of Object.entries(cells)) {
-      const col = byName.get(name)
-      if (!col) fail(`${where}: no column "${name}"`)
-      else if (col.disabled && !(added && v === col.default)) fail(`${where}: column "${name}" is not editable`)
-      else {
-        const problem = cellProblem(col, v)
-        if (problem) fail(`${where}, column "${name}": ${problem}`)
-      }
-    }
-  }
-  for (const [row, cells] of Object.entries(state.editedRows)) {
-    if (Number(row) >= baseRows) fail(`edited row ${row} does not exist (${baseRows} rows)`)
-    checkCells(cells, `row ${row}`, false)
-  }
-  state.addedRows.forEach((cells, i) => checkCells(cells, `added row ${i}`, true))
-  if (numRows === 'fixed' && (state.addedRows.length || state.deletedRows.length)) fail('rows cannot be added or deleted (numRows is "fixed")')
-  if (state.deletedRows.some((r) => r >= baseRows)) fail(`deleted row out of range (${baseRows} rows)`)
-  return { editedRows: state.editedRows, addedRows: state.addedRows, deletedRows: [...new Set(state.deletedRows)].sort((a, b) => a - b) }
-}
-
-/** The value a page sees for an edited cell: dates come back as `Date` where the data had `Date`s. */
-function fromWire(value: Cell, dates: boolean): unknown {
-  return dates && typeof value === 'string' ? new Date(value) : value
-}
-
-/**
- * Apply an editing state to the data: kept rows in order with their edits, then added rows
- * (missing cells take the column default). Returns the page's records and the shown table.
- */
-export function applyEdits(
-  names: readonly string[],
-  raw: readonly unknown[][],
-  cells: readonly Cell[][],
-  columns: readonly DataColumn[],
-  state: EditingState,
-  /** The page's own records, returned as they are for unedited rows (no copy of a 100k-row table per run). */
-  originals?: readonly object[],
-): { records: Record<string, unknown>[]; rows: Cell[][]; ids: number[] } {
-  const deleted = new Set(state.deletedRows)
-  const dateCols = columns.map((c, i) => (c.type === 'date' || c.type === 'datetime') && raw.some((r) => r[i] instanceof Date))
-  const records: Record<string, unknown>[] = []
-  const rows: Cell[][] = []
-  const ids: number[] = []
-  raw.forEach((values, id) => {
-    if (deleted.has(id)) return
-    const edits = state.editedRows[String(id)]
-    const out = edits ? values.map((v, c) => (Object.hasOwn(edits, names[c]!) ? fromWire(edits[names[c]!]!, dateCols[c]!) : v)) : values
-    records.push(!edits && originals ? (originals[id] as Record<string, unknown>) : record(names, out))
-    rows.push(edits ? out.map(toCell) : cells[id]!)
-    ids.push(id)
-  })
-  state.addedRows.forEach((cells, j) => {
-    const out = columns.map((c, i) => (Object.hasOwn(cells, c.name) ? fromWire(cells[c.name]!, dateCols[i]!) : c.default))
-    records.push(record(names, out))
-    rows.push(out.map(toCell))
-    ids.push(raw.length + j)
-  })
-  return { records, rows, ids }
-}
-
-export function dataEditor<R extends object>(em: Emitter, data: TableData, o: DataEditorOptions = {}): R[] {
-  const { names, raw } = normalizeRaw(data, o.columns)
-  const tab = tabularOf(names, raw)
-  const numRows = o.numRows ?? 'fixed'
-  if (numRows !== 'fixed' && numRows !== 'dynamic') {
-    throw new SvcError('SVC_ERR_UI_BAD_CALL', `dataEditor(): numRows "${String(numRows)}" is not supported; use 'fixed' or 'dynamic'`)
-  }
-  const { all, visible } = resolveColumns(tab.columns, o.columnConfig, o.columnOrder, o.disabled ?? false)
-  const parse = (v: unknown): EditingState => parseEdits(v, all, raw.length, numRows)
-  const r = em.ctx.widget<EditingState>({
-    type: 'dataEditor', label: '', key: o.key, identity: [names, numRows, raw.length], formId: em.formId, default: EMPTY_EDITS,
-    deserialize: parse, onChange: o.onChange,
-  })
-  em.ctx.widgetDefaults.set(r.id, EMPTY_EDITS)
-  const originals = o.columns === undefined && Array.isArray(data) && data.length > 0 && !Array.isArray(data[0]) ? (data as readonly object[]) : undefined
-  const edited = applyEdits(names, raw, tab.rows, all, r.value, originals)
-  const table: PagedTable = { columns: all, rows: edited.rows, ids: edited.ids, visible, pageSize: pageSizeOf(o), sorted: new Map() }
-  emitPaged(em, 'dataEditor', table, {
-    ...tableOptions(o), baseRows: raw.length, numRows, value: r.value, formId: em.formId, key: o.key ?? null,
-  }, r.id)
-  return edited.records as R[]
+  const { changed, ...now } = drawTable(em, r.id, 'dataframe()', names, raw, tab.rows, o, originalsOf(data, o))
+  drawn = now
+  // Selected rows that are gone are dropped, never moved to the row now at their place.
+  const kept = changed ? [] : r.value.filter((id) => positionOf(drawn.identity, id) !== undefined)
+  const dropped = r.value.filter((id) => !kept.includes(id))
+  const selected = result(kept, dropped)
+  if (dropped.length > 0 || kept.some((id, i) => id !== selected.selection.ids[i])) em.ctx.replaceValue(r.id, selected.selection.ids)
+  em.ctx.widgetDefaults.set(r.id, [])
+  em.ctx.nodeResets.set(r.id, (props) => void (props.selection = []))
+  emitPaged(em, 'dataframe', table(drawn.identity.ids), { ...tableOptions(o), selectionMode: mode, selection: selected.selection.ids, rowsVersion: drawn.version }, r.id)
+  return selected
 }

@@ -1,5 +1,7 @@
 import { SvcError } from '../../errors.js'
 import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
+import { checkMime } from '../media-headers.js'
+import { checkedUrl } from './checked-url.js'
 import { displayString, sameValue } from './values.js'
 import { bad, base, type Emitter, register } from './widgets.js'
 
@@ -11,22 +13,15 @@ import { bad, base, type Emitter, register } from './widgets.js'
 
 type MediaKind = 'audio' | 'video' | 'pdf'
 const DEFAULT_MIME: Record<MediaKind, string> = { audio: 'audio/wav', video: 'video/mp4', pdf: 'application/pdf' }
-const DATA_PREFIX: Record<MediaKind, string> = { audio: 'data:audio/', video: 'data:video/', pdf: 'data:application/pdf' }
 
 function mediaUrl(em: Emitter, kind: MediaKind, data: MediaSource, format: string | undefined): { url: string; mime: string | null } {
-  if (typeof data === 'string') {
-    const ok = /^https?:\/\//i.test(data) || (data.startsWith('/') && !data.startsWith('//')) || data.toLowerCase().startsWith(DATA_PREFIX[kind])
-    if (!ok) {
-      throw new SvcError('SVC_ERR_UI_BAD_CALL', `${kind}(): "${data.slice(0, 60)}" is not an http(s) URL, an app path or a ${DATA_PREFIX[kind]}… URI; pass the bytes to serve a local file`)
-    }
-    return { url: data, mime: format ?? null }
-  }
+  const mime = format === undefined ? null : checkMime(`${kind}()`, 'format', format)
+  if (typeof data === 'string') return { url: checkedUrl(`${kind}()`, data, kind).href, mime }
   if (!(data instanceof Uint8Array) && !(data instanceof ArrayBuffer)) {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `${kind}(): pass a URL string, a Buffer, a Uint8Array or an ArrayBuffer`)
   }
-  const mime = format ?? DEFAULT_MIME[kind]
-  if (!/^[a-z]+\/[a-z0-9.+-]+$/i.test(mime)) throw new SvcError('SVC_ERR_UI_BAD_CALL', `${kind}(): format "${mime}" is not a MIME type like ${DEFAULT_MIME[kind]}`)
-  return { url: em.ctx.host.media.add(data instanceof Uint8Array ? data : new Uint8Array(data), mime), mime }
+  const type = mime ?? DEFAULT_MIME[kind]
+  return { url: em.ctx.host.media.add(data instanceof Uint8Array ? data : new Uint8Array(data), type), mime: type }
 }
 
 function seconds(kind: string, name: string, v: number | undefined): number | null {
@@ -79,7 +74,7 @@ export function timeInput(em: Emitter, label: string, o: TimeInputOptions<string
   const def = o.value === undefined || o.value === 'now' ? parseTime(new Date(), withSeconds) : o.value === null ? null : parseTime(o.value, withSeconds)
   const deserialize = (r: unknown): string | null => (r === null ? (def === null ? null : bad('a time is required')) : parseTime(r, withSeconds))
   const { id, value } = register(em, {
-    type: 'timeInput', label, key: o.key, identity: [o.value === undefined || o.value === 'now' ? 'now' : def, step], default: def, deserialize, onChange: o.onChange,
+    type: 'timeInput', label, key: o.key, identity: [o.value === undefined || o.value === 'now' ? 'now' : def, step], default: def, disabled: o.disabled, deserialize, onChange: o.onChange,
   }, def)
   em.emit('timeInput', { ...base(em, label, o), value, step }, id)
   return value
@@ -102,7 +97,7 @@ export function colorPicker(em: Emitter, label: string, o: ColorPickerOptions = 
   } catch {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `colorPicker("${label}"): value ${JSON.stringify(o.value)} is not a hex colour like "#1e90ff"`)
   }
-  const { id, value } = register(em, { type: 'colorPicker', label, key: o.key, identity: [def], default: def, deserialize: parseColor, onChange: o.onChange }, def)
+  const { id, value } = register(em, { type: 'colorPicker', label, key: o.key, identity: [def], default: def, disabled: o.disabled, deserialize: parseColor, onChange: o.onChange }, def)
   em.emit('colorPicker', { ...base(em, label, o), value }, id)
   return value
 }
@@ -131,7 +126,7 @@ export function selectSlider<T>(em: Emitter, label: string, options: readonly T[
   }
   const isIndex = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n < options.length
   const deserialize = (r: unknown): T | [T, T] => {
-    if (range) return Array.isArray(r) && r.length === 2 && isIndex(r[0]) && isIndex(r[1]) ? toValue(ordered(r[0], r[1])) : bad('expected [from, to] option indices')
+    if (range) return Array.isArray(r) && r.length === 2 && isIndex(r[0]) && isIndex(r[1]) && r[0] <= r[1] ? toValue([r[0], r[1]]) : bad('expected [from, to] option indices, from <= to')
     return isIndex(r) ? toValue(r) : bad('expected an option index')
   }
   const fromState = (v: unknown): T | [T, T] => {
@@ -139,7 +134,7 @@ export function selectSlider<T>(em: Emitter, label: string, options: readonly T[
     return toValue(indexOf(v))
   }
   const { id, value } = register<T | [T, T]>(em, {
-    type: 'selectSlider', label, key: o.key, identity: [labels, start], default: toValue(start), deserialize, fromState,
+    type: 'selectSlider', label, key: o.key, identity: [labels, start], default: toValue(start), disabled: o.disabled, deserialize, fromState,
     onChange: o.onChange as ((v: T | [T, T]) => void) | undefined,
   }, start)
   const shown: number | [number, number] = range ? [indexOf((value as [T, T])[0]), indexOf((value as [T, T])[1])] : indexOf(value)
@@ -159,7 +154,8 @@ export function pills<T>(em: Emitter, type: 'pills' | 'segmentedControl', label:
   }
   // The widget holds what the page sees (and `st.sessionState[key]` mirrors): one option or null, or a list.
   const fromIndices = (idx: number[]): T | null | T[] => {
-    const picked = [...new Set(idx)].sort((a, b) => a - b).map((i) => options[i]!)
+    if (new Set(idx).size !== idx.length) return bad('an option is chosen twice')
+    const picked = [...idx].sort((a, b) => a - b).map((i) => options[i]!)
     return mode === 'multi' ? picked : (picked[0] ?? null)
   }
   const fromState = (v: unknown): T | null | T[] => {
@@ -178,7 +174,7 @@ export function pills<T>(em: Emitter, type: 'pills' | 'segmentedControl', label:
     return fromIndices(r.map((i) => (typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < options.length ? i : bad('index out of range'))))
   }
   const { id, value } = register<T | null | T[]>(em, {
-    type, label, key: o.key, identity: [labels, mode, indices(def)], default: def, deserialize, fromState, onChange: o.onChange,
+    type, label, key: o.key, identity: [labels, mode, indices(def)], default: def, disabled: o.disabled, deserialize, fromState, onChange: o.onChange,
   }, indices(def))
   em.emit(type, { ...base(em, label, o), options: labels, selectionMode: mode, value: indices(value) }, id)
   return value
@@ -198,7 +194,7 @@ export function feedback(em: Emitter, options: 'thumbs' | 'faces' | 'stars' = 't
   } catch {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `feedback("${options}"): default must be null or a whole number from 0 to ${size - 1}, got ${JSON.stringify(o.default)}`)
   }
-  const { id, value } = register(em, { type: 'feedback', label: '', key: o.key, identity: [options, def], default: def, deserialize: toIndex, onChange: o.onChange }, def)
+  const { id, value } = register(em, { type: 'feedback', label: '', key: o.key, identity: [options, def], default: def, disabled: o.disabled, deserialize: toIndex, onChange: o.onChange }, def)
   em.emit('feedback', { ...base(em, '', o), options, value }, id)
   return value
 }

@@ -22,6 +22,15 @@ function sessionStateProxy(ctx: RunContext): SessionState {
       target[prop as string] = value
       return true
     },
+    // Deleting a widget's key resets the widget: drawn later in this run, it starts at its
+    // default; drawn already, it shows its default in this run's render.
+    deleteProperty(target, prop) {
+      if (typeof prop === 'string' && ctx.current) {
+        const id = ctx.keys.get(prop)
+        if (id !== undefined) ctx.resetAfterDraw.add(id)
+      }
+      return delete target[prop as string]
+    },
   })
 }
 
@@ -59,6 +68,17 @@ class StRoot extends Container implements St {
   stop(): never {
     this.ctx.check()
     throw new StopRequested()
+  }
+
+  resetWidget(key: string): void {
+    this.ctx.check()
+    const k = String(key)
+    const known = this.ctx.keys.has(k) || [...this.ctx.host.widgets.metas.values()].some((m) => m.key === k)
+    if (!known) {
+      const keys = [...new Set([...this.ctx.keys.keys(), ...[...this.ctx.host.widgets.metas.values()].flatMap((m) => (m.key === null ? [] : [m.key]))])]
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `st.resetWidget(${JSON.stringify(k)}): no widget with that key was drawn in this run or the last one (keys: ${keys.join(', ') || 'none'})`)
+    }
+    delete this.sessionState[k]
   }
 
   switchPage(path: string): never {

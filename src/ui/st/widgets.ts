@@ -3,8 +3,9 @@ import type { ElementPropsMap, UiElement, WidgetBase } from '../elements.js'
 import type { RunContext, WidgetSpec } from '../runtime/run-context.js'
 import type {
   ButtonOptions, CheckboxOptions, DateInputOptions, DownloadButtonOptions, FileUploaderOptions, MultiselectOptions,
-  NumberInputOptions, RadioOptions, SelectboxOptions, SliderOptions, TextAreaOptions, TextInputOptions, UploadedFile, WidgetOptions,
+  DateValue, NumberInputOptions, RadioOptions, SelectboxOptions, SliderOptions, TextAreaOptions, TextInputOptions, UploadedFile, WidgetOptions,
 } from '../st-types.js'
+import { checkFileName, checkMime } from '../media-headers.js'
 import { displayString, sameValue } from './values.js'
 
 /** What a widget needs from the container it is written into. */
@@ -47,7 +48,7 @@ export function button(em: Emitter, label: string, o: ButtonOptions = {}, submit
   }
   const onClick = o.onClick
   const { id, value } = register<boolean>(em, {
-    type, label, key: o.key, identity: [], default: false, trigger: true,
+    type, label, key: o.key, identity: [], default: false, trigger: true, disabled: o.disabled,
     deserialize: (r) => r === true,
     onChange: onClick ? () => onClick() : undefined,
   }, false)
@@ -58,7 +59,7 @@ export function button(em: Emitter, label: string, o: ButtonOptions = {}, submit
 export function checkbox(em: Emitter, type: 'checkbox' | 'toggle', label: string, o: CheckboxOptions = {}): boolean {
   const def = o.value ?? false
   const toBool = (r: unknown): boolean => (typeof r === 'boolean' ? r : bad('expected a boolean'))
-  const { id, value } = register<boolean>(em, { type, label, key: o.key, identity: [def], default: def, deserialize: toBool, onChange: o.onChange }, def)
+  const { id, value } = register<boolean>(em, { type, label, key: o.key, identity: [def], default: def, disabled: o.disabled, deserialize: toBool, onChange: o.onChange }, def)
   em.emit(type, { ...base(em, label, o), value }, id)
   return value
 }
@@ -69,8 +70,9 @@ export function choice<T>(options: readonly T[], format: ((o: T) => string) | un
   if (start !== null && (!Number.isInteger(start) || start < 0 || start >= options.length)) {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `"${label}": index ${start} is out of range for ${options.length} options`)
   }
+  // The browser can only send "nothing chosen" while nothing was (its placeholder is not choosable).
   const fromIndex = (r: unknown): T | null => {
-    if (r === null) return null
+    if (r === null) return start === null ? null : bad('an option must be chosen')
     if (typeof r === 'number' && Number.isInteger(r) && r >= 0 && r < options.length) return options[r]!
     return bad('option index out of range')
   }
@@ -86,7 +88,7 @@ export function choice<T>(options: readonly T[], format: ((o: T) => string) | un
 export function radio<T>(em: Emitter, label: string, options: readonly T[], o: RadioOptions<T> = {}): T | null {
   const c = choice(options, o.formatFunc, o.index, label)
   const { id, value } = register<T | null>(em, {
-    type: 'radio', label, key: o.key, identity: [c.labels, c.start], default: c.def,
+    type: 'radio', label, key: o.key, identity: [c.labels, c.start], default: c.def, disabled: o.disabled,
     deserialize: c.fromIndex, fromState: c.fromState, onChange: o.onChange,
   }, c.start)
   em.emit('radio', { ...base(em, label, o), options: c.labels, value: c.indexOf(value), horizontal: o.horizontal ?? false, captions: o.captions ?? null }, id)
@@ -96,7 +98,7 @@ export function radio<T>(em: Emitter, label: string, options: readonly T[], o: R
 export function selectbox<T>(em: Emitter, label: string, options: readonly T[], o: SelectboxOptions<T> = {}): T | null {
   const c = choice(options, o.formatFunc, o.index, label)
   const { id, value } = register<T | null>(em, {
-    type: 'selectbox', label, key: o.key, identity: [c.labels, c.start], default: c.def,
+    type: 'selectbox', label, key: o.key, identity: [c.labels, c.start], default: c.def, disabled: o.disabled,
     deserialize: c.fromIndex, fromState: c.fromState, onChange: o.onChange,
   }, c.start)
   em.emit('selectbox', { ...base(em, label, o), options: c.labels, value: c.indexOf(value), placeholder: o.placeholder ?? 'Choose an option' }, id)
@@ -106,24 +108,45 @@ export function selectbox<T>(em: Emitter, label: string, options: readonly T[], 
 export function multiselect<T>(em: Emitter, label: string, options: readonly T[], o: MultiselectOptions<T> = {}): T[] {
   const labels = options.map((opt) => (o.formatFunc ? o.formatFunc(opt) : displayString(opt)))
   const max = o.maxSelections ?? null
+  const fromIndices = (idx: number[]): T[] => {
+    if (new Set(idx).size !== idx.length) return bad('an option is chosen twice')
+    if (max !== null && idx.length > max) return bad(`more than ${max} options chosen`)
+    return idx.map((i) => options[i]!)
+  }
   const fromState = (v: unknown): T[] => {
     if (!Array.isArray(v)) return bad('expected an array')
-    return v.map((item) => {
+    return fromIndices(v.map((item) => {
       const i = options.findIndex((opt) => sameValue(opt, item))
-      return i < 0 ? bad('not one of the options') : options[i]!
-    })
+      return i < 0 ? bad('not one of the options') : i
+    }))
   }
-  const def = fromState([...(o.default ?? [])])
+  let def: T[]
+  try {
+    def = fromState([...(o.default ?? [])])
+  } catch (err) {
+    throw new SvcError('SVC_ERR_UI_BAD_CALL', `multiselect("${label}"): default ${JSON.stringify(o.default)} does not fit (${(err as Error).message.replace(/^invalid widget value: /, '')})`)
+  }
   const deserialize = (r: unknown): T[] => {
-    if (!Array.isArray(r) || (max !== null && r.length > max)) return bad('expected option indices')
-    return r.map((i) => (typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < options.length ? options[i]! : bad('index out of range')))
+    if (!Array.isArray(r)) return bad('expected option indices')
+    return fromIndices(r.map((i) => (typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < options.length ? i : bad('index out of range'))))
   }
   const indices = (v: T[]): number[] => v.map((x) => options.findIndex((opt) => sameValue(opt, x)))
   const { id, value } = register<T[]>(em, {
-    type: 'multiselect', label, key: o.key, identity: [labels, indices(def)], default: def, deserialize, fromState, onChange: o.onChange,
+    type: 'multiselect', label, key: o.key, identity: [labels, indices(def)], default: def, disabled: o.disabled, deserialize, fromState, onChange: o.onChange,
   }, indices(def))
   em.emit('multiselect', { ...base(em, label, o), options: labels, value: indices(value), maxSelections: max, placeholder: o.placeholder ?? 'Choose options' }, id)
   return value
+}
+
+/** Within [min, max] and on the step grid from `min` (as a range input sends), or one of `allowed`. */
+export function onGrid(n: unknown, min: number, max: number, step: number, allowed: readonly number[]): number {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return bad('expected a number')
+  if (allowed.includes(n)) return n
+  if (n < min || n > max) return bad(`${n} is outside ${min}..${max}`)
+  const steps = (n - min) / step
+  // Decimal steps (0.1) do not divide exactly in binary floating point.
+  if (n !== max && Math.abs(steps - Math.round(steps)) > 1e-7) return bad(`${n} is not a step of ${step} from ${min}`)
+  return n
 }
 
 export function slider(em: Emitter, label: string, o: SliderOptions<number | [number, number]> = {}): number | [number, number] {
@@ -131,19 +154,20 @@ export function slider(em: Emitter, label: string, o: SliderOptions<number | [nu
   const max = o.max ?? 100
   const step = o.step ?? 1
   if (!(max > min)) throw new SvcError('SVC_ERR_UI_BAD_CALL', `slider("${label}"): max (${max}) must be greater than min (${min})`)
+  if (!(step > 0) || !Number.isFinite(step)) throw new SvcError('SVC_ERR_UI_BAD_CALL', `slider("${label}"): step must be a number greater than 0, got ${String(step)}`)
   const clamp = (n: number): number => Math.min(max, Math.max(min, n))
   const initial = o.value
   const range = Array.isArray(initial)
   const def: number | [number, number] = Array.isArray(initial) ? [clamp(initial[0]), clamp(initial[1])] : clamp(initial ?? min)
+  // The default may sit between steps; the browser keeps it until the thumb moves.
+  const allowed = Array.isArray(def) ? def : [def]
   const deserialize = (r: unknown): number | [number, number] => {
-    if (range) {
-      if (!Array.isArray(r) || r.length !== 2 || !r.every((n) => typeof n === 'number' && Number.isFinite(n))) return bad('expected [number, number]')
-      const [a, b] = [clamp(r[0] as number), clamp(r[1] as number)]
-      return a <= b ? [a, b] : [b, a]
-    }
-    return typeof r === 'number' && Number.isFinite(r) ? clamp(r) : bad('expected a number')
+    if (!range) return onGrid(r, min, max, step, allowed)
+    if (!Array.isArray(r) || r.length !== 2) return bad('expected [number, number]')
+    const [a, b] = [onGrid(r[0], min, max, step, allowed), onGrid(r[1], min, max, step, allowed)]
+    return a <= b ? [a, b] : bad(`${a} is above ${b}`)
   }
-  const { id, value } = register(em, { type: 'slider', label, key: o.key, identity: [min, max, step, def], default: def, deserialize, onChange: o.onChange }, def)
+  const { id, value } = register(em, { type: 'slider', label, key: o.key, identity: [min, max, step, def], default: def, disabled: o.disabled, deserialize, onChange: o.onChange }, def)
   em.emit('slider', { ...base(em, label, o), min, max, step, value, format: o.format ?? null }, id)
   return value
 }
@@ -151,8 +175,9 @@ export function slider(em: Emitter, label: string, o: SliderOptions<number | [nu
 export function textInput(em: Emitter, type: 'textInput' | 'textArea', label: string, o: TextInputOptions & TextAreaOptions = {}): string {
   const max = o.maxChars ?? null
   const def = o.value ?? ''
-  const deserialize = (r: unknown): string => (typeof r === 'string' ? (max !== null ? r.slice(0, max) : r) : bad('expected a string'))
-  const { id, value } = register<string>(em, { type, label, key: o.key, identity: [def, max], default: def, deserialize, onChange: o.onChange }, def)
+  // The browser's maxlength counts UTF-16 code units, as `length` does.
+  const deserialize = (r: unknown): string => (typeof r !== 'string' ? bad('expected a string') : max !== null && r.length > max && r !== def ? bad(`longer than ${max} characters`) : r)
+  const { id, value } = register<string>(em, { type, label, key: o.key, identity: [def, max], default: def, disabled: o.disabled, deserialize, onChange: o.onChange }, def)
   const common = { ...base(em, label, o), value, placeholder: o.placeholder ?? '', maxChars: max }
   if (type === 'textInput') em.emit('textInput', { ...common, inputType: o.type ?? 'default' }, id)
   else em.emit('textArea', { ...common, height: o.height ?? null }, id)
@@ -164,33 +189,84 @@ export function numberInput(em: Emitter, label: string, o: NumberInputOptions<nu
   const max = o.max ?? null
   const def = o.value === undefined ? (min ?? 0) : o.value
   const step = o.step ?? (def !== null && !Number.isInteger(def) ? 0.01 : 1)
+  // The browser clamps to min/max before it sends; `step` only sizes the +/- buttons.
   const deserialize = (r: unknown): number | null => {
     if (r === null) return def === null ? null : bad('a value is required')
     if (typeof r !== 'number' || !Number.isFinite(r)) return bad('expected a number')
-    return Math.min(max ?? Infinity, Math.max(min ?? -Infinity, r))
+    if (r === def) return r
+    if ((min !== null && r < min) || (max !== null && r > max)) return bad(`${r} is outside ${min ?? '-∞'}..${max ?? '∞'}`)
+    return r
   }
-  const { id, value } = register(em, { type: 'numberInput', label, key: o.key, identity: [min, max, step, def], default: def, deserialize, onChange: o.onChange }, def)
+  const { id, value } = register(em, { type: 'numberInput', label, key: o.key, identity: [min, max, step, def], default: def, disabled: o.disabled, deserialize, onChange: o.onChange }, def)
   em.emit('numberInput', { ...base(em, label, o), value, min, max, step, format: o.format ?? null, placeholder: o.placeholder ?? '' }, id)
   return value
 }
 
-function toDate(v: unknown): Date {
-  if (v instanceof Date && !Number.isNaN(v.getTime())) return new Date(Date.UTC(v.getUTCFullYear(), v.getUTCMonth(), v.getUTCDate()))
-  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) {
-    const d = new Date(v.slice(0, 10) + 'T00:00:00Z')
-    if (!Number.isNaN(d.getTime())) return d
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** A calendar day as a UTC midnight `Date`; `2026-02-30` is refused, never rolled into March. */
+export function parseDay(v: unknown, strict: boolean): Date {
+  if (v instanceof Date && !strict) {
+    if (!Number.isNaN(v.getTime())) return new Date(Date.UTC(v.getUTCFullYear(), v.getUTCMonth(), v.getUTCDate()))
+  } else if (typeof v === 'string') {
+    const m = ISO_DAY.exec(strict ? v : v.slice(0, 10))
+    if (m && (strict || v.length === 10 || v[10] === 'T')) {
+      const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+      const day = new Date(Date.UTC(y, mo - 1, d))
+      if (day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d) return day
+      return bad(`${v.slice(0, 10)} is not a day of the calendar`)
+    }
   }
   return bad('expected a date (YYYY-MM-DD)')
 }
-const isoDate = (d: Date | null): string | null => (d === null ? null : d.toISOString().slice(0, 10))
+const isoDate = (d: Date): string => d.toISOString().slice(0, 10)
 
-export function dateInput(em: Emitter, label: string, o: DateInputOptions<Date | string | null> = {}): Date | null {
-  const def = o.value === undefined ? toDate(new Date()) : o.value === null ? null : toDate(o.value)
-  const deserialize = (r: unknown): Date | null => (r === null ? (def === null ? null : bad('a date is required')) : toDate(r))
+export function dateInput(em: Emitter, label: string, o: DateInputOptions<DateValue | null | readonly [DateValue, DateValue], Date | null | [Date, Date]> = {}): Date | null | [Date, Date] {
+  const bound = (name: 'min' | 'max'): Date | null => {
+    const v = o[name]
+    if (v === undefined) return null
+    try {
+      return parseDay(v, false)
+    } catch {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `dateInput("${label}"): ${name} ${JSON.stringify(v)} is not a date; pass a Date or "YYYY-MM-DD"`)
+    }
+  }
+  const [min, max] = [bound('min'), bound('max')]
+  const range = Array.isArray(o.value)
+  let def: Date | null | [Date, Date]
+  try {
+    if (Array.isArray(o.value)) {
+      const pair = o.value as readonly unknown[]
+      if (pair.length !== 2) return bad('a range is a pair [from, to]')
+      def = [parseDay(pair[0], false), parseDay(pair[1], false)]
+      if (def[0] > def[1]) return bad(`${isoDate(def[0])} is after ${isoDate(def[1])}`)
+    } else def = o.value === undefined ? parseDay(new Date(), false) : o.value === null ? null : parseDay(o.value, false)
+  } catch (err) {
+    throw new SvcError('SVC_ERR_UI_BAD_CALL', `dateInput("${label}"): value ${JSON.stringify(o.value)} does not fit (${(err as Error).message.replace(/^invalid widget value: /, '')})`)
+  }
+  // The default may lie outside min/max (the page chose it); anything else the user picks is inside.
+  const allowed = (def === null ? [] : Array.isArray(def) ? def : [def]).map((d) => d.getTime())
+  const inBounds = (d: Date): Date => {
+    if (allowed.includes(d.getTime())) return d
+    if (min && d < min) return bad(`${isoDate(d)} is before the minimum ${isoDate(min)}`)
+    if (max && d > max) return bad(`${isoDate(d)} is after the maximum ${isoDate(max)}`)
+    return d
+  }
+  const check = (v: unknown, strict: boolean): Date | null | [Date, Date] => {
+    if (range) {
+      if (!Array.isArray(v) || v.length !== 2) return bad('expected [from, to]')
+      const pair: [Date, Date] = [inBounds(parseDay(v[0], strict)), inBounds(parseDay(v[1], strict))]
+      return pair[0] <= pair[1] ? pair : bad(`${isoDate(pair[0])} is after ${isoDate(pair[1])}`)
+    }
+    if (v === null) return def === null ? null : bad('a date is required')
+    return inBounds(parseDay(v, strict))
+  }
+  const wire = (v: Date | null | [Date, Date]): string | null | [string, string] => (v === null ? null : Array.isArray(v) ? [isoDate(v[0]), isoDate(v[1])] : isoDate(v))
   const { id, value } = register(em, {
-    type: 'dateInput', label, key: o.key, identity: [o.value === undefined ? 'today' : isoDate(def)], default: def, deserialize, onChange: o.onChange,
-  }, isoDate(def))
-  em.emit('dateInput', { ...base(em, label, o), value: isoDate(value), min: o.min ? isoDate(toDate(o.min)) : null, max: o.max ? isoDate(toDate(o.max)) : null }, id)
+    type: 'dateInput', label, key: o.key, identity: [o.value === undefined ? 'today' : wire(def), range], default: def, disabled: o.disabled,
+    deserialize: (r) => check(r, true), fromState: (v) => check(v, false), onChange: o.onChange,
+  }, wire(def))
+  em.emit('dateInput', { ...base(em, label, o), value: wire(value), min: min && isoDate(min), max: max && isoDate(max) }, id)
   return value
 }
 
@@ -221,32 +297,34 @@ export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions 
   const multiple = o.multiple ?? false
   // Assigned at registration; messages (which call `deserialize`) arrive after the run.
   let id = ''
+  const check = (name: unknown, type: unknown, bytes: Uint8Array | null, ref: string | null = null): UploadedFile => {
+    if (typeof name !== 'string' || bytes === null) return bad('file without name or data')
+    const mime = typeof type === 'string' ? type : 'application/octet-stream'
+    if (bytes.byteLength > maxBytes || !accepted(accept, name, mime)) return bad(`file ${name} is too large or not accepted`)
+    return uploadedFile(name, mime, bytes, ref)
+  }
+  const many = (files: unknown[]): unknown[] => (multiple || files.length <= 1 ? files : bad('one file only'))
   // Files come by reference to an upload (the browser client) or inline as base64 (tests, small files).
   const fromWire = (f: unknown): UploadedFile => {
     const p = f as { name?: unknown; type?: unknown; dataBase64?: unknown; ref?: unknown }
-    if (typeof p?.ref === 'string') {
-      const held = (em.ctx.host.widgets.values.get(id) as UploadedFile[] | undefined)?.find((u) => (u as { [kUploadRef]?: string })[kUploadRef] === p.ref)
-      if (held) return held
-      const upload = em.ctx.host.uploads.take(p.ref)
-      if (!upload) return bad('unknown or expired upload reference')
-      if (upload.bytes.byteLength > maxBytes || !accepted(accept, upload.name, upload.type)) return bad(`file ${upload.name} is too large or not accepted`)
-      return uploadedFile(upload.name, upload.type, upload.bytes, p.ref)
-    }
-    if (typeof p?.name !== 'string' || typeof p.dataBase64 !== 'string') return bad('file without name or data')
-    const type = typeof p.type === 'string' ? p.type : 'application/octet-stream'
-    const bytes = new Uint8Array(Buffer.from(p.dataBase64, 'base64'))
-    if (bytes.byteLength > maxBytes || !accepted(accept, p.name, type)) return bad(`file ${p.name} is too large or not accepted`)
-    return uploadedFile(p.name, type, bytes)
+    if (typeof p?.ref !== 'string') return check(p?.name, p?.type, typeof p?.dataBase64 === 'string' ? new Uint8Array(Buffer.from(p.dataBase64, 'base64')) : null)
+    const held = (em.ctx.host.widgets.values.get(id) as UploadedFile[] | undefined)?.find((u) => (u as { [kUploadRef]?: string })[kUploadRef] === p.ref)
+    if (held) return held
+    const upload = em.ctx.host.uploads.take(p.ref)
+    return upload ? check(upload.name, upload.type, upload.bytes, p.ref) : bad('unknown or expired upload reference')
   }
   const deserialize = (r: unknown): UploadedFile[] => {
     if (!Array.isArray(r)) return bad('expected a list of files')
-    const files = r.map(fromWire)
-    return multiple ? files : files.slice(0, 1)
+    return many(r).map(fromWire)
   }
-  const fromState = (v: unknown): UploadedFile[] => (Array.isArray(v) ? (v as UploadedFile[]) : v === null ? [] : [v as UploadedFile])
+  const fromState = (v: unknown): UploadedFile[] =>
+    many(Array.isArray(v) ? v : v === null ? [] : [v]).map((f: unknown) => {
+      const p = f as { name?: unknown; type?: unknown; bytes?: unknown }
+      return check(p?.name, p?.type, p?.bytes instanceof Uint8Array ? p.bytes : null)
+    })
   const onChange = o.onChange
   const registered = register<UploadedFile[]>(em, {
-    type: 'fileUploader', label, key: o.key, identity: [accept, multiple], default: [], deserialize, fromState,
+    type: 'fileUploader', label, key: o.key, identity: [accept, multiple], default: [], disabled: o.disabled, deserialize, fromState,
     onChange: onChange ? (files) => onChange(files) : undefined,
   }, [])
   const { value } = registered
@@ -257,12 +335,13 @@ export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions 
 
 export function downloadButton(em: Emitter, label: string, data: string | Uint8Array | ArrayBuffer, o: DownloadButtonOptions = {}): boolean {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data instanceof Uint8Array ? data : new Uint8Array(data)
-  const mime = o.mime ?? (typeof data === 'string' ? 'text/plain' : 'application/octet-stream')
-  const fileName = o.fileName ?? 'download'
+  const call = `downloadButton("${String(label).slice(0, 40)}")`
+  const mime = o.mime === undefined ? (typeof data === 'string' ? 'text/plain' : 'application/octet-stream') : checkMime(call, 'mime', o.mime)
+  const fileName = o.fileName === undefined ? 'download' : checkFileName(call, o.fileName)
   const url = em.ctx.host.media.add(bytes, mime, fileName)
   const onClick = o.onClick
   const { id, value } = register<boolean>(em, {
-    type: 'downloadButton', label, key: o.key, identity: [fileName], default: false, trigger: true,
+    type: 'downloadButton', label, key: o.key, identity: [fileName], default: false, trigger: true, disabled: o.disabled,
     deserialize: (r) => r === true, onChange: onClick ? () => onClick() : undefined,
   }, false)
   em.emit('downloadButton', {

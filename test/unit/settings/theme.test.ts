@@ -74,11 +74,14 @@ describe('theme setting', () => {
   })
 
   it('the shell loads theme.js before the stylesheets (no flash) and carries theme.base', () => {
-    const html = renderShell({ basePath: '/tools', title: 'T', themeBase: 'dark' })
+    const assets = { appJs: 'app-A1.js', appCss: 'app-C1.css', themeJs: 'theme-T1.js', themeCss: 'theme-vars-V1.css' }
+    const html = renderShell({ basePath: '/tools', title: 'T', themeBase: 'dark', assets, chunkStyles: {} })
     expect(html).toContain('<html lang="en" data-theme-default="dark">')
-    const script = html.indexOf('<script src="/tools/_stcore/static/theme.js"></script>')
+    const script = html.indexOf('<script src="/tools/_stcore/static/theme-T1.js"></script>')
     expect(script).toBeGreaterThan(0)
-    expect(script).toBeLessThan(html.indexOf('app.css'))
-    expect(html.indexOf('/tools/_stcore/theme.css')).toBeGreaterThan(html.indexOf('app.css'))
+    expect(script).toBeLessThan(html.indexOf('app-C1.css'))
+    expect(html.indexOf('/tools/_stcore/static/theme-vars-V1.css')).toBeGreaterThan(html.indexOf('app-C1.css'))
+    // No theme set: no stylesheet to fetch.
+    expect(renderShell({ basePath: '', title: 'T', themeBase: 'system', assets: { ...assets, themeCss: null }, chunkStyles: {} })).not.toContain('theme-vars')
   })
 })

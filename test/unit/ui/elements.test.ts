@@ -152,7 +152,7 @@ describe('media, links, progress', () => {
     })
     expect(at.image[0]!.props).toEqual({ url: 'https://example.com/a.png', caption: 'A', width: 100, alt: 'A' })
     expect(at.image[1]!.props.url).toMatch(/^\/_stcore\/media\/[0-9a-f]{40}\.png$/)
-    expect(at.exception[0]!.props.message).toMatch(/not an http\(s\) URL/)
+    expect(at.exception[0]!.props.message).toMatch(/the scheme javascript: is not allowed here/)
   })
 
   it('link to a page vs external link', async () => {
@@ -228,7 +228,7 @@ describe('layout', () => {
     expect(at.get('container')[0]!.children[0]!.value).toBe('boxed')
     expect(at.get('empty')[0]!.children.map((c) => c.value)).toEqual(['second'])
     const form = at.get('form')[0]!
-    expect(form.props).toEqual({ formId: 'f', clearOnSubmit: false, border: true })
+    expect(form.props).toEqual({ formId: 'f', clearOnSubmit: false, border: true, clears: 0 })
     expect(at.textInput('fname').props.formId).toBe('f')
     const ids = new Set<string>()
     const walk = (v: { id: string; children: typeof at.main }): void => {
@@ -296,12 +296,15 @@ describe('widgets', () => {
     at.radio('r').setValue('b')
     at.selectbox('s').setValue({ label: 'Two', v: 2 })
     at.multiselect('m').setValue(['x', 'z'])
-    at.slider('sl').setValue(99)
+    at.slider('sl').setValue(7)
     at.slider('rg').setValue([1, 4])
-    at.numberInput('n').setValue(5)
+    at.numberInput('n').setValue(2)
     at.dateInput('d').setValue('2024-06-02')
     await at.run()
-    expect(values).toMatchObject({ checkbox: true, radio: 'b', selectbox: { v: 2 }, multiselect: ['x', 'z'], slider: 10, range: [1, 4], numberInput: 2 })
+    expect(values).toMatchObject({ checkbox: true, radio: 'b', selectbox: { v: 2 }, multiselect: ['x', 'z'], slider: 7, range: [1, 4], numberInput: 2 })
+    // A value the widget could not show is refused at once, not clamped.
+    await expect(at.slider('sl').setValue(99).run()).rejects.toThrow(/99 is outside 0\.\.10/)
+    await expect(at.numberInput('n').setValue(5).run()).rejects.toThrow(/outside 0\.\.2/)
     expect(at.radio('r').props.value).toBe(1)
     expect(at.selectbox('s').props.value).toBe(1)
     expect((values.dateInput as Date).toISOString().slice(0, 10)).toBe('2024-06-02')

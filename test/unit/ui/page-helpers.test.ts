@@ -93,6 +93,66 @@ describe('url-session helpers', () => {
     expect(reloaded.sessionState.visits).toBe(2)
   })
 
+  /** A page that keeps a secret of the visitor's in its URL session (the state an attacker wants). */
+  function notesApp(store: InMemorySessionStore) {
+    const app = quiet()
+    app.page('/', async (st) => {
+      const id = await ensureUrlSession(st, store)
+      await hydrateUrlSession(st, store)
+      const note = st.textInput('Note', { key: 'note' })
+      await persistUrlSession(st, store)
+      st.text(`${id}|${note}`)
+    })
+    return app
+  }
+
+  it('an id the server never issued is replaced, and nothing is ever stored under it', async () => {
+    vi.stubEnv('SVC_TESTS', '')
+    const store = new InMemorySessionStore()
+    const chosen = 'A'.repeat(43)
+    const victim = await createUiTestHandle(notesApp(store), { queryParams: { svc_sid: chosen } }).run()
+    await victim.textInput('note').setValue('my secret').run()
+    const id = victim.queryParams.get('svc_sid')!
+    expect(id).not.toBe(chosen)
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(store.get(chosen)).toBeUndefined()
+    expect(store.get(id)).toEqual({ note: 'my secret' })
+  })
+
+  it('an id issued to another session carries its state over to a fresh id; the victim never writes under it', async () => {
+    vi.stubEnv('SVC_TESTS', '')
+    const store = new InMemorySessionStore()
+    const app = notesApp(store)
+    const attacker = await createUiTestHandle(app).run()
+    await attacker.textInput('note').setValue('planted').run()
+    const planted = attacker.queryParams.get('svc_sid')!
+    const victim = await createUiTestHandle(app, { queryParams: { svc_sid: planted } }).run()
+    const id = victim.queryParams.get('svc_sid')!
+    expect(id).not.toBe(planted)
+    expect(store.get(id)).toEqual({ note: 'planted' })
+    await victim.textInput('note').setValue('my secret').run()
+    expect(victim.queryParams.get('svc_sid')).toBe(id)
+    expect(store.get(planted)).toEqual({ note: 'planted' })
+    expect(store.get(id)).toEqual({ note: 'my secret' })
+  })
+
+  it('hydrate and persist ignore an id this session was not given', async () => {
+    vi.stubEnv('SVC_TESTS', '')
+    const store = new InMemorySessionStore()
+    const chosen = 'B'.repeat(43)
+    store.set(chosen, { note: 'planted' })
+    const app = quiet()
+    app.page('/', async (st) => {
+      const read = await hydrateUrlSession(st, store)
+      st.sessionState.note = 'mine'
+      const written = await persistUrlSession(st, store)
+      st.text(`${read}|${written}|${String(st.sessionState.note)}`)
+    })
+    const at = await createUiTestHandle(app, { queryParams: { svc_sid: chosen } }).run()
+    expect(at.text[0]!.value).toBe('null|null|mine')
+    expect(store.get(chosen)).toEqual({ note: 'planted' })
+  })
+
   it('switches: SVC_TESTS disables unless forced; SVC_DISABLE_URL_SESSION always disables', () => {
     expect(urlSessionEnabled({})).toBe(true)
     expect(urlSessionEnabled({ SVC_TESTS: '1' })).toBe(false)

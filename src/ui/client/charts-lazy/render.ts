@@ -15,7 +15,8 @@ export async function renderVegaLite(target: HTMLElement, spec: Record<string, u
     ast: true,
     expr: expressionInterpreter,
     ...(config ? { config: config as never } : {}),
-    tooltip: { theme: 'svc' },
+    // The library's own tooltip stylesheet is an inline <style> (refused by the page CSP): charts.css has the rules.
+    tooltip: { theme: 'svc', disableDefaultStyle: true },
   })
   // Vega follows window resizes only; a chart in a tab or column that changes width follows its box.
   let observer: ResizeObserver | null = null

@@ -98,11 +98,6 @@ export function linkText(url: string, displayText: string | null): string {
   }
 }
 
-/** Only web and inline-image URLs become links and images; anything else is shown as text. */
-export function safeUrl(value: string, image: boolean): boolean {
-  return /^https?:\/\//i.test(value) || (!value.startsWith('//') && value.startsWith('/')) || (image && /^data:image\/(png|jpeg|gif|webp|svg\+xml);/i.test(value))
-}
-
 /** Progress columns: the bar's fill in 0..1. */
 export function progressFraction(n: number, min: number | null, max: number | null): number {
   const lo = min ?? 0

@@ -3,7 +3,7 @@ import type { ChatInputProps, ChatMessageProps } from '../../elements.js'
 import { useRuntime } from '../context.js'
 import { Nodes } from '../render.js'
 import { domId } from '../widgets/field.js'
-import { safeUrl } from './media.js'
+import { safeUrl } from '../url.js'
 import type { ElementProps } from './types.js'
 
 /** Drawn, not emoji: the default avatars show on machines without an emoji font. */
@@ -27,7 +27,7 @@ function AssistantIcon() {
 
 function Avatar({ props }: { props: ChatMessageProps }) {
   if (props.avatarKind === 'image' && props.avatar) {
-    return <img class="svc-chat-avatar is-image" src={safeUrl(props.avatar, true)} alt="" />
+    return <img class="svc-chat-avatar is-image" src={safeUrl(props.avatar, 'image')} alt="" />
   }
   if (props.avatarKind === 'text' && props.avatar) {
     return (

@@ -1,10 +1,11 @@
 import type { JSX } from 'preact'
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
-import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, SortSpec } from '../../elements.js'
+import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, RowId, SortSpec } from '../../elements.js'
 import type { UiNode } from '../../protocol.js'
 import { useRuntime } from '../context.js'
 import { domId, useWidgetValue } from '../widgets/field.js'
-import { formatCell, formatNumber, progressFraction, safeUrl } from './cell-format.js'
+import { formatCell, formatNumber, progressFraction } from './cell-format.js'
+import { safeUrl } from '../url.js'
 import { addRow, deleteRow, editCell, editedValue, parseInput } from './editing.js'
 import type { ElementProps } from './types.js'
 
@@ -12,7 +13,8 @@ import type { ElementProps } from './types.js'
  * `dataframe` and `dataEditor`: server-paged tables. Only one page of rows is in the DOM; page and
  * sort changes ask the server (`dataframe_page`, answered by `dataframe_rows`, no rerun), so a
  * 100k-row table costs one page per interaction. Selection and edits are widget values holding
- * row ids (indexes into the page's data), so they survive sorting and paging.
+ * row ids (row keys, or indexes into the page's data sent with the rows' version), so they
+ * survive sorting and paging and never land on another row when the data changes.
  */
 
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 })
@@ -20,7 +22,7 @@ const WIDTHS = { small: 75, medium: 200, large: 400 } as const
 
 interface View {
   rows: Cell[][]
-  rowIds: number[]
+  rowIds: RowId[]
   page: number
   sort: SortSpec | null
   totalRows: number
@@ -114,18 +116,22 @@ function CellContent({ value, column }: { value: Cell | undefined; column: DataC
         </span>
       )
     }
-    case 'link':
-      if (typeof value === 'string' && safeUrl(value, false)) {
+    case 'link': {
+      const href = typeof value === 'string' ? safeUrl(value, 'link') : undefined
+      if (href !== undefined) {
         return (
-          <a href={value} target="_blank" rel="noopener noreferrer">
+          <a href={href} target="_blank" rel="noopener noreferrer">
             {formatCell(value, column)}
           </a>
         )
       }
       break
-    case 'image':
-      if (typeof value === 'string' && safeUrl(value, true)) return <img class="svc-cell-image" src={value} alt="" loading="lazy" />
+    }
+    case 'image': {
+      const src = typeof value === 'string' ? safeUrl(value, 'image') : undefined
+      if (src !== undefined) return <img class="svc-cell-image" src={src} alt="" loading="lazy" />
       break
+    }
     default:
       break
   }
@@ -138,7 +144,7 @@ function cellClass(c: DataColumn, k: number | null, extra = ''): string {
 }
 
 interface Editing {
-  rowId: number
+  rowId: RowId
   column: string
 }
 
@@ -203,8 +209,8 @@ function CellEditor({ column, value, onCommit, onCancel }: { column: DataColumn;
 interface TableProps {
   node: UiNode
   props: DataframeProps | DataEditorProps
-  selection?: { mode: 'single-row' | 'multi-row'; rows: number[]; set: (rows: number[]) => void }
-  editor?: { state: EditingState; baseRows: number; dynamic: boolean; commit: (next: EditingState) => void; editing: Editing | null; setEditing: (e: Editing | null) => void }
+  selection?: { mode: 'single-row' | 'multi-row'; rows: RowId[]; set: (rows: RowId[]) => void }
+  editor?: { state: EditingState; baseRows: number; dynamic: boolean; locked: boolean; commit: (next: EditingState) => void; editing: Editing | null; setEditing: (e: Editing | null) => void }
   onAdd?: () => void
 }
 
@@ -225,20 +231,20 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
   // Sticky slots, left to right: leading columns, then pinned ones.
   let slot = 0
   const selectSlot = selection ? slot++ : null
-  const deleteSlot = editor?.dynamic ? slot++ : null
+  const deleteSlot = editor?.dynamic && !editor.locked ? slot++ : null
   const indexSlot = props.hideIndex ? null : slot++
   const colSlots = cols.map((c) => (c.pinned ? slot++ : null))
   const selected = new Set(selection?.rows ?? [])
-  const toggle = (rowId: number) => {
+  const toggle = (rowId: RowId) => {
     if (!selection) return
     if (selection.mode === 'single-row') selection.set(selected.has(rowId) ? [] : [rowId])
-    else selection.set(selected.has(rowId) ? selection.rows.filter((r) => r !== rowId) : [...selection.rows, rowId].sort((a, b) => a - b))
+    else selection.set(selected.has(rowId) ? selection.rows.filter((r) => r !== rowId) : [...selection.rows, rowId])
   }
   const allOnPage = view.rowIds.length > 0 && view.rowIds.every((r) => selected.has(r))
   const togglePage = () => {
     if (!selection) return
     const page = new Set(view.rowIds)
-    selection.set(allOnPage ? selection.rows.filter((r) => !page.has(r)) : [...new Set([...selection.rows, ...view.rowIds])].sort((a, b) => a - b))
+    selection.set(allOnPage ? selection.rows.filter((r) => !page.has(r)) : [...new Set([...selection.rows, ...view.rowIds])])
   }
   const wrapStyle: JSX.CSSProperties = props.height ? { maxHeight: `${props.height}px` } : {}
   const kind = editor ? 'dataEditor' : 'dataframe'
@@ -381,9 +387,14 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
   )
 }
 
+/** The rows' version goes back with a value made for them (tables without a row key). */
+function withVersion<T extends object>(value: T, rowsVersion: string | null): T {
+  return rowsVersion === null ? value : { ...value, rowsVersion }
+}
+
 function SelectableDataframe({ node, props }: ElementProps<DataframeProps>) {
-  const w = useWidgetValue<{ rows: number[] }>(node, { rows: props.selection })
-  return <DataTable node={node} props={props} selection={{ mode: props.selectionMode!, rows: w.value.rows, set: (rows) => w.commit({ rows }) }} />
+  const w = useWidgetValue<{ rows: RowId[] }>(node, { rows: props.selection })
+  return <DataTable node={node} props={props} selection={{ mode: props.selectionMode!, rows: w.value.rows, set: (rows) => w.commit(withVersion({ rows }, props.rowsVersion)) }} />
 }
 
 export function Dataframe({ node, props }: ElementProps<DataframeProps>) {
@@ -394,6 +405,7 @@ export function DataEditor({ node, props }: ElementProps<DataEditorProps>) {
   const w = useWidgetValue<EditingState>(node, props.value)
   const [editing, setEditing] = useState<Editing | null>(null)
   const dynamic = props.numRows === 'dynamic'
-  const editor = { state: w.value, baseRows: props.baseRows, dynamic, commit: (next: EditingState) => w.commit(next), editing, setEditing }
-  return <DataTable node={node} props={props} editor={editor} onAdd={dynamic ? () => w.commit(addRow(w.value, props.columns)) : undefined} />
+  const commit = (next: EditingState) => w.commit(withVersion(next, props.rowsVersion))
+  const editor = { state: w.value, baseRows: props.baseRows, dynamic, locked: props.disabled, commit, editing, setEditing }
+  return <DataTable node={node} props={props} editor={editor} onAdd={dynamic && !props.disabled ? () => commit(addRow(w.value, props.columns)) : undefined} />
 }

@@ -1,12 +1,15 @@
-import type { Cell, DataColumn, EditingState } from '../../elements.js'
+import type { Cell, DataColumn, EditingState, RowId } from '../../elements.js'
 
 /**
  * The data editor's delta, built in the browser: each user edit returns a new `EditingState`
- * (never the table). Row ids below `baseRows` are rows of the data; the ones after are added rows.
+ * (never the table). Rows of the data are named by their id (a row key string, or an index below
+ * `baseRows`); numbers from `baseRows` on are added rows.
  */
 
-export function editCell(state: EditingState, baseRows: number, rowId: number, column: string, value: Cell): EditingState {
-  if (rowId >= baseRows) {
+const isAdded = (rowId: RowId, baseRows: number): rowId is number => typeof rowId === 'number' && rowId >= baseRows
+
+export function editCell(state: EditingState, baseRows: number, rowId: RowId, column: string, value: Cell): EditingState {
+  if (isAdded(rowId, baseRows)) {
     const addedRows = state.addedRows.map((r, j) => (j === rowId - baseRows ? { ...r, [column]: value } : r))
     return { ...state, addedRows }
   }
@@ -21,16 +24,16 @@ export function addRow(state: EditingState, columns: readonly DataColumn[]): Edi
   return { ...state, addedRows: [...state.addedRows, row] }
 }
 
-export function deleteRow(state: EditingState, baseRows: number, rowId: number): EditingState {
-  if (rowId >= baseRows) return { ...state, addedRows: state.addedRows.filter((_r, j) => j !== rowId - baseRows) }
+export function deleteRow(state: EditingState, baseRows: number, rowId: RowId): EditingState {
+  if (isAdded(rowId, baseRows)) return { ...state, addedRows: state.addedRows.filter((_r, j) => j !== rowId - baseRows) }
   if (state.deletedRows.includes(rowId)) return state
   const { [String(rowId)]: _dropped, ...editedRows } = state.editedRows
-  return { ...state, editedRows, deletedRows: [...state.deletedRows, rowId].sort((a, b) => a - b) }
+  return { ...state, editedRows, deletedRows: [...state.deletedRows, rowId] }
 }
 
 /** The value an edit leaves in a cell before the server's render arrives (null: no local edit). */
-export function editedValue(state: EditingState, baseRows: number, rowId: number, column: string): { value: Cell } | null {
-  const cells = rowId >= baseRows ? state.addedRows[rowId - baseRows] : state.editedRows[String(rowId)]
+export function editedValue(state: EditingState, baseRows: number, rowId: RowId, column: string): { value: Cell } | null {
+  const cells = isAdded(rowId, baseRows) ? state.addedRows[rowId - baseRows] : state.editedRows[String(rowId)]
   return cells && Object.hasOwn(cells, column) ? { value: cells[column]! } : null
 }
 

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact'
 import { useMemo, useRef, useState } from 'preact/hooks'
 import type { ColumnProps, ColumnsProps, ContainerProps, ExpanderProps, FormProps, TabsProps } from '../../elements.js'
 import type { UiNode } from '../../protocol.js'
@@ -160,7 +161,10 @@ export function Form({ node, props }: ElementProps<FormProps>) {
           scope.submit(null)
         }}
       >
-        <Nodes nodes={children} />
+        {/* A new `clears` count remounts the controls: they show the server's cleared values. */}
+        <Fragment key={props.clears}>
+          <Nodes nodes={children} />
+        </Fragment>
       </form>
     </FormContext.Provider>
   )

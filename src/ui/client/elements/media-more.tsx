@@ -1,12 +1,6 @@
 import type { AudioProps, PdfProps, VideoProps } from '../../elements.js'
 import type { ElementProps } from './types.js'
-
-/** Only http(s), same-origin paths and `data:` URIs of the element's own kind reach the DOM. */
-function mediaSrc(url: string, dataPrefix: string): string | undefined {
-  const u = url.trim()
-  if (/^https?:\/\//i.test(u) || (u.startsWith('/') && !u.startsWith('//'))) return u
-  return u.toLowerCase().startsWith(dataPrefix) ? u : undefined
-}
+import { safeUrl } from '../url.js'
 
 /** Start and end as a media fragment (`#t=10,20`), which every browser honours. */
 function withFragment(src: string | undefined, p: AudioProps): string | undefined {
@@ -16,7 +10,7 @@ function withFragment(src: string | undefined, p: AudioProps): string | undefine
 
 export function Audio({ props }: ElementProps<AudioProps>) {
   return (
-    <audio class="svc-audio" data-testid="audio" controls src={withFragment(mediaSrc(props.url, 'data:audio/'), props)} loop={props.loop} autoplay={props.autoplay} preload="metadata">
+    <audio class="svc-audio" data-testid="audio" controls src={withFragment(safeUrl(props.url, 'audio'), props)} loop={props.loop} autoplay={props.autoplay} preload="metadata">
       Your browser cannot play this audio.
     </audio>
   )
@@ -28,7 +22,7 @@ export function Video({ props }: ElementProps<VideoProps>) {
       class="svc-video"
       data-testid="video"
       controls
-      src={withFragment(mediaSrc(props.url, 'data:video/'), props)}
+      src={withFragment(safeUrl(props.url, 'video'), props)}
       loop={props.loop}
       autoplay={props.autoplay}
       muted={props.muted || props.autoplay}
@@ -43,7 +37,7 @@ export function Video({ props }: ElementProps<VideoProps>) {
 }
 
 export function Pdf({ props }: ElementProps<PdfProps>) {
-  const src = mediaSrc(props.url, 'data:application/pdf')
+  const src = safeUrl(props.url, 'pdf')
   return (
     <div class="svc-pdf" data-testid="pdf">
       <iframe class="svc-pdf-frame" src={src} title="PDF document" style={{ height: `${props.height}px` }} />

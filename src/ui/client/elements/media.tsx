@@ -2,20 +2,12 @@ import type { ImageProps, LinkProps } from '../../elements.js'
 import { useRuntime } from '../context.js'
 import type { ElementProps } from './types.js'
 import { Icon } from '../icons.js'
-
-/** Only http(s), mailto, data images and relative URLs reach the DOM. */
-export function safeUrl(url: string, allowData = false): string | undefined {
-  const u = url.trim()
-  if (/^(https?:|mailto:)/i.test(u)) return u
-  if (allowData && /^data:image\//i.test(u)) return u
-  if (/^[a-z][a-z0-9+.-]*:/i.test(u)) return undefined
-  return u
-}
+import { safeUrl } from '../url.js'
 
 export function Image({ props }: ElementProps<ImageProps>) {
   return (
     <figure class="svc-image">
-      <img src={safeUrl(props.url, true)} alt={props.alt} width={props.width ?? undefined} style={props.width ? undefined : { width: '100%' }} />
+      <img src={safeUrl(props.url, 'image')} alt={props.alt} width={props.width ?? undefined} style={props.width ? undefined : { width: '100%' }} />
       {props.caption ? <figcaption>{props.caption}</figcaption> : null}
     </figure>
   )
@@ -51,7 +43,7 @@ export function Link({ props }: ElementProps<LinkProps>) {
     )
   }
   return (
-    <a class="svc-link" href={safeUrl(props.href)} target={props.newTab ? '_blank' : undefined} rel={props.newTab ? 'noopener noreferrer' : undefined}>
+    <a class="svc-link" href={safeUrl(props.href, 'link')} target={props.newTab ? '_blank' : undefined} rel={props.newTab ? 'noopener noreferrer' : undefined}>
       {content}
       {props.newTab ? (
         <span class="svc-link-external" aria-label="(opens in a new tab)">

@@ -27,7 +27,8 @@ export function FileUploader({ node, props }: ElementProps<FileUploaderProps>) {
   // Payloads sent from this page view, so one file can be removed without re-picking the rest.
   const sent = useRef<UploadedFilePayload[]>([])
   const id = domId(node.id)
-  const held = props.value
+  // What is shown: the server's files, or inside a form the files picked for the next submit.
+  const held = w.value as FileUploaderProps['value']
 
   const accept = (f: File) => {
     if (!props.accept || props.accept.length === 0) return true

@@ -185,17 +185,43 @@ export function NumberInput({ node, props }: ElementProps<NumberInputProps>) {
 export function DateInput({ node, props }: ElementProps<DateInputProps>) {
   const w = useWidgetValue(node, props.value)
   const id = domId(node.id)
+  const bounds = { min: props.min ?? undefined, max: props.max ?? undefined, disabled: props.disabled }
+  const value = w.value
+  // A day typed past min/max would be refused by the server: put the field back instead.
+  const outside = (input: HTMLInputElement, shown: string): boolean => {
+    const v = input.value
+    if (v === '' || !((props.min !== null && v < props.min) || (props.max !== null && v > props.max))) return false
+    input.value = shown
+    return true
+  }
+  if (Array.isArray(value)) {
+    // Two days, kept in order: moving one past the other moves the other along.
+    const pick = (which: 0 | 1, v: string) => {
+      if (v === '') return
+      const [from, to] = value
+      const next: [string, string] = which === 0 ? [v, v > to ? v : to] : [v < from ? v : from, v]
+      if (next[0] !== from || next[1] !== to) w.commit(next)
+    }
+    return (
+      <Field node={node} base={props} controlId={id}>
+        <div class="svc-date-range" role="group" aria-labelledby={domId(node.id, '-label')}>
+          <input id={id} class="svc-input svc-date" type="date" aria-label={`${props.label} (from)`} value={value[0]} {...bounds} onChange={(e) => outside(e.currentTarget, value[0]) || pick(0, e.currentTarget.value)} />
+          <span class="svc-date-range-sep" aria-hidden="true">–</span>
+          <input class="svc-input svc-date" type="date" aria-label={`${props.label} (to)`} value={value[1]} {...bounds} onChange={(e) => outside(e.currentTarget, value[1]) || pick(1, e.currentTarget.value)} />
+        </div>
+      </Field>
+    )
+  }
   return (
     <Field node={node} base={props} controlId={id}>
       <input
         id={id}
         class="svc-input svc-date"
         type="date"
-        value={w.value ?? ''}
-        min={props.min ?? undefined}
-        max={props.max ?? undefined}
-        disabled={props.disabled}
+        value={value ?? ''}
+        {...bounds}
         onChange={(e) => {
+          if (outside(e.currentTarget, value ?? '')) return
           const v = e.currentTarget.value
           w.commit(v === '' ? null : v)
         }}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import type { SvcRun } from '../helpers/e2e-svc.js'
+import { useSvcWithBrowser } from '../helpers/e2e-app.js'
+import { visit } from '../helpers/wire-visit.js'
+
+const CHART = '[data-testid="lineChart"] svg.marks g.mark-line path'
+
+/**
+ * Issue #23's budgets in Chromium against `svc run`, from the DevTools protocol: what a first and a
+ * repeat visit of a chart page cost on the wire. Timing is `bench:pages`'s (never a test's).
+ */
+describe('pages on the wire in the browser', () => {
+  let svc: SvcRun
+  let browser: Browser
+  useSvcWithBrowser('test/e2e/fixtures/wire-app.ts:app', ['--root-path', '/tools'], (s) => void ({ svc, browser } = s))
+
+  it('first visit under 400 kB with every script and style compressed; a repeat visit fetches only the HTML and the socket', async () => {
+    const context = await browser.newContext()
+    try {
+      const first = await visit(context, svc.url, { readySelector: CHART })
+      const scripts = first.requests.filter((r) => r.type === 'Script' || r.type === 'Stylesheet')
+      // app.js, the shared chunk, the chart chunk, theme.js, app.css
+      expect(scripts.length).toBeGreaterThanOrEqual(5)
+      for (const r of scripts) {
+        expect(r.contentEncoding, r.url).toBe('br')
+        expect(r.cacheControl, r.url).toBe('public, max-age=31536000, immutable')
+      }
+      expect(first.httpBytes + first.socketBytes).toBeLessThan(400 * 1024)
+
+      const repeat = await visit(context, svc.url, { readySelector: CHART })
+      const fetched = repeat.requests.filter((r) => !r.fromCache)
+      expect(fetched.map((r) => r.type).sort()).toEqual(['Document', 'WebSocket'])
+      expect(repeat.requests.filter((r) => r.fromCache).length).toBe(scripts.length)
+      expect(repeat.httpBytes + repeat.socketBytes).toBeLessThan(30 * 1024)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('an image from another origin is refused by the default CSP and the console names the ui_csp value that allows it', async () => {
+    const page = await browser.newPage()
+    try {
+      const warnings: string[] = []
+      page.on('console', (m) => {
+        if (m.type() === 'warning') warnings.push(m.text())
+      })
+      await page.goto(`${svc.url}external`)
+      await page.getByText('from another origin').waitFor()
+      await expect.poll(() => warnings.find((w) => w.startsWith('svc: '))).toBe(
+        'svc: https://images.example.invalid/logo.png was blocked by the page\'s Content-Security-Policy (img-src); to allow it, add its origin to the ui_csp setting: {"img-src": ["https://images.example.invalid"]}',
+      )
+    } finally {
+      await page.close()
+    }
+  })
+})
