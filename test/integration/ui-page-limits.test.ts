@@ -87,16 +87,16 @@ describe('page-socket messages and uploads (real sidecar)', () => {
     const files = widgetId(render, 'files')
     c.send({ type: 'widget', id: files, value: [{ name: 'отчёт 1.bin', type: 'application/octet-stream', size, ref }] })
     const sha = createHash('sha256').update(bytes).digest('hex')
-    const shown = textOf(await c.render(10_000))
+    const shown = textOf(await c.render(15_000))
     expect(shown).toContain(`file отчёт 1.bin ${bytes.byteLength} ${sha}`)
 
     // A second file; then the first is removed by naming only the second (the browser's list).
     const small = Buffer.from('a,b\n1,2\n')
     const second = (await upload(sc.port, { session: session.sessionId, name: 'b.csv', type: 'text/csv', body: small })).json as { ref: string }
     c.send({ type: 'widget', id: files, value: [{ name: 'отчёт 1.bin', type: 'application/octet-stream', size, ref }, { name: 'b.csv', type: 'text/csv', size: small.byteLength, ref: second.ref }] })
-    expect(textOf(await c.render())).toContain('file b.csv 8 ')
+    expect(textOf(await c.render(15_000))).toContain('file b.csv 8 ')
     c.send({ type: 'widget', id: files, value: [{ name: 'b.csv', type: 'text/csv', size: small.byteLength, ref: second.ref }] })
-    const after = textOf(await c.render())
+    const after = textOf(await c.render(15_000))
     expect(after).toContain('file b.csv 8 ')
     expect(after).not.toContain('отчёт')
   }, 60_000)

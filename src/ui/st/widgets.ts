@@ -319,8 +319,8 @@ export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions 
   }
   const fromState = (v: unknown): UploadedFile[] =>
     many(Array.isArray(v) ? v : v === null ? [] : [v]).map((f: unknown) => {
-      const p = f as { name?: unknown; type?: unknown; bytes?: unknown }
-      return check(p?.name, p?.type, p?.bytes instanceof Uint8Array ? p.bytes : null)
+      const p = f as { name?: unknown; type?: unknown; bytes?: unknown; [kUploadRef]?: string }
+      return check(p?.name, p?.type, p?.bytes instanceof Uint8Array ? p.bytes : null, p?.[kUploadRef] ?? null)
     })
   const onChange = o.onChange
   const registered = register<UploadedFile[]>(em, {
