@@ -42,11 +42,6 @@ export class UploadStore {
     return entry.upload
   }
 
-  /** Bytes waiting to be taken. */
-  get bytes(): number {
-    return this.#bytes
-  }
-
   clear(): void {
     this.#pending.clear()
     this.#bytes = 0

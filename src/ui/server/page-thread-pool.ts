@@ -63,7 +63,6 @@ export class PageThreadPool implements SessionHost {
   readonly #resumes = new Map<string, number[]>()
   #nextConn = 1
   #nextUpload = 1
-  #generation = 0
   #closing = false
   #watchdog: NodeJS.Timeout | null = null
 
@@ -78,11 +77,6 @@ export class PageThreadPool implements SessionHost {
   /** Live sessions across the threads. */
   get size(): number {
     return this.#bySession.size
-  }
-
-  /** Threads running (loading ones included). */
-  get threads(): number {
-    return this.#threads.filter((t) => t.alive).length
   }
 
   /**
@@ -133,7 +127,6 @@ export class PageThreadPool implements SessionHost {
   async reload(): Promise<{ manifest: PageManifest; moved: number }> {
     const old = this.#threads.filter((t) => t.alive)
     if (old.length === 0) return { manifest: await loadManifest(this.#data), moved: 0 }
-    this.#generation++
     const count = Math.max(1, old.filter((t) => t.placeable).length)
     const fresh = Array.from({ length: Math.min(this.#size, count) }, () => this.#spawn())
     let manifest: PageManifest
@@ -209,7 +202,7 @@ export class PageThreadPool implements SessionHost {
   }
 
   #spawn(): PageThread {
-    const thread = new PageThread(this.#data, this.#generation)
+    const thread = new PageThread(this.#data)
     this.#threads.push(thread)
     thread.worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m))
     thread.worker.on('error', (err) => {

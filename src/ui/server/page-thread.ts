@@ -50,7 +50,6 @@ export type ThreadState = 'starting' | 'ready' | 'retiring' | 'gone'
  */
 export class PageThread {
   readonly worker: Worker
-  readonly generation: number
   readonly ready: Promise<PageManifest>
   readonly conns = new Map<number, Conn>()
   readonly sessions = new Set<string>()
@@ -68,8 +67,7 @@ export class PageThread {
   handedOver: (() => void) | null = null
   #settle: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
 
-  constructor(data: PageThreadData, generation: number) {
-    this.generation = generation
+  constructor(data: PageThreadData) {
     this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, resourceLimits: pageThreadResourceLimits() })
     let settle!: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
     this.ready = new Promise<PageManifest>((ready, failed) => (settle = { ready, failed }))

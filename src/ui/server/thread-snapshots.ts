@@ -52,10 +52,6 @@ export class LocalSnapshotStore {
     return null
   }
 
-  get size(): number {
-    return this.#entries.size
-  }
-
   close(): void {
     clearInterval(this.#sweep)
     this.#entries.clear()
