@@ -49,6 +49,8 @@ export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
 export interface RunningSidecar {
   port: number
   logger: Logger
+  /** Load the app again (fresh page threads); rejects with the load error, the running code serving on. */
+  reload(): Promise<void>
   close(): Promise<void>
 }
 
@@ -119,6 +121,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   return {
     port,
     logger,
+    reload,
     async close() {
       await watcher?.close()
       await server.close()

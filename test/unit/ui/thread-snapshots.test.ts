@@ -18,7 +18,9 @@ describe('session snapshots kept by the page server main thread', () => {
 
   it('expire with their TTL, which expire() moves', () => {
     vi.useFakeTimers({ now: 0 })
-    onTestFinished(() => vi.useRealTimers())
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     const store = new LocalSnapshotStore()
     onTestFinished(() => store.close())
     const none = (): void => undefined
