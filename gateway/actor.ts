@@ -24,11 +24,13 @@ export interface GatewayActorOptions {
   /** The stable worker slot, the `worker` label of the metrics (`SVC_WORKER_ID`). */
   workerId: string
   logger: Logger
+  /** Started by `svc dev` (`SVC_DEV_MODE`): mode-dependent defaults take their dev value. Default false. */
+  devMode?: boolean
   channel: Channel<SupervisorToGateway, GatewayToSupervisor>
   exit: (code: number) => void
 }
 
-export class GatewayActor implements Closable<[graceMs: number]> {
+export class GatewayActor implements Closable<[graceMs: number, wsGraceMs?: number]> {
   readonly #opts: GatewayActorOptions
   #state: WorkerState = 'idle'
   #gateway: Gateway | null = null
@@ -50,7 +52,8 @@ export class GatewayActor implements Closable<[graceMs: number]> {
   async start(): Promise<void> {
     const { channel } = this.#opts
     channel.onMessage((msg, handle) => this.#onMessage(msg, handle))
-    channel.onDisconnect(() => void this.close(ORPHAN_GRACE_MS))
+    // Nobody waits for an orphan: WebSockets a reload's drain was keeping close now too.
+    channel.onDisconnect(() => this.#drain(ORPHAN_GRACE_MS, 'shutdown', 0))
     this.#state = 'loading'
     try {
       const { app } = await loadTarget(this.#opts.target)
@@ -58,7 +61,7 @@ export class GatewayActor implements Closable<[graceMs: number]> {
       const runtime = new GatewayRuntime(this.#opts.uiUpstream)
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
-      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime })
+      this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime, devMode: this.#opts.devMode })
       // Stopped while the app loaded: nothing was announced, nothing may serve.
       if (this.#closing || this.#destroying) {
         await this.#gateway.destroy()
@@ -95,7 +98,7 @@ export class GatewayActor implements Closable<[graceMs: number]> {
         void this.#switchUpstream(msg.url)
         return
       case 'drain':
-        void this.close(msg.grace_ms)
+        this.#drain(msg.grace_ms, msg.reason, msg.ws_grace_ms ?? 0)
         return
       case 'metrics_collect':
         void this.#answerCollect(msg.id)
@@ -175,9 +178,26 @@ export class GatewayActor implements Closable<[graceMs: number]> {
     })
   }
 
-  /** Drain within `graceMs`, tell the supervisor, exit 0. Same promise on repeat; after destroy(), destroy()'s. */
-  close(graceMs: number): Promise<void> {
-    this.#closing ??= this.#destroying ?? this.#close(graceMs)
+  /**
+   * The supervisor's `drain`. A reload's keeps proxied WebSockets up to `wsGraceMs`; a second
+   * drain while one runs changes only what happens to the WebSockets: a shutdown closes them now,
+   * a reload moves their deadline.
+   */
+  #drain(graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs: number): void {
+    if (this.#closing === null) {
+      void this.close(graceMs, reason === 'reload' ? wsGraceMs : 0)
+      return
+    }
+    if (reason === 'shutdown') this.#gateway?.closeWebSockets()
+    else this.#gateway?.retireWebSockets(wsGraceMs)
+  }
+
+  /**
+   * Drain within `graceMs` (WebSockets: see Gateway.close), tell the supervisor, exit 0. Same
+   * promise on repeat; after destroy(), destroy()'s.
+   */
+  close(graceMs: number, wsGraceMs = 0): Promise<void> {
+    this.#closing ??= this.#destroying ?? this.#close(graceMs, wsGraceMs)
     return this.#closing
   }
 
@@ -190,12 +210,12 @@ export class GatewayActor implements Closable<[graceMs: number]> {
     return this.#destroying
   }
 
-  async #close(graceMs: number): Promise<void> {
+  async #close(graceMs: number, wsGraceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'draining'
     const connections = (await this.#gateway?.server.openConnections()) ?? 0
     // Also a worker that never listened: its app may hold open pools its onClose hooks release.
-    if (this.#gateway) await this.#gateway.close(graceMs)
+    if (this.#gateway) await this.#gateway.close(graceMs, wsGraceMs)
     // destroy() cut the drain short and ends the worker itself.
     if (this.#destroying) return
     this.#state = 'stopped'

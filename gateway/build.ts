@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Svc } from '../src/app.js'
 import { childLogger } from '../src/logging/logger.js'
-import { kServeHealth } from '../src/internal/symbols.js'
+import { kServeErrorDetails, kServeHealth } from '../src/internal/symbols.js'
 import type { GatewayRuntime } from './runtime.js'
 import { createApiHop } from './api-hop.js'
 import { HttpProxy } from './http-proxy.js'
@@ -14,10 +14,10 @@ import { createStaticRoute } from './static-route.js'
 import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
 import { GatewayServer, autoMaxConnections } from './server.js'
 import type { Closable } from '../src/internal/closable.js'
-import { MIN_APP_CLOSE_MS } from '../src/internal/deadlines.js'
+import { MIN_APP_CLOSE_MS, WS_RETIRE_SPREAD_MS } from '../src/internal/deadlines.js'
 
 /** Everything one gateway worker (or an in-process test client) serves with. */
-export interface Gateway extends Closable<[graceMs: number]> {
+export interface Gateway extends Closable<[graceMs: number, wsGraceMs?: number]> {
   readonly server: GatewayServer
   readonly logger: Logger
   /** The request path without a socket server (in-process test client). */
@@ -27,8 +27,14 @@ export interface Gateway extends Closable<[graceMs: number]> {
   /**
    * Stop accepting, readyz 503, WebSockets closed with 1001, in-flight finished within the grace;
    * then the app's Fastify `onClose` hooks (DB pools) run, within what is left of the grace.
+   * `wsGraceMs` > 0 (a reload): WebSockets stay open until they close or that time passes, then
+   * get 1001 spread over `WS_RETIRE_SPREAD_MS`; the close resolves once they are gone.
    */
-  close(graceMs: number): Promise<void>
+  close(graceMs: number, wsGraceMs?: number): Promise<void>
+  /** During a reload's close: WebSockets still open get 1001 spread over time, starting `afterMs` from now. */
+  retireWebSockets(afterMs: number): void
+  /** During a close: every WebSocket gets 1001 now (a shutdown while a reload's drain waits for them). */
+  closeWebSockets(): void
   /** Now: WebSockets and connections dropped, the upstream pool aborted, the app closed. */
   destroy(): Promise<void>
 }
@@ -38,6 +44,8 @@ export interface BuildGatewayOptions {
   runtime: GatewayRuntime
   observer?: GatewayObserver
   internal?: InternalRoutes | null
+  /** Started by `svc dev`: API server errors show their message unless `show_error_details` says otherwise. */
+  devMode?: boolean
 }
 
 async function closeApp(app: Svc, ms: number, logger: Logger): Promise<void> {
@@ -57,11 +65,13 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
   const settings = app.settings
   const runtime = opts.runtime
   app[kServeHealth](runtime)
+  app[kServeErrorDetails](opts.devMode ?? false)
   const logger = childLogger(app.logger, 'svc.gateway')
   const observer = opts.observer ?? NOOP_OBSERVER
   const api = await createApiHop(app.api)
   const http = new HttpProxy(runtime.uiUpstream, {
     maxBodyBytes: settings.gateway_max_proxy_request_body_bytes,
+    bufferDiskBytes: settings.gateway_proxy_buffer_disk_bytes,
     connectTimeoutMs: settings.gateway_upstream_connect_timeout_s * 1000,
     readTimeoutMs: settings.gateway_upstream_read_timeout_s * 1000,
     poolSize: settings.gateway_upstream_pool_size,
@@ -103,16 +113,24 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
       runtime.uiUpstream = url
       return http.setUpstream(runtime.uiUpstream)
     },
-    close(graceMs) {
+    close(graceMs, wsGraceMs = 0) {
       closing ??= (async () => {
         const deadline = Date.now() + graceMs
         runtime.draining = true
-        await server.close(graceMs, () => void ws.close(1001, 'server going away'))
+        const sockets = wsGraceMs > 0 ? () => ws.retire(wsGraceMs, WS_RETIRE_SPREAD_MS) : () => void ws.close(1001, 'server going away')
+        // Resolves once every connection is gone, upgraded ones included.
+        await server.close(graceMs, sockets)
         await ws.destroy()
         await http.close()
         await closeApp(app, Math.max(deadline - Date.now(), MIN_APP_CLOSE_MS), logger)
       })()
       return closing
+    },
+    retireWebSockets(afterMs) {
+      ws.retire(afterMs, WS_RETIRE_SPREAD_MS)
+    },
+    closeWebSockets() {
+      void ws.close(1001, 'server going away')
     },
     destroy() {
       destroying ??= (async () => {

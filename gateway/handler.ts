@@ -12,6 +12,7 @@ import type { HttpProxy } from './http-proxy.js'
 import type { WsProxy } from './ws-proxy.js'
 import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo } from './observe.js'
 import { DEBUG_PATH, type InternalRoutes } from './internal-routes.js'
+import { lingerBriefly } from './lingering-close.js'
 import type { StaticRoute } from './static-route.js'
 
 
@@ -240,6 +241,7 @@ function watchApiBodyIdle(req: IncomingMessage, res: ServerResponse, ms: number,
     }
     timedOut = true
     res.setHeader('connection', 'close')
+    lingerBriefly(req.socket)
     sendJsonError(res, 'SVC_ERR_GATEWAY_BODY_TIMEOUT', `the request body stalled: no bytes for ${ms / 1000} s (gateway_client_body_timeout_s)`, requestId)
   })
   req.once('end', () => {

@@ -1,27 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
 import type { Dispatcher } from 'undici'
 import { Pool } from '../src/internal/undici-pool.js'
 import type { Logger } from 'pino'
 import { downstreamResponseHeaders } from './forward-headers.js'
 import { sendJsonError } from './json-error.js'
 import type { RequestObservation } from './observe.js'
-import { SvcError, isSvcError, type SvcErrorCode } from '../src/errors.js'
+import { ERRORS, isSvcError, type SvcErrorCode } from '../src/errors.js'
 import type { Closable } from '../src/internal/closable.js'
+import { bodyTooLarge, DiskBudget, RequestBody } from './request-body.js'
+import { lingerBriefly } from './lingering-close.js'
 
 /**
- * The HTTP hop to the sidecar: one undici keep-alive Pool per worker, request and response
- * bodies streamed both ways with backpressure, upstream content-encoding kept. A body over the
- * limit is refused with 413 before the upstream is contacted (Content-Length) or as soon as the
- * streamed bytes pass it; an upstream failure is a 502 JSON answer, never a half-open response.
+ * The HTTP hop to the sidecar: one undici keep-alive Pool per worker, response bodies streamed
+ * with backpressure, upstream content-encoding kept. A request body is read in full before the
+ * request takes an upstream connection (memory, then a temporary file: `RequestBody`), so slow
+ * uploads never hold the pool; over the limit it is refused with 413 before the upstream is
+ * contacted. An upstream failure is a 502 JSON answer, never a half-open response.
  *
  * At most `poolSize` requests are at the sidecar at once; the rest wait here, in arrival order,
- * for at most `queueTimeoutMs` and then get 503 (so a pool held by slow clients shows as 503s
- * and a not-ready readyz, not as requests hanging). Small declared bodies are buffered first; a
- * client body that stalls for `bodyTimeoutMs` gets 408 and frees its upstream connection.
+ * for at most `queueTimeoutMs` and then get 503 (so a pool held by slow pages shows as 503s
+ * and a not-ready readyz, not as requests hanging). A client body that stalls for
+ * `bodyTimeoutMs` gets 408.
  */
 export interface HttpProxyOptions {
   maxBodyBytes: number
+  /** `gateway_proxy_buffer_disk_bytes`: temporary-file bytes of all bodies being buffered; 0 = unlimited. */
+  bufferDiskBytes: number
   connectTimeoutMs: number
   readTimeoutMs: number
   poolSize: number
@@ -43,16 +47,9 @@ export interface ProxyRequest {
   expectsContinue: boolean
 }
 
-function bodyTooLarge(limit: number): SvcError {
-  return new SvcError(
-    'SVC_ERR_PROXY_BODY_TOO_LARGE',
-    `request body exceeds the proxy limit of ${limit} bytes (gateway_max_proxy_request_body_bytes); send large uploads to the API instead`,
-  )
-}
-
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
-/** Declared bodies up to this size are read in full before they take an upstream connection. */
-const BUFFERED_BODY_BYTES = 64 * 1024
+/** The first bytes of a body are kept in memory; beyond them it goes to a temporary file. */
+export const BODY_MEMORY_BYTES = 64 * 1024
 /** With no queue timeout, readyz calls the pool saturated once a request has waited this long. */
 const SATURATED_WAIT_MS = 10_000
 
@@ -76,10 +73,17 @@ export class HttpProxy implements Closable {
   readonly #waiting = new Set<Waiter>()
   #queueTimeouts = 0
   #lastQueueTimeoutAt = 0
+  readonly #disk: DiskBudget
 
   constructor(upstream: string, opts: HttpProxyOptions) {
     this.#opts = opts
+    this.#disk = new DiskBudget(opts.bufferDiskBytes)
     this.setUpstream(upstream)
+  }
+
+  /** Bytes of request bodies held in temporary files right now. */
+  get bufferedOnDisk(): number {
+    return this.#disk.used
   }
 
   get upstream(): string {
@@ -126,39 +130,54 @@ export class HttpProxy implements Closable {
       return
     }
     const relay = new ResponseRelay(req, res, p, this.#opts.logger, () => this.#release())
-    if (length > 0 && length <= BUFFERED_BODY_BYTES) {
-      // A small body is read in full before an upstream connection is taken, so a client that
-      // trickles it in holds only its own connection, never one of the pool's.
-      if (p.expectsContinue) res.writeContinue()
-      watchBodyIdle(req, res, this.#opts.bodyTimeoutMs, relay)
-      const chunks: Buffer[] = []
-      req.on('data', (chunk: Buffer) => chunks.push(chunk))
-      req.once('end', () => {
-        if (!relay.refused && !res.destroyed) this.#admit(req, res, p, relay, Buffer.concat(chunks))
-      })
-      // A client gone before its body arrived still ends its observation (access log, metrics).
-      res.once('close', () => {
-        if (!req.complete) p.observation.end(499)
-      })
+    const hasBody = length > 0 || (length === -1 && req.headers['transfer-encoding'] !== undefined)
+    if (!hasBody) {
+      this.#admit(res, p, relay, null)
       return
     }
-    const streamed = length > 0 || (length === -1 && req.headers['transfer-encoding'] !== undefined)
-    this.#admit(req, res, p, relay, streamed ? 'stream' : null)
+    // The whole body is read before an upstream connection is taken, so a client that trickles
+    // it in holds only its own connection (and a temporary file), never one of the pool's.
+    if (p.expectsContinue) res.writeContinue()
+    watchBodyIdle(req, res, this.#opts.bodyTimeoutMs, relay)
+    // The exchange is over (answered, or the client gone) while the body is still being read:
+    // stop reading it; a client gone before its body arrived still ends its observation.
+    const ended = new AbortController()
+    res.once('close', () => {
+      ended.abort()
+      if (!req.complete) p.observation.end(499)
+    })
+    RequestBody.read(req, { maxBytes: limit, memoryBytes: BODY_MEMORY_BYTES, disk: this.#disk }, ended.signal).then(
+      (body) => {
+        if (relay.refused || res.destroyed) {
+          void body.dispose()
+          return
+        }
+        // The temporary file lives as long as the exchange: until the answer is out or the client gone.
+        res.once('close', () => void body.dispose())
+        this.#admit(res, p, relay, body)
+      },
+      (err: Error) => {
+        if (relay.refused || res.destroyed || !isSvcError(err)) return
+        relay.refused = true
+        p.observation.end(ERRORS[err.code].status, err)
+        if (err.code === 'SVC_ERR_PROXY_BUFFER_FULL') {
+          this.#opts.logger.warn({ request_id: p.requestId, buffered_bytes: this.#disk.used }, `gateway cannot buffer a request body: ${err.message}`)
+        }
+        // Whatever the client still sends is read and discarded while it gets the answer.
+        req.resume()
+        refuseBody(req, res, err.code, err.message, p.requestId)
+      },
+    )
   }
 
   /** Dispatch now when a pooled connection is free, else wait for one in arrival order. */
-  #admit(req: IncomingMessage, res: ServerResponse, p: ProxyRequest, relay: ResponseRelay, body: Buffer | 'stream' | null): void {
+  #admit(res: ServerResponse, p: ProxyRequest, relay: ResponseRelay, body: RequestBody | null): void {
     const start = (): void => {
       if (relay.refused) {
         this.#release()
         return
       }
-      if (body === 'stream') {
-        // The body is wanted from now on: ask for it, and time its stalls.
-        if (p.expectsContinue) res.writeContinue()
-        watchBodyIdle(req, res, this.#opts.bodyTimeoutMs, relay)
-      }
-      this.#dispatch(req, p, relay, body)
+      void this.#dispatch(p, relay, body)
     }
     if (this.#active < this.#opts.poolSize) {
       this.#active++
@@ -228,24 +247,31 @@ export class HttpProxy implements Closable {
     }
   }
 
-  #dispatch(req: IncomingMessage, p: ProxyRequest, relay: ResponseRelay, buffered: Buffer | 'stream' | null): void {
-    const pool = this.#pool
-    const limit = this.#opts.maxBodyBytes
-    const chunked = req.headers['content-length'] === undefined
-    const body = buffered !== 'stream' ? buffered : limit > 0 && chunked ? Readable.from(limitedBody(req, limit)) : req
+  async #dispatch(p: ProxyRequest, relay: ResponseRelay, body: RequestBody | null): Promise<void> {
+    const req = relay.req
     const urlFull = this.#origin + this.#basePath + p.target
     relay.begin(p.observation.upstream(req.method ?? 'GET', urlFull), urlFull)
+    let content: Buffer | NodeJS.ReadableStream | null = null
+    try {
+      content = body === null ? null : await body.content()
+    } catch (err) {
+      relay.onResponseError(null, err as Error)
+      return
+    }
+    const pool = this.#pool
     if (!pool) {
       relay.onResponseError(null, new Error('the ui upstream was removed'))
       return
     }
+    // A chunked body was buffered whole: the sidecar gets its length instead.
+    const headers = body === null ? p.headers : { ...p.headers, 'content-length': String(body.length) }
     pool.dispatch(
       {
         origin: this.#origin,
         path: this.#basePath + p.target,
         method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers: p.headers,
-        body,
+        headers,
+        body: content as Dispatcher.DispatchOptions['body'],
       },
       relay,
     )
@@ -265,16 +291,6 @@ export class HttpProxy implements Closable {
   }
 }
 
-async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator<Buffer> {
-  let seen = 0
-  // Not destroyed on the throw below: the client must still get the 413 on this connection.
-  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    seen += chunk.length
-    if (seen > limit) throw bodyTooLarge(limit)
-    yield chunk
-  }
-}
-
 /**
  * Refuse a request (413, 503) while the client may still be sending. Closing at once would
  * reset the connection under its upload, and the client would see a write error instead of the
@@ -289,8 +305,8 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, code: SvcErrorCod
 
 /**
  * nginx's client_body_timeout: the client sent no body bytes for `ms` → 408. The socket's idle
- * timer (reset by every read) measures it; bytes still buffered for the upstream mean the
- * sidecar is the slow side, so the timer is re-armed instead.
+ * timer (reset by every read) measures it; bytes still waiting to be read mean the gateway is
+ * the slow side (its temporary file), so the timer is re-armed instead.
  */
 function watchBodyIdle(req: IncomingMessage, res: ServerResponse, ms: number, relay: ResponseRelay): void {
   // The in-process test client's requests (light-my-request) have no socket to time.
@@ -368,6 +384,7 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
       return
     }
     res.setHeader('connection', 'close')
+    if (res.socket) lingerBriefly(res.socket)
     sendJsonError(res, 'SVC_ERR_GATEWAY_BODY_TIMEOUT', `the request body stalled: no bytes for ${ms / 1000} s (gateway_client_body_timeout_s)`, this.#p.requestId)
   }
 
@@ -406,11 +423,6 @@ class ResponseRelay implements Dispatcher.DispatchHandler {
     this.#done(error)
     if (this.refused) return
     const res = this.#res
-    if (isSvcError(error) && error.code === 'SVC_ERR_PROXY_BODY_TOO_LARGE') {
-      this.#p.observation.end(413, error)
-      refuseBody(this.req, res, 'SVC_ERR_PROXY_BODY_TOO_LARGE', error.message, this.#p.requestId)
-      return
-    }
     if (res.destroyed || (res.headersSent && res.writableEnded)) {
       // Answered already: by the relayed upstream head, or by the gateway (a malformed body's 400).
       this.#p.observation.end(res.headersSent ? res.statusCode : 499, error)

@@ -10,6 +10,20 @@ import type { Socket } from 'node:net'
  */
 export const LINGER_IDLE_MS = 2_000
 export const LINGER_MAX_MS = 10_000
+/**
+ * After a timeout (408: headers or body too slow) the client has had its time: it gets this long
+ * to read the answer, not LINGER_MAX_MS. A slowloris that keeps sending after its 408 would
+ * otherwise hold the connection 10 s past the header timeout (and, under load, past 75 s).
+ */
+export const LINGER_AFTER_TIMEOUT_MS = 1_000
+
+/** Sockets answered with a timeout: their lingering close is the short one. */
+const timedOut = new WeakSet<Socket>()
+
+/** Mark `socket` as answered with a timeout: the lingering close that ends it lasts LINGER_AFTER_TIMEOUT_MS at most. */
+export function lingerBriefly(socket: Socket): void {
+  timedOut.add(socket)
+}
 
 function discard(): void {}
 
@@ -25,8 +39,9 @@ export function lingeringClose(socket: Socket, lastBytes?: string): void {
   discardInput(socket)
   socket.removeAllListeners('end')
   socket.on('error', () => socket.destroy())
-  socket.setTimeout(LINGER_IDLE_MS, () => socket.destroy())
-  const timer = setTimeout(() => socket.destroy(), LINGER_MAX_MS)
+  const maxMs = timedOut.has(socket) ? LINGER_AFTER_TIMEOUT_MS : LINGER_MAX_MS
+  socket.setTimeout(Math.min(LINGER_IDLE_MS, maxMs), () => socket.destroy())
+  const timer = setTimeout(() => socket.destroy(), maxMs)
   timer.unref()
   socket.once('close', () => clearTimeout(timer))
   // Both halves ended → the stream destroys itself (autoDestroy); no half-open descriptor stays.

@@ -18,7 +18,7 @@ const settings = resolveProcessSettings()
 const logger = childLogger(createRootLogger(settings), 'svc.gateway', { worker_pid: process.pid })
 logUncaught(logger, 'this gateway worker exits 1; the supervisor restarts it')
 const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')
-const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, channel, exit: (code) => void endOwnTree().finally(() => process.exit(code)) })
+const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, devMode: env.devMode, channel, exit: (code) => void endOwnTree().finally(() => process.exit(code)) })
 // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.
 process.on('SIGTERM', () => void actor.close(settings.shutdown_grace_s * 1000))
 // As for the supervisor: a second Ctrl-C stops now.

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import type { SvcErrorCode } from '../src/errors.js'
 import { errorBody, rejectUpgrade, sendJsonError } from './json-error.js'
 import { resolveRequestId } from './request-id.js'
-import { discardInput, lingeringClose, lingeringDestroySoon } from './lingering-close.js'
+import { discardInput, lingerBriefly, lingeringClose, lingeringDestroySoon } from './lingering-close.js'
 import type { Closable } from '../src/internal/closable.js'
 
 /**
@@ -124,6 +124,7 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
         return
       }
       const a = clientErrorAnswer(err.code)
+      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') lingerBriefly(socket)
       const answer = (): void => {
         const requestId = randomUUID()
         const body = errorBody(a.svc, a.message, requestId)

@@ -71,6 +71,8 @@ export class WsProxy implements Closable<[code?: number, reason?: string]> {
   readonly #live = new Set<{ client: WebSocket; upstream: WebSocket }>()
   #closing: Promise<void> | null = null
   #destroying: Promise<void> | null = null
+  /** The next step of `retire()`: the start of the spread, or the next close in it. */
+  #retireTimer: NodeJS.Timeout | null = null
 
   constructor(opts: WsProxyOptions) {
     this.#opts = opts
@@ -243,21 +245,50 @@ export class WsProxy implements Closable<[code?: number, reason?: string]> {
     ping.unref()
   }
 
-  /** Close every tunnel with `code` (1001 on drain) and wait until they are gone. */
-  /** Send a close frame (1001 by default) to both ends of every live pair; resolves once sent. */
+  /**
+   * A reload replaced this worker: keep the tunnels (no new ones arrive) until they close by
+   * themselves; those still open after `afterMs` get 1001 one by one over `spreadMs`, so their
+   * clients reconnect spread out, not all in the same instant. Called again, the deadline moves.
+   */
+  retire(afterMs: number, spreadMs: number): void {
+    if (this.#closing || this.#destroying) return
+    if (this.#retireTimer) clearTimeout(this.#retireTimer)
+    this.#retireTimer = setTimeout(() => this.#closeSpread(spreadMs), afterMs)
+  }
+
+  #closeSpread(spreadMs: number): void {
+    const pairs = [...this.#live]
+    const step = pairs.length > 0 ? spreadMs / pairs.length : 0
+    let next = 0
+    const closeNext = (): void => {
+      this.#retireTimer = null
+      const pair = pairs[next++]
+      if (pair === undefined) return
+      // One that closed by itself meanwhile is skipped, and its time slot with it.
+      if (this.#live.has(pair)) closePair(pair, 1001, 'server going away')
+      if (next < pairs.length) this.#retireTimer = setTimeout(closeNext, step)
+    }
+    closeNext()
+  }
+
+  /** Send a close frame (1001 by default) to both ends of every live pair now; resolves once sent. */
   close(code = 1001, reason = 'server going away'): Promise<void> {
     if (this.#closing) return this.#closing
-    for (const { client, upstream } of this.#live) {
-      client.close(code, reason)
-      upstream.close(code, reason)
-    }
+    this.#cancelRetire()
+    for (const pair of this.#live) closePair(pair, code, reason)
     this.#closing = Promise.resolve()
     return this.#closing
+  }
+
+  #cancelRetire(): void {
+    if (this.#retireTimer) clearTimeout(this.#retireTimer)
+    this.#retireTimer = null
   }
 
   /** Drop every live pair now, without a close handshake. */
   destroy(): Promise<void> {
     if (this.#destroying) return this.#destroying
+    this.#cancelRetire()
     for (const { client, upstream } of this.#live) {
       client.terminate()
       upstream.terminate()
@@ -287,6 +318,11 @@ function checkHandshake(req: IncomingMessage): Refusal | null {
     }
   }
   return null
+}
+
+function closePair(pair: { client: WebSocket; upstream: WebSocket }, code: number, reason: string): void {
+  pair.client.close(code, reason)
+  pair.upstream.close(code, reason)
 }
 
 function failPartner(partner: WebSocket, err: Error, fallback: number | null): void {

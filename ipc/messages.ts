@@ -21,8 +21,19 @@ export const SupervisorToGateway = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('connection'), id: z.number().int() }),
   /** The sidecar moved (full reload): proxy to this URL from now on. */
   z.object({ ...v1, type: z.literal('upstream'), url: z.string() }),
-  /** Stop accepting, finish in-flight requests within `grace_ms`, close WebSockets (1001), exit. */
-  z.object({ ...v1, type: z.literal('drain'), grace_ms: z.number().int().min(0), reason: z.enum(['reload', 'shutdown']) }),
+  /**
+   * Stop accepting, finish in-flight requests within `grace_ms`, close WebSockets (1001), exit.
+   * A reload's drain keeps proxied WebSockets open up to `ws_grace_ms` (then closes them spread
+   * over `WS_RETIRE_SPREAD_MS`). Sent again to a draining worker: `shutdown` closes its
+   * WebSockets now, `reload` moves their deadline to `ws_grace_ms` from now.
+   */
+  z.object({
+    ...v1,
+    type: z.literal('drain'),
+    grace_ms: z.number().int().min(0),
+    reason: z.enum(['reload', 'shutdown']),
+    ws_grace_ms: z.number().int().min(0).optional(),
+  }),
   /** Report this worker's metrics for an aggregated scrape. */
   z.object({ ...v1, type: z.literal('metrics_collect'), id: z.number().int() }),
   /** Answer to `metrics_request`: the exposition text summed over all workers. */

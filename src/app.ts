@@ -1,11 +1,15 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { FastifyServerOptions, HTTPMethods } from 'fastify'
 import type { Logger } from 'pino'
 import { resolveProcessSettings } from './settings/resolve.js'
 import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger } from './logging/logger.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { pagesOnlyApi } from './internal/pages-only-api.js'
-import { kPages, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
+import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
+import type { ZodSchema } from './api/zod-schema.js'
+import { kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { answerServerErrorsPrivately } from './api/error-reply.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
 import type { InjectMap } from './ui/inject.js'
@@ -37,11 +41,16 @@ export class Svc {
   /** Settings resolved once: defaults < options < svc.config.json < SVC_* env. */
   readonly settings: ResolvedSettings
   readonly [kSettingsInput]: SettingsInput
-  /** The inner Fastify instance; declare routes relative to the mount (`/users` → `/api/users`). */
-  readonly api: FastifyInstance
+  /**
+   * The inner Fastify instance; declare routes relative to the mount (`/users` → `/api/users`).
+   * Typed for zod schemas (fastify-type-provider-zod): a zod `schema` types `request` and `reply`.
+   */
+  readonly api: SvcApi
   /** Root of the logger tree (`svc`). */
   readonly logger: Logger
   #health: HealthSource = UNSERVED
+  /** An API server error answers with its own message (else a generic one); the gateway decides for dev mode. */
+  #errorDetails: boolean
   readonly #shared: SharedState
   readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
 
@@ -52,8 +61,12 @@ export class Svc {
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
     const apiLogger = childLogger(root, 'svc.api')
-    this.api = apiModule ? apiModule.createApi(this.settings, apiLogger, fastifyOptions as FastifyServerOptions | undefined) : pagesOnlyApi(apiLogger)
+    this.api = (apiModule ? apiModule.createApi(this.settings, apiLogger, fastifyOptions as FastifyServerOptions | undefined) : pagesOnlyApi(apiLogger)) as unknown as SvcApi
+    this.#errorDetails = this.settings.show_error_details ?? false
+    answerServerErrorsPrivately(this.api, () => this.#errorDetails)
     applyCors(this.api, this.settings)
+    answerSchemaErrors(this.api)
+    apiModule?.documentApi(this.api, this.settings)
     this.#shared = new SharedState(this.settings, childLogger(root, 'svc.redis'))
     registerHealthRoutes(this.api, () => this.#health, this.settings.root_path, () => redisReadiness(this.#shared))
     this.api.addHook('onClose', async () => this.#shared.close())
@@ -82,6 +95,11 @@ export class Svc {
     this.#health = source
   }
 
+  /** `svc dev` shows API server errors in full unless `show_error_details` is set. */
+  [kServeErrorDetails](devMode: boolean): void {
+    this.#errorDetails = this.settings.show_error_details ?? devMode
+  }
+
   /**
    * Register a dashboard page at `path`: `app.page('/', (st, client) => { ... })` or
    * `app.page('/reports', { title: 'Reports' }, (st, client, deps) => { ... })`.
@@ -95,6 +113,27 @@ export class Svc {
     }
     this[kPages].add(path, options as PageOptionsLike, handler as PageHandlerLike)
     return this
+  }
+
+  /**
+   * Declare a typed API route: Fastify's route options with zod schemas (`querystring`, `params`,
+   * `body`, `headers`, `response`), which type the handler's request and reply, validate both at
+   * run time and describe the route in the OpenAPI document. Returns the route's handle for
+   * typed calls from pages: `client.call(listOrders, { query: { region } })`.
+   */
+  route<const M extends HTTPMethods, const U extends string, const S extends RouteSchema = {}>(options: TypedRouteOptions<M, U, S>): RouteHandle<M, U, S> {
+    return registerRoute(this.api, options)
+  }
+
+  /**
+   * Declare a typed route that answers with Server-Sent Events: the handler returns (an async
+   * iterable of) values of `events`, each sent as one event. Pages read it with
+   * `client.stream(handle, input)`.
+   */
+  sseRoute<const M extends HTTPMethods, const U extends string, E extends ZodSchema, const S extends RouteSchema = {}>(
+    options: SseRouteOptions<M, U, S, E>,
+  ): SseRouteHandle<M, U, S, E> {
+    return registerSseRoute(this.api, options)
   }
 
   /**

@@ -18,6 +18,8 @@ export const ERRORS = {
   SVC_ERR_STATE_INVALID: { status: 500, error: 'state_invalid' },
   SVC_ERR_STATE_MISSING: { status: 500, error: 'state_missing' },
   SVC_ERR_PIDFILE_INVALID: { status: 500, error: 'pidfile_invalid' },
+  SVC_ERR_PIDFILE_IN_USE: { status: 500, error: 'pidfile_in_use' },
+  SVC_ERR_PIDFILE_UNWRITABLE: { status: 500, error: 'pidfile_unwritable' },
   // PROCESS: supervisor-owned children
   SVC_ERR_PROCESS_PORT_IN_USE: { status: 500, error: 'port_in_use' },
   SVC_ERR_PROCESS_HOST_UNRESOLVABLE: { status: 500, error: 'host_unresolvable' },
@@ -26,6 +28,7 @@ export const ERRORS = {
   SVC_ERR_PROCESS_WORKER_START: { status: 500, error: 'worker_start_failed' },
   SVC_ERR_PROCESS_WORKER_START_TIMEOUT: { status: 500, error: 'worker_start_timeout' },
   SVC_ERR_PROCESS_CRASH_LOOP: { status: 500, error: 'worker_crash_loop' },
+  SVC_ERR_PROCESS_START_CANCELLED: { status: 500, error: 'start_cancelled' },
   // GATEWAY: answers the gateway gives itself
   SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },
   SVC_ERR_GATEWAY_BAD_UPGRADE: { status: 400, error: 'bad_request' },
@@ -44,10 +47,13 @@ export const ERRORS = {
   SVC_ERR_PROXY_NO_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_PROXY_BODY_TOO_LARGE: { status: 413, error: 'payload_too_large' },
   SVC_ERR_PROXY_UPSTREAM_BUSY: { status: 503, error: 'upstream_busy' },
+  SVC_ERR_PROXY_BUFFER_FULL: { status: 503, error: 'request_buffer_full' },
   // WS: the WebSocket hop to the sidecar
   SVC_ERR_WS_UPSTREAM: { status: 502, error: 'bad_gateway' },
   SVC_ERR_WS_BAD_HANDSHAKE: { status: 400, error: 'bad_request' },
   SVC_ERR_WS_VERSION: { status: 426, error: 'upgrade_required' },
+  // API: the app's own routes
+  SVC_ERR_API_INTERNAL: { status: 500, error: 'internal' },
   // AUTH
   SVC_ERR_AUTH_MISSING_DEPENDENCY: { status: 500, error: 'auth_unavailable' },
   SVC_ERR_AUTH_UNAUTHORIZED: { status: 401, error: 'unauthorized' },
@@ -55,9 +61,14 @@ export const ERRORS = {
   SVC_ERR_AUTH_BAD_STATE: { status: 400, error: 'bad_request' },
   SVC_ERR_AUTH_CONFIG: { status: 500, error: 'auth_config_invalid' },
   SVC_ERR_AUTH_IDP: { status: 502, error: 'idp_error' },
-  // CLIENT: ApiClient misuse
+  // API: typed routes (zod schemas) of the app's own API
+  SVC_ERR_API_BAD_REQUEST: { status: 400, error: 'bad_request' },
+  SVC_ERR_API_BAD_RESPONSE: { status: 500, error: 'internal' },
+  // CLIENT: ApiClient misuse, typed calls
   SVC_ERR_CLIENT_ABSOLUTE_PATH: { status: 500, error: 'client_bad_path' },
   SVC_ERR_CLIENT_CONFIG: { status: 500, error: 'client_config_invalid' },
+  SVC_ERR_CLIENT_HTTP_ERROR: { status: 500, error: 'api_call_failed' },
+  SVC_ERR_CLIENT_BAD_RESPONSE: { status: 500, error: 'client_bad_response' },
   // UI: page registration and page runs
   SVC_ERR_UI_DUPLICATE_PAGE: { status: 500, error: 'duplicate_page' },
   SVC_ERR_UI_DUPLICATE_WIDGET: { status: 500, error: 'duplicate_widget' },
@@ -75,6 +86,8 @@ export const ERRORS = {
   SVC_ERR_UI_INTERNAL: { status: 500, error: 'internal' },
   // REDIS: shared state across replicas (`redis_url`)
   SVC_ERR_REDIS_UNAVAILABLE: { status: 503, error: 'shared_state_unavailable' },
+  SVC_ERR_REDIS_VALUE_TOO_LARGE: { status: 500, error: 'shared_state_value_too_large' },
+  SVC_ERR_REDIS_REPLY_TOO_LARGE: { status: 503, error: 'shared_state_unavailable' },
   // TRACE: trace hooks
   SVC_ERR_TRACE_BAD_HOOK: { status: 500, error: 'trace_hook_invalid' },
 } as const satisfies Record<`SVC_ERR_${string}`, { status: number; error: string }>

@@ -5,6 +5,9 @@
  */
 export { Svc, isSvc } from './app.js'
 export type { SvcOptions } from './app.js'
+export type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRequest, TypedReply, TypedRouteOptions } from './api/route.js'
+/** zod, as svc uses it: declare typed routes with it without a dependency of your own. */
+export { z } from './internal/zod.js'
 export { SvcError, isSvcError, ERRORS } from './errors.js'
 export type { SvcErrorCode } from './errors.js'
 export type { ResolvedSettings, SettingsInput, SettingKey } from './settings/schema.js'
@@ -53,7 +56,8 @@ export type {
 } from './ui/index.js'
 
 // The API client pages get (svc/client)
-export { ApiClient, getClient } from './client/index.js'
+export { ApiClient, ApiCallError, isApiCallError, getClient } from './client/index.js'
+export type { ApiErrorBody, CallInput, CallResult, ErrorBody } from './client/index.js'
 
 // Page auth helpers (svc/auth/ui)
 export {

@@ -10,6 +10,11 @@ export function isAtomicTempOf(target: string, candidate: string): boolean {
   return dirname(candidate) === dirname(target) && TEMP_NAME.exec(basename(candidate))?.[1] === basename(target)
 }
 
+/** A fresh temp name beside `path` (`.<name>.<pid>.<hex>.tmp`): dev reload watchers ignore it. */
+export function atomicTempPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`)
+}
+
 /**
  * Write `text` to `path` so that a reader sees the old file or the new one, never a torn one:
  * write a temp file in the same directory (same filesystem, so rename is atomic), flush it,
@@ -18,7 +23,7 @@ export function isAtomicTempOf(target: string, candidate: string): boolean {
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const dir = dirname(path)
   await mkdir(dir, { recursive: true })
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`)
+  const temp = atomicTempPath(path)
   try {
     const handle = await open(temp, 'w', 0o644)
     try {

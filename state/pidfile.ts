@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { z } from '../src/internal/zod.js'
 import { SvcError } from '../src/errors.js'
 import { writeFileAtomic } from './atomic-write.js'
-import { removeFileIfPresent, removeFileIfPresentSync } from './remove-file.js'
+import { removeFileIfPresent } from './remove-file.js'
 
 /**
  * The pidfile: `<pid>\n` in ASCII, naming the supervisor. Written atomically so `svc shutdown`
@@ -59,4 +59,3 @@ export function readPidfileSync(path: string): PidfileRead {
 
 /** Remove the pidfile; one that is already gone is fine. */
 export const removePidfile = removeFileIfPresent
-export const removePidfileSync = removeFileIfPresentSync

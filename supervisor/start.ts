@@ -5,10 +5,10 @@ import { configFileLayer, envLayer, flagsLayer, resolveSettings } from '../src/s
 import type { ResolvedSettings, SettingKey } from '../src/settings/schema.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
-import { writePidfile, removePidfileSync, readPidfileSync } from '../state/pidfile.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
 import { readCmdline, SUPERVISOR_TITLE } from '../state/process-check.js'
 import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
+import { PidfileHold } from './pidfile-hold.js'
 import { compileCacheDir } from '../src/internal/compile-cache.js'
 import { ownPaths } from '../src/internal/reload-ignore.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase, reserveLoopbackPort, type BoundPort } from './bind.js'
@@ -58,6 +58,28 @@ export async function serve(req: ServeRequest): Promise<number> {
     }
     throw err
   }
+  const pidfile = new PidfileHold()
+  // A stop asked for before the supervisor exists ends the start quietly (a clean Ctrl-C).
+  let supervisor: Supervisor | null = null
+  let interrupted = false
+  let interrupts = 0
+  const stop = (): void => {
+    if (supervisor) void supervisor.close()
+    else interrupted = true
+  }
+  process.on('SIGINT', () => {
+    if (++interrupts === 1) {
+      process.stderr.write('svc: stopping (Ctrl-C again to force)\n')
+      stop()
+    } else if (supervisor) void supervisor.destroy()
+    else {
+      pidfile.release()
+      process.exit(1)
+    }
+  })
+  process.on('SIGTERM', stop)
+  process.on('SIGHUP', stop)
+
   // Children (and the app in them) see flags as SVC_* env: CLI > env > config > options.
   const flagValues: Partial<Record<SettingKey, unknown>> = {}
   for (const [k, f] of Object.entries(req.flags)) if (f) flagValues[k as SettingKey] = f.value
@@ -97,39 +119,55 @@ export async function serve(req: ServeRequest): Promise<number> {
     return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...childEnv({ devReload: Boolean(req.reload), devMode: req.mode === 'dev' }), ...cacheEnv }, port, listenSocket, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
   }
 
+  // One app per pidfile, decided before anything is bound or started.
+  try {
+    pidfile.take(provisional.no_pidfile ? null : provisional.pidfile)
+  } catch (err) {
+    if (!isSvcError(err)) throw err
+    fail(err.message)
+    return EXIT_USAGE
+  }
   // A run killed together with its sidecar guard may have left its ui_command tree behind.
-  if (!provisional.no_pidfile) {
-    const ended = await endLeftoverTree(stateFilePath(resolvePath(provisional.pidfile)))
+  if (pidfile.path !== null) {
+    const ended = await endLeftoverTree(stateFilePath(pidfile.path))
     if (ended > 0) logger.warn(`previous run with ${provisional.pidfile} was killed${describeLeftovers(ended)}`)
+  }
+  if (interrupted) {
+    pidfile.release()
+    return 0
   }
   const startedAt = new Date().toISOString()
   const cmdline = readCmdline(process.pid) ?? undefined
-  let pidfile: string | null = null
   /** The topology the supervisor started with, for the banner. */
   // Typed by assertion: set in a callback, so TypeScript must not narrow it to null.
   let started = null as Topology | null
   let stateWrites = Promise.resolve()
-  const supervisor = new Supervisor({
+  supervisor = new Supervisor({
     settings: provisional,
     logger,
     bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
     standbyWorkers: Boolean(req.reload),
     sidecarSpec,
-    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, ...childEnv({ uiUpstream }) }),
+    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, ...childEnv({ uiUpstream, devMode: req.mode === 'dev' }) }),
     onSettings: (s, bound) => {
       settingsFinal = true
-      pidfile = s.no_pidfile ? null : resolvePath(s.pidfile)
+      // The app's own options may name another pidfile (or none): held before anything serves.
+      pidfile.take(s.no_pidfile ? null : s.pidfile)
       if (s.debug) process.stderr.write(debugLine(s, internalApiBase(s.gateway_host, bound.port, s.api_mount_path)))
     },
     onTopology: (topology) => {
       started ??= topology
       const { treeId, bound, sidecar, workers } = topology
-      const path = pidfile
+      const path = pidfile.path
       if (!path) return
       // Chained, so a later topology can never be overwritten by an earlier write.
       stateWrites = stateWrites
         .then(async () => {
-          await writePidfile(path)
+          // Never the state of another svc's pidfile; a pidfile deleted by hand is claimed again.
+          if (!pidfile.ensure()) {
+            logger.warn(`${path} now names another running svc; this one no longer writes it or its state file (stop it with a signal to pid ${process.pid})`)
+            return
+          }
           await writeStateFile(stateFilePath(path), {
             version: 2,
             tree_id: treeId,
@@ -148,28 +186,16 @@ export async function serve(req: ServeRequest): Promise<number> {
     },
     onExit: (code, message) => {
       // Only our own pidfile: another svc may have taken the path since.
-      if (pidfile && ownsPidfile(pidfile)) {
-        removePidfileSync(pidfile)
-        removeStateFileSync(stateFilePath(pidfile))
+      const path = pidfile.path
+      if (path !== null && pidfile.owns()) {
+        removeStateFileSync(stateFilePath(path))
+        pidfile.release()
       }
       if (message && code !== 0) fail(message)
       root.flush()
       process.exit(code)
     },
   })
-
-  let interrupts = 0
-  process.on('SIGINT', () => {
-    interrupts++
-    if (interrupts === 1) {
-      process.stderr.write('svc: stopping (Ctrl-C again to force)\n')
-      void supervisor.close()
-    } else {
-      void supervisor.destroy()
-    }
-  })
-  process.on('SIGTERM', () => void supervisor.close())
-  process.on('SIGHUP', () => void supervisor.close())
 
   await supervisor.start()
   if (supervisor.state !== 'running') return new Promise<number>(() => {})
@@ -192,8 +218,3 @@ export async function serve(req: ServeRequest): Promise<number> {
   return new Promise<number>(() => {})
 }
 
-
-function ownsPidfile(path: string): boolean {
-  const read = readPidfileSync(path)
-  return read.kind === 'ok' && read.pid === process.pid
-}

@@ -12,6 +12,7 @@ import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
+import { MAX_RETIRING_PER_SLOT } from '../src/internal/deadlines.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -110,6 +111,11 @@ export class Supervisor implements Closable {
   /** A full reload's new sidecar until it answers: its death is the reload's failure, reported there. */
   #freshSidecar: Sidecar | null = null
   #workers: WorkerHandle[] = []
+  /**
+   * Workers a reload replaced, oldest first, until they exit: they keep their WebSockets up to
+   * `gateway_ws_reload_grace_s`; `hurried` once told to close them now (too many generations).
+   */
+  #retiring: { worker: WorkerHandle; hurried: boolean }[] = []
   /** Standby workers by slot (`standbyWorkers`); not serving, not in the topology. */
   #spares: (WorkerHandle | undefined)[] = []
   readonly #crashes: number[] = []
@@ -155,10 +161,12 @@ export class Supervisor implements Closable {
       let settings = this.#settings
       let bound = await this.#o.bind(settings)
       this.#bound = bound
+      this.#stillStarting()
       let sidecar = await this.#startSidecar()
       const first = this.#spawnWorker(sidecar.url, 0)
       this.#workers = [first]
       const final = resolveSettings([optionsLayer(await waitPhase(first, 'loaded'))])
+      this.#stillStarting()
       // A worker given the bound port (it was fixed before the app) reports it, not the 0 asked for.
       const portMoved = final.gateway_port !== settings.gateway_port && final.gateway_port !== bound.port
       const rebind = final.gateway_host !== settings.gateway_host || portMoved
@@ -169,37 +177,45 @@ export class Supervisor implements Closable {
         closeHandle(bound.handle)
         bound = await this.#o.bind(final)
         this.#bound = bound
+        this.#stillStarting()
       }
       this.#o.onSettings(final, bound)
       if (relaunch) {
         const old = sidecar
         sidecar = await this.#startSidecar()
         await old.close(this.#o.logger)
+        this.#stillStarting()
         first.send({ svc: 1, type: 'upstream', url: sidecar.url })
       }
       // The first worker saw the provisional address in its env (SVC_GATEWAY_PORT,
       // SVC_INTERNAL_API_BASE): after a rebind it is replaced by one that sees the final one.
       if (rebind) {
         await first.destroy()
+        this.#stillStarting()
         this.#workers = [this.#spawnWorker(sidecar.url, 0)]
       }
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
+      this.#stillStarting()
       // One worker listens on the port itself: no supervisor hop to pay for.
       if (final.workers > 1) {
         this.#dispatcher = new ConnectionDispatcher(bound.handle, this.#o.logger)
         await this.#dispatcher.listen()
+        this.#stillStarting()
       }
       for (const w of this.#workers) w.listen(this.#listenTarget())
       await Promise.all(this.#workers.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
+      // Stopped while starting (Ctrl-C, svc shutdown): what failed did so because it was told
+      // to stop, and the stop in progress ends the tree with its own exit code.
+      if (this.#state !== 'starting') return
       const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START'
       // The human reads it once, as the `svc: error:` line on stderr; a JSON log keeps a record
       // for machines, a pretty one would only print it a second time.
       if (this.#settings.log_format === 'json') this.#o.logger.error({ code }, (err as Error).message)
       await this.#teardown()
       // The app's own options or module were bad: a usage error, as when found before start.
-      const usage = code.startsWith('SVC_ERR_TARGET_') || code === 'SVC_ERR_CONFIG_INVALID' || code === 'SVC_ERR_CONFIG_FILE' || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
+      const usage = code.startsWith('SVC_ERR_TARGET_') || code.startsWith('SVC_ERR_PIDFILE_') || code === 'SVC_ERR_CONFIG_INVALID' || code === 'SVC_ERR_CONFIG_FILE' || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
       this.#finish(usage ? 2 : 1, (err as Error).message)
       return
     }
@@ -213,6 +229,14 @@ export class Supervisor implements Closable {
     }
     this.#topology()
     this.#refillSpares()
+  }
+
+  /**
+   * Called after every wait in start(): a stop asked for meanwhile (Ctrl-C, svc shutdown) has
+   * stopped what was started so far, so nothing more may start.
+   */
+  #stillStarting(): void {
+    if (this.#state !== 'starting') throw new SvcError('SVC_ERR_PROCESS_START_CANCELLED', 'svc stopped while starting')
   }
 
   /** Fork a standby worker for every slot without a live one (only with `standbyWorkers`). */
@@ -239,7 +263,10 @@ export class Supervisor implements Closable {
   }
 
   async #startSidecar(): Promise<Sidecar> {
-    const sidecar = new Sidecar(await this.#o.sidecarSpec(this.#settings, this.#bound!), this.#cookie('sidecar'), this.#children.sidecar)
+    const spec = await this.#o.sidecarSpec(this.#settings, this.#bound!)
+    // A stop began while the port was picked: it has stopped the sidecars it knew of.
+    if (this.#state === 'stopping' || this.#state === 'stopped') throw new SvcError('SVC_ERR_PROCESS_START_CANCELLED', 'svc is stopping')
+    const sidecar = new Sidecar(spec, this.#cookie('sidecar'), this.#children.sidecar)
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
     sidecar.start(this.#o.logger)
     this.#sidecar = sidecar
@@ -397,8 +424,33 @@ export class Supervisor implements Closable {
     this.#workers = next
     this.#topology()
     logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
-    await Promise.all(old.map((w) => w.close(settings.shutdown_grace_s * 1000, 'reload')))
+    this.#retire(old)
     this.#refillSpares()
+  }
+
+  /**
+   * Drain the workers a reload replaced without waiting for them: they finish their requests
+   * within `shutdown_grace_s` and keep their proxied WebSockets until those close or
+   * `gateway_ws_reload_grace_s` passes (as nginx keeps upgraded connections on old workers).
+   * Beyond `MAX_RETIRING_PER_SLOT` such generations (a burst of saves), the oldest close their
+   * WebSockets now, still spread over time, so replaced workers do not pile up.
+   */
+  #retire(old: readonly WorkerHandle[]): void {
+    const s = this.#settings
+    const graceMs = s.shutdown_grace_s * 1000
+    for (const worker of old) {
+      const entry = { worker, hurried: false }
+      this.#retiring.push(entry)
+      void worker.close(graceMs, 'reload', s.gateway_ws_reload_grace_s * 1000).then(() => {
+        this.#retiring = this.#retiring.filter((e) => e !== entry)
+      })
+    }
+    const excess = this.#retiring.length - s.workers * MAX_RETIRING_PER_SLOT
+    for (const entry of this.#retiring.slice(0, Math.max(0, excess))) {
+      if (entry.hurried) continue
+      entry.hurried = true
+      void entry.worker.close(graceMs, 'reload', 0)
+    }
   }
 
   /** Graceful: drain every worker within the grace, then stop the sidecar. Same promise on repeat. */
@@ -421,14 +473,16 @@ export class Supervisor implements Closable {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
     this.#dispatcher?.close()
-    await Promise.all([...this.#workers.map((w) => w.close(graceMs, 'shutdown')), this.#dropSpares()])
+    const retiring = this.#retiring.map((e) => e.worker)
+    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.close(graceMs, 'shutdown')), this.#dropSpares()])
     await this.#sidecar?.close(this.#o.logger)
   }
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
     this.#dispatcher?.close()
-    await Promise.all([...this.#workers.map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close(this.#o.logger)])
+    const retiring = this.#retiring.map((e) => e.worker)
+    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close(this.#o.logger)])
   }
 
   #cookie(role: 'sidecar' | 'worker'): string {

@@ -9,7 +9,7 @@ import { killTree, type Tree } from './kill-tree.js'
 import { childEnv } from '../ipc/child-env.js'
 import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatch.js'
 import type { Closable } from '../src/internal/closable.js'
-import { WORKER_KILL_MARGIN_MS } from '../src/internal/deadlines.js'
+import { WORKER_KILL_MARGIN_MS, WS_RETIRE_SPREAD_MS } from '../src/internal/deadlines.js'
 import { childExecArgv } from './child-exec-argv.js'
 
 /**
@@ -79,13 +79,16 @@ export function forkWorker(env: NodeJS.ProcessEnv, logger: Logger, cookie: strin
   }
 }
 
-export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker, Closable<[graceMs: number, reason: 'reload' | 'shutdown']> {
+export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker, Closable<[graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs?: number]> {
   readonly startedAt = new Date()
   readonly #proc: WorkerProcess
   readonly #channel: Channel<GatewayToSupervisor, SupervisorToGateway>
   #phase: WorkerPhase = 'starting'
   #stopping: Promise<void> | null = null
   #destroying: Promise<void> | null = null
+  /** While draining: the SIGKILL if the worker has not exited by `#killAt`. */
+  #killTimer: NodeJS.Timeout | null = null
+  #killAt = 0
 
   /** What to listen on once loaded; null when not asked yet (or already sent). */
   #listenTarget: ListenTarget | null = null
@@ -216,17 +219,37 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
     })
   }
 
-  /** Drain over IPC within `graceMs`; SIGKILL after the grace plus a margin. Idempotent. */
-  close(graceMs: number, reason: 'reload' | 'shutdown'): Promise<void> {
-    this.#stopping ??= (async () => {
+  /**
+   * Drain over IPC within `graceMs`; SIGKILL after the grace plus a margin. A reload's drain keeps
+   * the worker's WebSockets up to `wsGraceMs` (then closes them spread over
+   * `WS_RETIRE_SPREAD_MS`), and the kill waits for that too. Called again while the worker drains,
+   * the new drain goes to it (a shutdown closes its WebSockets now; a reload moves their
+   * deadline) and the kill comes no later than the new deadline. Same promise on repeat.
+   */
+  close(graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs = 0): Promise<void> {
+    const keepMs = reason === 'reload' ? wsGraceMs : 0
+    if (this.#stopping) {
+      if (this.#phase === 'draining') this.#drain(graceMs, reason, keepMs)
+      return this.#stopping
+    }
+    this.#stopping = (async () => {
       if (this.#phase === 'exited') return this.#exited
       this.#phase = 'draining'
-      if (!this.#channel.send({ svc: 1, type: 'drain', grace_ms: graceMs, reason })) void this.#proc.kill()
-      const timer = setTimeout(() => void this.#proc.kill(), graceMs + WORKER_KILL_MARGIN_MS)
+      this.#drain(graceMs, reason, keepMs)
       await this.#exited
-      clearTimeout(timer)
+      if (this.#killTimer) clearTimeout(this.#killTimer)
     })()
     return this.#stopping
+  }
+
+  #drain(graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs: number): void {
+    const msg = { svc: 1, type: 'drain', grace_ms: graceMs, reason, ...(wsGraceMs > 0 ? { ws_grace_ms: wsGraceMs } : {}) } satisfies SupervisorToGateway
+    if (!this.#channel.send(msg)) void this.#proc.kill()
+    const deadline = Date.now() + Math.max(graceMs, wsGraceMs > 0 ? wsGraceMs + WS_RETIRE_SPREAD_MS : 0) + WORKER_KILL_MARGIN_MS
+    if (this.#killTimer && deadline >= this.#killAt) return
+    if (this.#killTimer) clearTimeout(this.#killTimer)
+    this.#killAt = deadline
+    this.#killTimer = setTimeout(() => void this.#proc.kill(), deadline - Date.now())
   }
 
   /** SIGKILL the worker's tree now; resolves once `exit` was emitted. Same promise on repeat. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -107,6 +107,8 @@ error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
   access_log off;
+  # svc's default body limit (gateway_max_proxy_request_body_bytes); nginx's own is 1m. bench:uploads.
+  client_max_body_size 32m;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
@@ -141,6 +143,8 @@ http {
 export async function startNginx(upstream: string): Promise<Running | null> {
   if (!existsSync(NGINX)) return null
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-nginx-'))
+  // Run as root, nginx's workers are `nobody`: they must reach the temp dirs for request bodies.
+  chmodSync(dir, 0o755)
   const port = await freePort()
   writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstream))
   const tracked = spawnTracked(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')])

@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Svc } from 'svc'
+import { Svc, z } from 'svc'
 
 /**
  * A chat page that streams its answers from an API route of the same app, plus a page of
@@ -16,21 +15,22 @@ function answerFor(question: string): string {
   return `You asked: "${q}". This answer comes from the API route **GET /api/chat/stream** as Server-Sent Events, one word per event, and the page shows each word as it arrives. The full text is kept in session state, so the conversation survives reruns.`
 }
 
-/** One `data:` event per word; a real app would relay a model's token stream here. */
-async function* answerEvents(question: string, signal: AbortSignal): AsyncGenerator<string> {
-  const words = answerFor(question).split(' ')
-  for (const [i, word] of words.entries()) {
-    if (i > 0) await sleep(WORD_DELAY_MS, undefined, { signal })
-    yield `data: ${i === 0 ? word : ' ' + word}\n\n`
-  }
-}
-
-app.api.get('/chat/stream', async (req, reply) => {
-  const question = String((req.query as { q?: unknown }).q ?? '').slice(0, 2000)
-  const stopped = new AbortController()
-  req.raw.once('close', () => stopped.abort())
-  reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache')
-  return reply.send(Readable.from(answerEvents(question, stopped.signal)))
+/**
+ * A typed event route: one event per word, each a JSON string checked by `events`. A real app
+ * would relay a model's token stream here. When the page stops reading (a new question), the
+ * connection closes and this generator ends.
+ */
+export const chatStream = app.sseRoute({
+  method: 'GET',
+  url: '/chat/stream',
+  schema: { querystring: z.object({ q: z.string().max(2000) }) },
+  events: z.string(),
+  async *handler(req) {
+    for (const [i, word] of answerFor(req.query.q).split(' ').entries()) {
+      if (i > 0) await sleep(WORD_DELAY_MS)
+      yield i === 0 ? word : ' ' + word
+    }
+  },
 })
 
 interface Message {
@@ -46,8 +46,8 @@ app.page('/', { title: 'Chat', icon: '💬' }, async (st, client) => {
   const prompt = st.chatInput('Ask anything', { maxChars: 2000 })
   if (prompt) {
     st.chatMessage('user').markdown(prompt)
-    const res = await client.get('/chat/stream', { query: { q: prompt } })
-    const answer = await st.chatMessage('assistant').writeStream(res)
+    const words = await client.stream(chatStream, { query: { q: prompt } })
+    const answer = await st.chatMessage('assistant').writeStream(words)
     // Stored only once the answer is complete: a run replaced mid-stream is retried with the same prompt.
     history.push({ role: 'user', content: prompt }, { role: 'assistant', content: answer })
   }

@@ -1,39 +1,40 @@
-import { cacheData, cacheResource, columnConfig, Svc } from 'svc'
+import { cacheData, cacheResource, columnConfig, isApiCallError, Svc, z } from 'svc'
 import { ApiClient } from 'svc/client'
 import { Depends, Header, parseQueryParams, type St } from 'svc/ui'
-import { z } from 'zod'
 
 /**
- * A demo operations dashboard: a small Fastify API (orders, regions, targets, a live feed) and four
- * pages that call it. Run it with `svc run examples/dashboard/app.ts:app`.
+ * A demo operations dashboard: a small typed API (orders, regions, targets, a live feed) and four
+ * pages that call it through the route handles, so the compiler checks every call. Run it with
+ * `svc run examples/dashboard/app.ts:app`; the API's docs are at /api/docs.
  */
 export const app = new Svc({ title: 'Acme Ops' })
-
-interface Order {
-  id: number
-  region: string
-  product: string
-  customer: string
-  amount: number
-  discount: number
-  fulfilled: number
-  status: 'paid' | 'pending' | 'refunded'
-  day: string
-  link: string
-}
-
-interface Target {
-  region: string
-  owner: string
-  target: number
-  stretch: boolean
-  review: string
-}
 
 const REGIONS = ['North', 'South', 'East', 'West'] as const
 const PRODUCTS = ['Widget', 'Gadget', 'Doohickey', 'Gizmo'] as const
 const CUSTOMERS = ['Globex', 'Initech', 'Umbrella', 'Hooli', 'Vandelay', 'Stark', 'Wayne', 'Acme Retail'] as const
 const OWNERS = ['Ada', 'Grace', 'Linus', 'Margaret'] as const
+
+const Region = z.enum(REGIONS)
+const Order = z
+  .object({
+    id: z.number().int().positive(),
+    region: Region,
+    product: z.string(),
+    customer: z.string(),
+    amount: z.number(),
+    discount: z.number(),
+    fulfilled: z.number().min(0).max(1),
+    status: z.enum(['paid', 'pending', 'refunded']),
+    day: z.iso.date(),
+    link: z.string(),
+  })
+  .meta({ id: 'Order' })
+type Order = z.output<typeof Order>
+
+const Target = z.object({ region: Region, owner: z.enum(OWNERS), target: z.number().min(0), stretch: z.boolean(), review: z.iso.date() }).meta({ id: 'Target' })
+type Target = z.output<typeof Target>
+
+const NotFound = z.object({ error: z.literal('not_found'), message: z.string() })
 
 /** Deterministic demo data: the same 240 orders on every start. */
 function makeOrders(): Order[] {
@@ -64,43 +65,85 @@ const targets: Target[] = REGIONS.map((region, i) => ({
   review: `2026-02-${String(2 + i * 7).padStart(2, '0')}`,
 }))
 
-app.api.get('/regions', async () => REGIONS)
-app.api.get<{ Querystring: { region?: string } }>('/orders', async (req) =>
-  req.query.region ? orders.filter((o) => o.region === req.query.region) : orders,
-)
-app.api.get<{ Params: { id: string } }>('/orders/:id', async (req, reply) => {
-  const order = orders.find((o) => o.id === Number(req.params.id))
-  return order ?? reply.code(404).send({ error: 'not_found' })
+export const listRegions = app.route({
+  method: 'GET',
+  url: '/regions',
+  schema: { summary: 'The sales regions', response: { 200: z.array(Region) } },
+  handler: async () => [...REGIONS],
 })
-app.api.post<{ Body: { id: number } }>('/orders/refund', async (req, reply) => {
-  const order = orders.find((o) => o.id === req.body.id)
-  if (!order) return reply.code(404).send({ error: 'not_found' })
-  order.status = 'refunded'
-  return order
+
+export const listOrders = app.route({
+  method: 'GET',
+  url: '/orders',
+  schema: { summary: 'Orders, of one region or all', querystring: z.object({ region: Region.optional() }), response: { 200: z.array(Order) } },
+  handler: async (req) => (req.query.region ? orders.filter((o) => o.region === req.query.region) : orders),
 })
-app.api.get('/targets', async () => targets)
-app.api.put<{ Body: Target[] }>('/targets', async (req) => {
-  targets.splice(0, targets.length, ...req.body)
-  return targets
+
+export const getOrder = app.route({
+  method: 'GET',
+  url: '/orders/:id',
+  schema: { summary: 'One order', params: z.object({ id: z.coerce.number().int() }), response: { 200: Order, 404: NotFound } },
+  handler: async (req, reply) => {
+    const order = orders.find((o) => o.id === req.params.id)
+    return order ?? reply.code(404).send({ error: 'not_found', message: `no order ${req.params.id}` })
+  },
 })
+
+export const refundOrder = app.route({
+  method: 'POST',
+  url: '/orders/refund',
+  schema: { summary: 'Refund an order', body: z.object({ id: z.number().int() }), response: { 200: Order, 404: NotFound } },
+  handler: async (req, reply) => {
+    const order = orders.find((o) => o.id === req.body.id)
+    if (!order) return reply.code(404).send({ error: 'not_found', message: `no order ${req.body.id}` })
+    order.status = 'refunded'
+    return order
+  },
+})
+
+export const getTargets = app.route({
+  method: 'GET',
+  url: '/targets',
+  schema: { summary: 'Monthly targets per region', response: { 200: z.array(Target) } },
+  handler: async () => targets,
+})
+
+export const saveTargets = app.route({
+  method: 'PUT',
+  url: '/targets',
+  schema: { summary: 'Replace the monthly targets', body: z.array(Target), response: { 200: z.array(Target) } },
+  handler: async (req) => {
+    targets.splice(0, targets.length, ...req.body)
+    return targets
+  },
+})
+
 /** A live feed for the fragment demo: numbers that move with the clock. */
-app.api.get('/live', async () => {
-  const t = Date.now() / 1000
-  return {
-    at: new Date().toISOString(),
-    perMinute: Math.round(14 + 6 * Math.sin(t / 7) + 3 * Math.sin(t / 2.3)),
-    queue: Math.max(0, Math.round(9 + 7 * Math.sin(t / 5))),
-    latencyMs: Math.round(180 + 60 * Math.cos(t / 3)),
-  }
+export const liveFeed = app.route({
+  method: 'GET',
+  url: '/live',
+  schema: {
+    summary: 'Live checkout numbers',
+    response: { 200: z.object({ at: z.iso.datetime(), perMinute: z.number().int(), queue: z.number().int().min(0), latencyMs: z.number().int() }) },
+  },
+  handler: async () => {
+    const t = Date.now() / 1000
+    return {
+      at: new Date().toISOString(),
+      perMinute: Math.round(14 + 6 * Math.sin(t / 7) + 3 * Math.sin(t / 2.3)),
+      queue: Math.max(0, Math.round(9 + 7 * Math.sin(t / 5))),
+      latencyMs: Math.round(180 + 60 * Math.cos(t / 3)),
+    }
+  },
 })
 
 /** One API client for the cached loaders (they run outside any page, so they cannot use the injected one). */
 const api = cacheResource(() => new ApiClient())
 /** Orders per region filter, shared by every session for 30 s; a refund clears it. */
-const loadOrders = cacheData(
-  async (region: string): Promise<Order[]> => (await api().get('/orders', { query: { region: region === 'All' ? undefined : region } })).json() as Promise<Order[]>,
-  { ttl: 30, maxEntries: 10 },
-)
+const loadOrders = cacheData(async (region: 'All' | Order['region']) => api().call(listOrders, { query: { region: region === 'All' ? undefined : region } }), {
+  ttl: 30,
+  maxEntries: 10,
+})
 
 const money = (n: number): string => `$${n.toLocaleString('en-US')}`
 const SIZES = ['$0', '$100', '$200', '$300', '$400', '$500'] as const
@@ -131,7 +174,7 @@ app.page('/', { title: 'Overview', icon: '📈', order: 0, description: 'Revenue
   const query = parseQueryParams(st, Query)
   st.title('Acme Ops')
   st.caption('Live numbers from the API of this same app (`/api/orders`), cached for 30 s.')
-  const regions = ['All', ...REGIONS]
+  const regions = ['All', ...REGIONS] as const
   const [f1, f2, f3, f4] = st.columns([2, 3, 4, 4], { gap: 'medium' })
   const region = f1!.selectbox('Region', regions, { key: 'region', index: regions.indexOf(query.region) })
   st.queryParams.set('region', region)
@@ -172,7 +215,7 @@ app.page('/', { title: 'Overview', icon: '📈', order: 0, description: 'Revenue
   const [live, notes] = st.columns([3, 2], { gap: 'large' })
   // The live panel reruns alone every 2 s: the page above is not run or sent again.
   await live!.fragment(async (f) => {
-    const feed = (await (await api().get('/live')).json()) as { at: string; perMinute: number; queue: number; latencyMs: number }
+    const feed = await api().call(liveFeed)
     f.sessionState.liveTicks = (f.sessionState.liveTicks ?? 0) + 1
     const box = f.container({ border: true })
     box.subheader('Live')
@@ -249,9 +292,14 @@ app.page('/orders', { title: 'Orders', icon: '🧾', order: 1, tags: ['ops'] }, 
     const [ok, cancel] = dlg.columns(2)
     if (cancel!.button('Cancel', { key: 'refund_cancel' })) handle.close()
     if (ok!.button('Refund', { key: 'refund_go', type: 'primary' })) {
-      const r = await api().post('/orders/refund', { json: { id: order.id } })
+      try {
+        await api().call(refundOrder, { body: { id: order.id } })
+        st.sessionState.flash = `Order ${order.id} refunded`
+      } catch (err) {
+        if (!isApiCallError(err, refundOrder) || err.status !== 404) throw err
+        st.sessionState.flash = `Order ${order.id} not found`
+      }
       loadOrders.clear()
-      st.sessionState.flash = r.ok ? `Order ${order.id} refunded` : `Order ${order.id} not found`
       handle.close()
     }
   }, { key: 'refund' })
@@ -281,7 +329,7 @@ app.page('/targets', { title: 'Targets', icon: '🎯', order: 2, tags: ['ops'] }
   sidebar(st)
   st.title('Targets')
   st.caption('Edit the monthly targets in place, then save them to the API.')
-  const saved = (await (await client.get('/targets')).json()) as Target[]
+  const saved = await client.call(getTargets)
   const edited = st.dataEditor<Target>(saved, {
     key: 'targets',
     rowKey: 'region',
@@ -319,8 +367,14 @@ app.page('/targets', { title: 'Targets', icon: '🎯', order: 2, tags: ['ops'] }
     { data: rows, height: 220 },
   )
   if (st.button('Save targets', { key: 'save_targets', type: 'primary' })) {
-    await client.put('/targets', { json: edited })
-    st.toast('Targets saved', { icon: '💾' })
+    try {
+      await client.call(saveTargets, { body: edited })
+      st.toast('Targets saved', { icon: '💾' })
+    } catch (err) {
+      // The route refuses what its schema does not allow (a cleared date): say which cell.
+      if (!isApiCallError(err, saveTargets) || err.status !== 400) throw err
+      st.error(`Not saved: ${err.issues.map((i) => `row ${Number(i.path[0]) + 1}, ${i.path.slice(1).join('.')}: ${i.message}`).join('; ')}`)
+    }
   }
   return { layout: 'wide' }
 })

@@ -2,6 +2,7 @@ import { Builtins, Cli } from 'clipanion'
 import { RunCommand, DevCommand, WorkbenchCommand } from './commands/serve.js'
 import { COMMANDS } from './commands/index.js'
 import { EXIT } from './exit-codes.js'
+import { closestName } from '../internal/closest-name.js'
 
 /** Colour only for a terminal, and never with NO_COLOR set (https://no-color.org). */
 function colours(stream: NodeJS.WriteStream): boolean {
@@ -14,10 +15,12 @@ for (const command of [RunCommand, DevCommand, WorkbenchCommand, ...COMMANDS, Bu
 }
 
 /**
- * Clipanion answers a bad flag after a positional target with "Command not found"; name the flag
- * (unknown, or missing its value) and the command's help instead.
+ * Clipanion answers a bad flag after a positional target with "Command not found" and lists the
+ * command's whole usage as candidates; name the flag (unknown, with the closest real one, or
+ * missing its value) and the command's help instead. `specific`: the message says what is wrong,
+ * so clipanion's own is left out.
  */
-function flagProblem(argv: string[]): string | null {
+function flagProblem(argv: string[]): { message: string; specific: boolean } | null {
   const command = cli
     .definitions()
     .map((d) => ({ d, words: d.path.split(' ').slice(1) }))
@@ -32,10 +35,14 @@ function flagProblem(argv: string[]): string | null {
   flags.set('--help', false).set('-h', false)
   const args = argv.slice(command.words.length)
   const unknown = args.find((a) => a.startsWith('-') && a !== '-' && !flags.has(a.split('=')[0]!))
-  if (unknown !== undefined) return `unknown flag ${JSON.stringify(unknown)} for "${name}"; see "${name} --help" for its flags`
+  if (unknown !== undefined) {
+    const near = closestName(unknown.split('=')[0]!, [...flags.keys()].filter((f) => f.startsWith('--')))
+    const hint = near === null ? '' : ` (did you mean "${near}"?)`
+    return { message: `unknown flag ${JSON.stringify(unknown)} for "${name}"${hint}; see "${name} --help" for its flags`, specific: true }
+  }
   const last = args.at(-1)
-  if (last !== undefined && flags.get(last) === true) return `flag ${last} needs a value, e.g. "${last} <value>"; see "${name} --help"`
-  return `see "${name} --help" for its flags`
+  if (last !== undefined && flags.get(last) === true) return { message: `flag ${last} needs a value, e.g. "${last} <value>"; see "${name} --help"`, specific: true }
+  return { message: `see "${name} --help" for its flags`, specific: false }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -44,8 +51,9 @@ async function main(argv: string[]): Promise<number> {
     command = cli.process(argv)
   } catch (err) {
     // Unknown command, unknown flag, missing value: a usage error is exit 2.
-    process.stderr.write(cli.error(err, { colored: colours(process.stderr) }))
-    process.stderr.write(`svc: ${flagProblem(argv) ?? 'see "svc --help" for the commands and "svc <command> --help" for their flags'}\n`)
+    const problem = flagProblem(argv)
+    if (!problem?.specific) process.stderr.write(cli.error(err, { colored: colours(process.stderr) }))
+    process.stderr.write(`svc: ${problem?.message ?? 'see "svc --help" for the commands and "svc <command> --help" for their flags'}\n`)
     return EXIT.USAGE
   }
   return cli.run(command)

@@ -1,4 +1,10 @@
 import { getRequestId, REQUEST_ID_HEADER } from '../logging/context.js'
+import type { RouteHandle, SseRouteHandle } from '../api/route.js'
+import { ApiClientUsageError } from './usage-error.js'
+import { ApiEventStream, fillPath, headerStrings, httpError, readEvents, readResult, routeName } from './typed-answers.js'
+import type { CallArgs, CallInput, CallResult, EventOf, NotEventRoute } from './typed-call.js'
+
+export { ApiClientUsageError } from './usage-error.js'
 
 /**
  * A small HTTP client for the app's own API, used from pages: paths are relative to the API
@@ -11,6 +17,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000
 
 export type HeaderMap = Record<string, string>
 export type AuthHeaderFactory = () => HeaderMap | Promise<HeaderMap>
+/** How requests are sent: `fetch` unless given (`SvcTestClient` sends them in-process). */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
 
 export interface ApiClientOptions {
   /** Default: env `SVC_INTERNAL_API_BASE`, else `http://127.0.0.1:8000/api`. */
@@ -21,6 +29,8 @@ export interface ApiClientOptions {
   authHeaderFactory?: AuthHeaderFactory
   /** Sends the current request ID (`getRequestId()`) as `X-Request-ID` unless set per call. */
   propagateRequestId?: boolean
+  /** Sends the requests (default: the global `fetch`). */
+  fetch?: FetchLike
 }
 
 export interface ForSvcOptions extends Omit<ApiClientOptions, 'authHeaderFactory'> {
@@ -50,22 +60,6 @@ export interface ApiResponse {
   json<T = unknown>(): Promise<T>
   text(): Promise<string>
   arrayBuffer(): Promise<ArrayBuffer>
-}
-
-const kSvcError = Symbol.for('svc.error')
-
-/**
- * A misuse of the client (a host in the path, conflicting options). A `TypeError` so it reads
- * as a programming error, branded as an svc error so `isSvcError(e)` and `e.code` work.
- */
-export class ApiClientUsageError extends TypeError {
-  readonly [kSvcError] = true
-  readonly code: 'SVC_ERR_CLIENT_ABSOLUTE_PATH' | 'SVC_ERR_CLIENT_CONFIG'
-  constructor(code: ApiClientUsageError['code'], message: string) {
-    super(message)
-    this.name = 'ApiClientUsageError'
-    this.code = code
-  }
 }
 
 function trimBase(base: string): string {
@@ -108,6 +102,7 @@ export class ApiClient {
   readonly #defaultHeaders: HeaderMap
   readonly #authHeaderFactory: AuthHeaderFactory | undefined
   readonly #propagateRequestId: boolean
+  readonly #fetch: FetchLike | undefined
 
   constructor(options: ApiClientOptions = {}) {
     this.baseUrl = trimBase(options.baseUrl ?? process.env.SVC_INTERNAL_API_BASE ?? DEFAULT_API_BASE)
@@ -115,6 +110,7 @@ export class ApiClient {
     this.#defaultHeaders = { ...options.defaultHeaders }
     this.#authHeaderFactory = options.authHeaderFactory
     this.#propagateRequestId = options.propagateRequestId ?? false
+    this.#fetch = options.fetch
   }
 
   /** A client with auth: exactly one of `bearerToken` or `authHeaderFactory`. */
@@ -135,6 +131,7 @@ export class ApiClient {
       timeoutMs: this.timeoutMs,
       defaultHeaders: this.#defaultHeaders,
       propagateRequestId: this.#propagateRequestId,
+      ...(this.#fetch ? { fetch: this.#fetch } : {}),
       authHeaderFactory: async () => ({ ...(parent ? await parent() : {}), authorization: `Bearer ${token}` }),
     })
   }
@@ -174,8 +171,44 @@ export class ApiClient {
     }
     const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
-    const res = await fetch(url, { method, headers, body: body as BodyInit | undefined, signal })
+    const res = await (this.#fetch ?? fetch)(url, { method, headers, body: body as BodyInit | undefined, signal })
     return toApiResponse(res)
+  }
+
+  /**
+   * Call a typed route by its handle (`app.route()`'s result) and get its answer parsed by the
+   * route's response schema: `await client.call(listOrders, { query: { region } })`. The input
+   * (`params`, `query`, `body`, `headers`) is checked at compile time against the route's
+   * schemas. An error status, or an answer its schema refuses, throws an `ApiCallError`.
+   */
+  async call<R extends RouteHandle>(route: R & NotEventRoute<R>, ...args: CallArgs<R>): Promise<CallResult<R>> {
+    if ((route as Partial<SseRouteHandle>).events !== undefined) {
+      throw new ApiClientUsageError('SVC_ERR_CLIENT_CONFIG', `client.call(${routeName(route)}): an event route answers a stream; read it with client.stream()`)
+    }
+    const res = await this.#send(route, (args[0] ?? {}) as CallInput<R>, {})
+    return (await readResult(route, res)) as CallResult<R>
+  }
+
+  /**
+   * Open a typed event route (`app.sseRoute()`): resolves once the route answered 2xx (an error
+   * status throws an `ApiCallError`), to an async iterable of its events, each parsed by the
+   * route's `events` schema. The client's timeout covers the whole stream; pass `timeoutMs`.
+   */
+  async stream<R extends SseRouteHandle>(route: R, ...args: CallArgs<R>): Promise<ApiEventStream<EventOf<R>>> {
+    const res = await this.#send(route, (args[0] ?? {}) as CallInput<R>, { accept: 'text/event-stream' })
+    if (!res.ok) throw await httpError(route, res, res.status, await res.text())
+    return new ApiEventStream<EventOf<R>>(readEvents(route, res))
+  }
+
+  #send(route: RouteHandle, input: { params?: unknown; query?: unknown; body?: unknown; headers?: unknown; timeoutMs?: number; signal?: AbortSignal }, headers: HeaderMap): Promise<ApiResponse> {
+    const options: RequestOptions = {
+      headers: { ...headers, ...headerStrings(input.headers as Record<string, unknown> | undefined) },
+      query: input.query as RequestOptions['query'],
+    }
+    if (input.body !== undefined) options.json = input.body
+    if (input.timeoutMs !== undefined) options.timeoutMs = input.timeoutMs
+    if (input.signal !== undefined) options.signal = input.signal
+    return this.request(route.method.toUpperCase(), fillPath(route, input.params as Record<string, unknown> | undefined), options)
   }
 }
 

@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { fastifySwagger } from '@fastify/swagger'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
+import { loadOpenApiTransforms, openApiTransform, openApiTransformObject } from '../api/openapi.js'
 import { ApiRequestLogController } from '../logging/api-request-log.js'
 import { getRequestId } from '../logging/context.js'
 import type { ResolvedSettings } from '../settings/schema.js'
@@ -9,9 +10,9 @@ import { serveDocsUiOnFirstUse } from './lazy-docs-ui.js'
 import { markCompilersDefault, withLazySchemaCompilers } from './lazy-schema-compilers.js'
 
 /**
- * The app's Fastify instance (`app.api`) with svc's request IDs, request log, OpenAPI collector
- * and docs UI. Imported only by processes that serve the API (src/app.ts): the page server never
- * loads Fastify.
+ * The app's Fastify instance (`app.api`) where the API is served: svc's request IDs and request
+ * log (`createApi`), then its OpenAPI collector and docs UI (`documentApi`). Imported only by
+ * processes that serve the API (src/app.ts): the page server never loads Fastify.
  */
 export function createApi(settings: ResolvedSettings, logger: Logger, fastifyOptions: FastifyServerOptions | undefined): FastifyInstance {
   const apiOptions: FastifyServerOptions = {
@@ -31,6 +32,11 @@ export function createApi(settings: ResolvedSettings, logger: Logger, fastifyOpt
     reply.header('x-request-id', request.id)
     done()
   })
+  return api
+}
+
+/** The OpenAPI collector, `/openapi.json` and the docs UI (loaded on its first request). */
+export function documentApi(api: FastifyInstance, settings: ResolvedSettings): void {
   const base = settings.root_path + settings.api_mount_path
   // Applied synchronously (not via register) so that routes the user declares right after
   // `new Svc()` are seen by the OpenAPI collector's onRoute hook.
@@ -40,8 +46,12 @@ export function createApi(settings: ResolvedSettings, logger: Logger, fastifyOpt
       info: { title: settings.title, version: '0.1.0' },
       servers: [{ url: base }],
     },
+    transform: openApiTransform,
+    transformObject: openApiTransformObject,
   }, () => {})
-  serveDocsUiOnFirstUse(api, base)
-  api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger())
-  return api
+  serveDocsUiOnFirstUse(api, base, loadOpenApiTransforms)
+  api.get('/openapi.json', { schema: { hide: true } }, async () => {
+    await loadOpenApiTransforms()
+    return api.swagger()
+  })
 }

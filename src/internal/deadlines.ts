@@ -1,7 +1,8 @@
 /**
  * The fixed stop deadlines of svc's processes, in one place so they can be read against each
  * other. The ones a user tunes are settings: `shutdown_grace_s` (drain), `gateway_start_timeout_s`
- * (worker start), `ui_startup_timeout_s` (sidecar start).
+ * (worker start), `ui_startup_timeout_s` (sidecar start), `gateway_ws_reload_grace_s` (how long a
+ * worker replaced by a reload keeps its WebSockets).
  */
 
 /** A worker gets this long past the drain grace before the supervisor SIGKILLs its tree. */
@@ -15,3 +16,7 @@ export const SIDECAR_STOP_GRACE_MS = 5_000
 /** The sidecar guard gives a ui_command as long; the supervisor waits a second more for the guard. */
 export const GUARD_STOP_GRACE_MS = SIDECAR_STOP_GRACE_MS
 export const GUARD_EXTRA_MS = 1_000
+/** A replaced worker's WebSockets still open at `gateway_ws_reload_grace_s` close one by one over this long, not all at once. */
+export const WS_RETIRE_SPREAD_MS = 10_000
+/** Replaced workers per slot that may keep WebSockets at once; an older one closes its WebSockets at the next reload. */
+export const MAX_RETIRING_PER_SLOT = 2

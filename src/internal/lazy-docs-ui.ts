@@ -9,12 +9,13 @@ const DOCS_PREFIX = '/docs'
  * of a gateway worker's start on a 2-core VM) loads on the first request under `/docs`, not
  * when the API is readied: most requests a worker serves never touch it. It lives in a Fastify
  * instance of its own, built then, whose `swagger()` is the app's; `app.api` carries two
- * hidden routes that hand the raw request over to it. `publicMount` is `{root_path}{api_mount_path}`.
+ * hidden routes that hand the raw request over to it. `publicMount` is `{root_path}{api_mount_path}`;
+ * `prepare` runs first (what the app's `swagger()` needs loaded).
  */
-export function serveDocsUiOnFirstUse(api: FastifyInstance, publicMount: string): void {
+export function serveDocsUiOnFirstUse(api: FastifyInstance, publicMount: string, prepare: () => Promise<void>): void {
   let docs: Promise<FastifyInstance> | undefined
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    docs ??= buildDocsInstance(api, publicMount).catch((err: unknown) => {
+    docs ??= prepare().then(() => buildDocsInstance(api, publicMount)).catch((err: unknown) => {
       docs = undefined
       throw err
     })

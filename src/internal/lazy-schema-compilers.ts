@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import { compileZodSerializer, compileZodValidator } from '../api/zod-compilers.js'
+import { isZodSchema } from '../api/zod-schema.js'
 
 type SchemaControllerOptions = NonNullable<FastifyServerOptions['schemaController']>
 type CompilersFactory = NonNullable<SchemaControllerOptions['compilersFactory']>
@@ -14,7 +16,9 @@ const requireFromFastify = createRequire(createRequire(import.meta.url).resolve(
  * modules, about 40 ms on a 2-core VM) the moment an instance is created, yet only a route with
  * a schema uses them: an API without schemas, the page server (which never readies the API)
  * and every health route never do. These builders require Fastify's defaults on first use and
- * pass the call through, so what a route with a schema gets is unchanged.
+ * pass the call through, so what a route with a JSON schema gets is unchanged. A zod schema (a
+ * typed route, `app.route()`) goes to svc's zod compilers instead, whatever compiles the others:
+ * an API whose schemas are all zod never loads ajv or fast-json-stringify.
  */
 export function withLazySchemaCompilers(given: SchemaControllerOptions | undefined): { options: SchemaControllerOptions; lazy: LazyFlags } {
   const factory = given?.compilersFactory ?? {}
@@ -22,18 +26,29 @@ export function withLazySchemaCompilers(given: SchemaControllerOptions | undefin
     options: {
       ...given,
       compilersFactory: {
-        buildValidator: factory.buildValidator ?? (onFirstCall('@fastify/ajv-compiler') as ValidatorFactory),
-        buildSerializer: factory.buildSerializer ?? (onFirstCall('@fastify/fast-json-stringify-compiler') as SerializerFactory),
+        buildValidator: zodFirst(factory.buildValidator ?? onFirstCall('@fastify/ajv-compiler'), compileZodValidator) as ValidatorFactory,
+        buildSerializer: zodFirst(factory.buildSerializer ?? onFirstCall('@fastify/fast-json-stringify-compiler'), compileZodSerializer) as SerializerFactory,
       },
     },
     lazy: { validator: factory.buildValidator === undefined, serializer: factory.buildSerializer === undefined },
   }
 }
 
-/** Both packages export a selector: called once, it returns the factory Fastify would use. */
-type Selector = () => (externalSchemas: unknown, options: unknown) => unknown
+type Compile = (route: { schema?: unknown }) => unknown
+type Factory = (externalSchemas: unknown, options: unknown) => Compile
 
-function onFirstCall(pkg: string): (externalSchemas: unknown, options: unknown) => unknown {
+/** A factory whose compiler sends zod schemas to `zod` and builds the JSON one on first need. */
+function zodFirst(json: ValidatorFactory | SerializerFactory | Factory, zod: (route: never) => unknown): Factory {
+  return (externalSchemas, options) => {
+    let compile: Compile | undefined
+    return (route) => (isZodSchema(route.schema) ? zod(route as never) : (compile ??= (json as Factory)(externalSchemas, options))(route))
+  }
+}
+
+/** Both packages export a selector: called once, it returns the factory Fastify would use. */
+type Selector = () => Factory
+
+function onFirstCall(pkg: string): Factory {
   let factory: ReturnType<Selector> | undefined
   return (externalSchemas, options) => {
     factory ??= (requireFromFastify(pkg) as Selector)()

@@ -1,6 +1,8 @@
 /** Cross-module internals of the app object; kept out of every public entry point. */
 export const kSvcApp = Symbol.for('svc.app')
 export const kServeHealth = Symbol('svc.serveHealth')
+/** The serving gateway says whether an API server error shows its message (`show_error_details`, dev mode). */
+export const kServeErrorDetails = Symbol('svc.serveErrorDetails')
 export const kPages = Symbol('svc.pages')
 /** Symbol.for: the page server may run from another copy of svc than the one the app imported (tests, linked checkouts). */
 export const kSharedState = Symbol.for('svc.sharedState')

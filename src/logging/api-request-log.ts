@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
+import { noteUnhandledError } from '../api/error-reply.js'
 
 export interface ApiRequestLogSettings {
   /** One INFO line per API request (debug mode turns it on). */
@@ -40,7 +41,9 @@ export class ApiRequestLogController extends LogController {
     else reply.log.info(fields, message)
   }
 
+  /** Fastify calls this from its default error handler only: no error handler of the app answered the error. */
   override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    noteUnhandledError(reply, error)
     if (reply.statusCode >= 500) {
       reply.log.error({ http_method: request.method, path: pathOf(request.url), status: reply.statusCode, err: error }, error?.message)
     } else if (!this.isLogDisabled(request)) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve as resolvePath } from 'node:path'
 import { SvcError } from '../errors.js'
+import { closestName } from '../internal/closest-name.js'
 import {
   FIELDS,
   INVALID_JSON,
@@ -52,15 +53,31 @@ function show(value: unknown): string {
   }
 }
 
+/**
+ * Every unknown name at once, each with the closest setting: `"gateway_prot" (did you mean
+ * "gateway_port"?), "wrokers" (did you mean "workers"?)`.
+ */
+function describeUnknown(names: readonly string[]): string {
+  return names
+    .map((n) => {
+      const near = closestName(n, SETTING_KEYS)
+      return near === null ? JSON.stringify(n) : `${JSON.stringify(n)} (did you mean "${near}"?)`
+    })
+    .join(', ')
+}
+
 /** Layer from `new Svc({...})` options; unknown keys are errors (a typo must not pass silently). */
 export function optionsLayer(options: Record<string, unknown>): SettingsLayer {
   const values: Partial<Record<SettingKey, unknown>> = {}
+  const unknown: string[] = []
   for (const [k, v] of Object.entries(options)) {
     if (v === undefined) continue
-    if (!Object.hasOwn(FIELDS, k)) {
-      throw new SvcError('SVC_ERR_CONFIG_INVALID', `new Svc({ ${k} }): unknown setting "${k}"; known settings are listed in docs/configuration.md`)
-    }
-    values[k as SettingKey] = v
+    if (!Object.hasOwn(FIELDS, k)) unknown.push(k)
+    else values[k as SettingKey] = v
+  }
+  if (unknown.length > 0) {
+    const what = unknown.length === 1 ? 'unknown setting' : 'unknown settings'
+    throw new SvcError('SVC_ERR_CONFIG_INVALID', `new Svc({ ${unknown.join(', ')} }): ${what} ${describeUnknown(unknown)}; known settings are listed in docs/configuration.md`)
   }
   return { source: () => ({ kind: 'options' }), values }
 }
@@ -85,12 +102,14 @@ export function configFileLayer(cwd: string = process.cwd(), file = CONFIG_FILE_
     throw new SvcError('SVC_ERR_CONFIG_FILE', `${path} must hold a JSON object of settings, got ${Array.isArray(data) ? 'an array' : typeof data}`)
   }
   const values: Partial<Record<SettingKey, unknown>> = {}
+  const unknown: string[] = []
   for (const [k, v] of Object.entries(data)) {
     if (k === '$schema') continue
-    if (!Object.hasOwn(FIELDS, k)) {
-      throw new SvcError('SVC_ERR_CONFIG_FILE', `${path}: unknown key "${k}"; known keys are listed in docs/configuration.md`)
-    }
-    values[k as SettingKey] = v
+    if (!Object.hasOwn(FIELDS, k)) unknown.push(k)
+    else values[k as SettingKey] = v
+  }
+  if (unknown.length > 0) {
+    throw new SvcError('SVC_ERR_CONFIG_FILE', `${path}: ${unknown.length === 1 ? 'unknown key' : 'unknown keys'} ${describeUnknown(unknown)}; known keys are listed in docs/configuration.md`)
   }
   return { source: () => ({ kind: 'config', file: path }), values }
 }

@@ -100,6 +100,11 @@ export const FIELDS = {
     default: 32 * 1024 * 1024, // 32 MiB; 0 = unlimited
     parse: asNumber,
   },
+  gateway_proxy_buffer_disk_bytes: {
+    schema: z.number().int().min(0),
+    default: 256 * 1024 * 1024, // 256 MiB per worker of UI request bodies in temporary files; 0 = unlimited
+    parse: asNumber,
+  },
   gateway_ws_max_message_bytes: {
     // ws keeps the limit in a 32-bit integer; 0 = unlimited.
     schema: z.number().int().min(0).max(2 ** 31 - 1),
@@ -150,6 +155,8 @@ export const FIELDS = {
   pidfile: { schema: z.string().min(1), default: './.svc.pid', parse: asString },
   no_pidfile: { schema: z.boolean(), default: false, parse: asBool },
   shutdown_grace_s: { schema: seconds, default: 10, parse: asNumber },
+  /** A reload keeps proxied WebSockets on the replaced worker this long (0 = close them at once). */
+  gateway_ws_reload_grace_s: { schema: seconds, default: 60, parse: asNumber },
   gateway_start_timeout_s: { schema: seconds, default: 30, parse: asNumber },
   ui_command: {
     schema: z.array(z.string()).min(1).nullable(),
@@ -187,6 +194,8 @@ export const FIELDS = {
   redis_key_prefix: { schema: z.string().regex(/^[A-Za-z0-9_.:{}-]{0,64}$/), default: 'svc:', parse: asString },
   /** Connect and per-command deadline; a Redis outage answers errors within it, never hangs a request. */
   redis_timeout_s: { schema: seconds.min(0.05), default: 1, parse: asNumber },
+  /** Largest value svc writes to or reads from Redis; Redis's own maximum string is 512 MiB. */
+  redis_max_value_bytes: { schema: z.number().int().min(1024).max(512 * 1024 * 1024), default: 1024 * 1024, parse: asNumber },
   theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
   /** The pages' Content-Security-Policy: null = svc's; an object adds sources per directive; a string replaces it; false = none. */
   ui_csp: {

@@ -6,7 +6,7 @@ import { InMemorySessionStore, type SessionStore } from '../ui/url-session.js'
 import { RedisConnection, type RedisProbe } from './redis-connection.js'
 import { RedisOidcBffStore, RedisSessionStore } from './redis-stores.js'
 
-export type SharedStateSettings = Pick<ResolvedSettings, 'redis_url' | 'redis_key_prefix' | 'redis_timeout_s'>
+export type SharedStateSettings = Pick<ResolvedSettings, 'redis_url' | 'redis_key_prefix' | 'redis_timeout_s' | 'redis_max_value_bytes'>
 
 /**
  * The state an app shares between its replicas and processes: on Redis when `redis_url` is set,
@@ -20,7 +20,13 @@ export class SharedState implements Closable {
 
   constructor(settings: SharedStateSettings, logger: Logger) {
     this.redis = settings.redis_url
-      ? new RedisConnection({ url: settings.redis_url, keyPrefix: settings.redis_key_prefix, timeoutMs: settings.redis_timeout_s * 1000, logger })
+      ? new RedisConnection({
+          url: settings.redis_url,
+          keyPrefix: settings.redis_key_prefix,
+          timeoutMs: settings.redis_timeout_s * 1000,
+          maxValueBytes: settings.redis_max_value_bytes,
+          logger,
+        })
       : null
   }
 
@@ -48,9 +54,15 @@ export class SharedState implements Closable {
   }
 }
 
-/** readyz's view: not ready while the configured Redis does not answer a PING within the deadline. */
+/**
+ * readyz's view: not ready while the configured Redis does not answer a PING within the deadline,
+ * or answers but refuses a small write (full under `maxmemory` with `noeviction`, `MISCONF`, a
+ * read-only replica): logins and page sessions could not be saved on this replica.
+ */
 export async function redisReadiness(shared: SharedState): Promise<string | null> {
   const probe = await shared.probe()
-  if (probe === null || probe.ok) return null
-  return `redis_unavailable: ${probe.detail ?? 'no answer'}`
+  if (probe === null) return null
+  if (!probe.ok) return `redis_unavailable: ${probe.detail ?? 'no answer'}`
+  if (probe.writeRefused !== null) return `redis_refuses_writes: ${probe.writeRefused}`
+  return null
 }

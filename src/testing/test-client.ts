@@ -4,6 +4,10 @@ import type { Svc } from '../app.js'
 import { normalizeMountPath } from '../settings/schema.js'
 import type { Gateway } from '../../gateway/build.js'
 import { createUiTestHandle, type UiTestHandle, type UiTestOptions } from '../ui/app-test.js'
+import { getClient, type ApiClient, type FetchLike } from '../client/api-client.js'
+import type { ApiEventStream } from '../client/typed-answers.js'
+import type { CallArgs, CallResult, EventOf, NotEventRoute } from '../client/typed-call.js'
+import type { RouteHandle, SseRouteHandle } from '../api/route.js'
 
 /**
  * Drives the real composite gateway of an app in-process, without sockets: the same dispatch,
@@ -32,6 +36,7 @@ export class SvcTestClient {
   readonly app: Svc
   readonly rootPath: string
   readonly #gateway: () => Promise<Gateway>
+  #client: ApiClient | undefined
 
   constructor(app: Svc, options: { rootPath?: string } = {}, shared?: () => Promise<Gateway>) {
     this.app = app
@@ -91,6 +96,40 @@ export class SvcTestClient {
     }
   }
 
+  /**
+   * An `ApiClient` whose requests go through this in-process gateway (under this client's
+   * `rootPath`): what `ui()` hands pages, and what `call()` and `stream()` use.
+   */
+  get client(): ApiClient {
+    this.#client ??= getClient(this.app, { baseUrl: `http://svc.test${this.app.settings.api_mount_path}`, fetch: this.#fetch })
+    return this.#client
+  }
+
+  /** A typed call through the gateway, as a page makes it: `await client.call(listOrders, { query: { region } })`. */
+  call<R extends RouteHandle>(route: R & NotEventRoute<R>, ...args: CallArgs<R>): Promise<CallResult<R>> {
+    return this.client.call<R>(route, ...args)
+  }
+
+  /** A typed event route through the gateway (the whole stream is read before the first event). */
+  stream<R extends SseRouteHandle>(route: R, ...args: CallArgs<R>): Promise<ApiEventStream<EventOf<R>>> {
+    return this.client.stream<R>(route, ...args)
+  }
+
+  /** `fetch` over `request()`: the URL's path (and query) is a public path of this app. */
+  readonly #fetch: FetchLike = async (url, init) => {
+    const { pathname, search } = new URL(url)
+    const headers = Object.fromEntries(new Headers(init.headers))
+    const body = init.body
+    const res = await this.request(init.method ?? 'GET', pathname + search, {
+      headers,
+      ...(body === undefined || body === null ? {} : { body: typeof body === 'string' ? body : Buffer.from(body instanceof URLSearchParams ? body.toString() : (body as Uint8Array)) }),
+    })
+    const out = new Headers()
+    for (const [name, value] of Object.entries(res.headers)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v)
+    // A Response cannot carry a body with these statuses.
+    return new Response([101, 204, 205, 304].includes(res.status) ? null : res.text, { status: res.status, headers: out })
+  }
+
   /** GET `{rootPath}{api_mount_path}{path}`: `apiGet('/users')`. */
   apiGet(path: string, options: TestRequestOptions = {}): Promise<TestResponse> {
     return this.request('GET', this.app.settings.api_mount_path + path, options)
@@ -130,7 +169,7 @@ export class SvcTestClient {
    * `run()`, read elements, `click()` / `setValue()` widgets and `run()` again.
    */
   ui(options: UiTestOptions = {}): UiTestHandle {
-    return createUiTestHandle(this.app, options)
+    return createUiTestHandle(this.app, { client: this.client, ...options })
   }
 
   /** Release the gateway's upstream pool and the Fastify instance. */

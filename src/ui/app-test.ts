@@ -1,5 +1,5 @@
 import type { PageApp } from './page-app.js'
-import { getClient } from '../client/api-client.js'
+import { getClient, type ApiClient } from '../client/api-client.js'
 import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './elements.js'
 import { isWidgetType } from './elements.js'
 import { overridesFromEnv } from './inject.js'
@@ -32,6 +32,8 @@ export interface UiTestOptions {
   cookies?: Record<string, string>
   /** A run that takes longer fails the test (default 3000 ms, like AppTest). */
   timeoutMs?: number
+  /** The client pages get (default: `getClient(app)`, the API at `SVC_INTERNAL_API_BASE`). */
+  client?: ApiClient
 }
 
 export const DEFAULT_UI_TEST_TIMEOUT_MS = 3000
@@ -88,7 +90,7 @@ export class UiTestHandle {
     this.#session = new PageSession({
       id: 'test-session',
       directory: () => directory,
-      client: getClient(app),
+      client: options.client ?? getClient(app),
       media: new MediaStore(),
       logger: app.logger,
       overrides: { ...overridesFromEnv(), ...options.pageOverrides },

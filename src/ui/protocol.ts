@@ -35,8 +35,29 @@ export interface PageInfo {
   breadcrumb: string[] | null
 }
 
+/**
+ * `svc dev --reload`: the app module failed to load after a save. Pages and the API keep running
+ * the last version that loaded; every open tab shows this until a save loads again.
+ */
+export interface DevLoadError {
+  /** The terminal's line: `cannot load app.ts: <cause> (at <place>); <fix>`. */
+  summary: string
+  /** What went wrong: `syntax error: Unexpected ";"`. */
+  cause: string
+  fix: string
+  /** The file at fault, relative to the working directory; null when the error names no place. */
+  file: string | null
+  /** 1-based, like editors. */
+  line: number | null
+  column: number | null
+  /** Source lines around `line` (empty without a place). */
+  frame: { line: number; text: string }[]
+}
+
 export type ServerMessage =
   | { v: 1; type: 'session'; sessionId: string; restored: boolean }
+  /** Sent on connect and on every change while `svc dev --reload` runs; `error: null` clears it. */
+  | { v: 1; type: 'dev_error'; error: DevLoadError | null }
   | { v: 1; type: 'run_state'; runId: number; running: boolean }
   | {
       v: 1

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { SvcTestClient } from 'svc/testing'
-import { app } from './app.js'
+import { app, hello } from './app.js'
 
 // The same gateway `svc run` serves, in-process: no port, no child process.
 const client = new SvcTestClient(app)
@@ -14,6 +14,13 @@ describe('the API', () => {
     expect(res.headers['x-request-id']).toBeTruthy()
   })
 
+  it('answers a typed call, and refuses a request its schema does not allow', async () => {
+    expect(await client.call(hello, { query: { name: 'Grace' } })).toEqual({ message: 'Hello, Grace!' })
+    const res = await client.apiGet('/hello', { query: { name: '' } })
+    expect(res.status).toBe(400)
+    expect(res.json()).toMatchObject({ error: 'bad_request', issues: [{ in: 'querystring', path: ['name'] }] })
+  })
+
   it('answers unknown routes with a JSON 404', async () => {
     const res = await client.apiGet('/nope')
     expect(res.status).toBe(404)
@@ -21,12 +28,7 @@ describe('the API', () => {
 })
 
 describe('the page', () => {
-  // A page calls the API over HTTP at SVC_INTERNAL_API_BASE, which `svc run` sets. Here the
-  // test serves the API on a free loopback port for it; `client.close()` stops it.
-  beforeAll(async () => {
-    process.env.SVC_INTERNAL_API_BASE = await app.api.listen({ host: '127.0.0.1', port: 0 })
-  })
-
+  // A page run by client.ui() calls the API through this same in-process gateway.
   it('greets through the API, and again when the name changes', async () => {
     const at = await client.ui({ target: '/' }).run()
     expect(at.exception).toEqual([])

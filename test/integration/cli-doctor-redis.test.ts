@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createClient } from 'redis'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
 import { freePort } from '../helpers/ui-sidecar.js'
 import { runSvcCli, tempDir } from '../helpers/cli-run.js'
@@ -43,6 +44,21 @@ describe.skipIf(!hasRedis)('svc doctor: the redis row', () => {
     expect(code).toBe(1)
     expect(row).toMatchObject({ status: 'FAIL', detail: expect.stringContaining(`cannot reach 127.0.0.1:${port}`) })
     expect(row?.detail).toContain('SVC_REDIS_URL')
+  })
+
+  it('answers but refuses writes (full under maxmemory with noeviction): FAIL naming the error and the fixes, exit 1', async () => {
+    const full = await RedisServer.start()
+    try {
+      const admin = createClient({ url: full.url })
+      await admin.connect()
+      await admin.configSet({ maxmemory: '1', 'maxmemory-policy': 'noeviction' })
+      await admin.close()
+      const { code, row } = await redisRow({ SVC_REDIS_URL: full.url })
+      expect(code).toBe(1)
+      expect(row).toMatchObject({ status: 'FAIL', detail: expect.stringMatching(/answers but refuses writes: .*OOM.*maxmemory/) })
+    } finally {
+      await full.stop()
+    }
   })
 
   it('a bad redis_url is a settings error naming the value', async () => {

@@ -36,6 +36,8 @@ describe('svc new', () => {
     // unrelated "svc" of the public registry.
     expect(pkg.dependencies.svc).toBe(`file:${REPO.replace(/\/$/, '')}`)
     expect(Object.keys(pkg.devDependencies).sort()).toEqual(['@types/node', 'typescript', 'vitest'])
+    // The types of the Node the project was made with (CI runs this on Node 20 and Node 24).
+    expect(pkg.devDependencies['@types/node']).toBe(`^${process.versions.node.split('.')[0]}.0.0`)
 
     const tsconfig = JSON.parse(await readFile(join(dir, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> }
     expect(tsconfig.compilerOptions.strict).toBe(true)
@@ -44,7 +46,7 @@ describe('svc new', () => {
     for (const entry of ['node_modules/', 'dist/', '.svc.pid*']) expect(gitignore.split('\n')).toContain(entry)
     const app = await readFile(join(dir, 'app.ts'), 'utf8')
     expect(app).toContain("new Svc({ title: 'my-app' })")
-    expect(app).toContain("client.get('/hello'")
+    expect(app).toContain('client.call(hello')
     const test = await readFile(join(dir, 'app.test.ts'), 'utf8')
     expect(test).toContain("from 'svc/testing'")
     expect(test).toContain('client.ui(')

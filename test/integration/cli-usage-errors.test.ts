@@ -36,7 +36,9 @@ describe('svc usage errors', () => {
 
   const cases: Array<{ args: string[]; says: RegExp[] }> = [
     { args: ['run', APP, '--bogus'], says: [/unknown flag "--bogus" for "svc run"; see "svc run --help"/] },
-    { args: ['run', '--bogus'], says: [/Unsupported option name \("--bogus"\)/, /unknown flag "--bogus" for "svc run"/] },
+    { args: ['run', '--bogus'], says: [/^svc: unknown flag "--bogus" for "svc run"; see "svc run --help" for its flags\n$/] },
+    { args: ['run', APP, '--prot', '8000'], says: [/^svc: unknown flag "--prot" for "svc run" \(did you mean "--port"\?\); see "svc run --help" for its flags\n$/] },
+    { args: ['dev', APP, '--relaod'], says: [/\(did you mean "--reload"\?\)/] },
     { args: ['frobnicate'], says: [/Command not found/, /svc --help/] },
     { args: ['run', APP, '--port'], says: [/flag --port needs a value/, /svc run --help/] },
     { args: ['doctor', APP, '--strictly'], says: [/unknown flag "--strictly" for "svc doctor"/] },

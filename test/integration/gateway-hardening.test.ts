@@ -132,8 +132,9 @@ describe('gateway HTTP side under hostile clients', () => {
     expect(body.message).toMatch(/gateway_client_header_timeout_s/)
   })
 
-  it('answers 408 JSON to a stalled upload and frees the upstream connections it held', async () => {
-    // Two stalled uploads, too large to be buffered first, hold both pooled connections to the sidecar.
+  it('answers 408 JSON to a stalled upload, which never held an upstream connection', async () => {
+    // Two stalled uploads past the in-memory part (their bodies go to temporary files); before
+    // bodies were buffered whole, they held both pooled connections to the sidecar.
     const uploads = await Promise.all([raw(), raw()])
     for (const c of uploads) c.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n' + 'a'.repeat(70_000))
     for (const c of uploads) {
@@ -145,7 +146,7 @@ describe('gateway HTTP side under hostile clients', () => {
     const ui = await request(svc.url + '/after-stall')
     expect(ui.statusCode).toBe(200)
     await ui.body.dump()
-    // A slot still held would make this wait for the queue timeout (1 s) and answer 503.
+    // A slot held would make this wait for the queue timeout (1 s) and answer 503.
     expect(Date.now() - started).toBeLessThan(900)
   })
 

@@ -14,14 +14,22 @@ import { descendants, REPO, startSvc, stopAllTrees } from '../helpers/svc-proces
  * `require.cache`, so a fresh node process loads the app as the page server does and reports
  * which of them it loaded.
  */
-const HEAVY = ['/node_modules/yaml/', '/node_modules/@fastify/swagger-ui/', '/node_modules/undici/', '/node_modules/light-my-request/', '/node_modules/ajv/', '/node_modules/@fastify/ajv-compiler/']
+const HEAVY = [
+  '/node_modules/yaml/',
+  '/node_modules/@fastify/swagger-ui/',
+  '/node_modules/undici/',
+  '/node_modules/light-my-request/',
+  '/node_modules/ajv/',
+  '/node_modules/@fastify/ajv-compiler/',
+  '/node_modules/@fastify/fast-json-stringify-compiler/',
+]
 
 const SCRIPT = `
 import { createRequire } from 'node:module'
 const pagesOnly = process.argv[1] === 'pages'
 if (pagesOnly) (await import('./dist/src/internal/process-role.js')).markPagesOnly()
 const { loadTarget } = await import('./dist/src/target/load-target.js')
-const { app } = await loadTarget('examples/hello/app.ts:app')
+const { app } = await loadTarget(process.argv[2])
 if (!pagesOnly) await app.api.ready()
 const heavy = ${JSON.stringify(HEAVY)}
 const loaded = Object.keys(createRequire(import.meta.url).cache)
@@ -29,8 +37,8 @@ console.log(JSON.stringify(heavy.filter((h) => loaded.some((f) => f.includes(h))
 await app.api.close()
 `
 
-async function heavyLoaded(role: 'pages' | 'api'): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', SCRIPT, role], { cwd: REPO, timeout: 30_000 })
+async function heavyLoaded(role: 'pages' | 'api', target = 'examples/hello/app.ts:app'): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', SCRIPT, role, target], { cwd: REPO, timeout: 30_000 })
   return JSON.parse(stdout.trim().split('\n').pop()!) as string[]
 }
 
@@ -64,6 +72,10 @@ it('a process that runs pages only never loads Fastify: app.api takes the app\'s
 
 it('an app that serves its API loads the OpenAPI builder once readied; not the docs UI before a docs request, the test client, nor ajv for routes without schemas', async () => {
   expect(await heavyLoaded('api')).toEqual(['/node_modules/yaml/'])
+}, 40_000)
+
+it('an app whose routes are all typed (zod) never loads ajv or fast-json-stringify', async () => {
+  expect(await heavyLoaded('api', 'examples/dashboard/app.ts:app')).toEqual(['/node_modules/yaml/'])
 }, 40_000)
 
 const GATEWAY_SCRIPT = `

@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { execa } from 'execa'
 import { NPM_INSTALL_FLAGS, packSvc, removeNpxInstalls, sh, startServer, userEnv, type Server } from '../helpers/fresh-project.js'
 import { PageClient } from '../helpers/ui-sidecar.js'
 
@@ -45,12 +46,29 @@ describe('a fresh project from svc new', () => {
 
   it('npm test passes', async () => {
     const out = await sh('npm test', project, userEnv(), 60_000)
-    expect(out).toMatch(/Tests\s+3 passed/)
+    expect(out).toMatch(/Tests\s+4 passed/)
   }, 70_000)
 
   it('npm run typecheck passes', async () => {
     await sh('npm run typecheck', project, userEnv(), 60_000)
   }, 70_000)
+
+  it("renaming the route's query parameter fails npm run typecheck at the page that uses it, naming the parameter", async () => {
+    const file = join(project, 'app.ts')
+    const original = await readFile(file, 'utf8')
+    const renamed = original.replace('querystring: z.object({ name:', 'querystring: z.object({ who:').replace('req.query.name', 'req.query.who')
+    expect(renamed.match(/who/g)).toHaveLength(2)
+    await writeFile(file, renamed)
+    try {
+      const res = await execa('npm', ['run', 'typecheck'], { cwd: project, env: userEnv(), extendEnv: false, reject: false, all: true, timeout: 60_000 })
+      expect(res.exitCode, res.all).not.toBe(0)
+      const line = renamed.split('\n').findIndex((l) => l.includes('await client.call(hello')) + 1
+      expect(res.all).toMatch(new RegExp(`app\\.ts\\(${line},\\d+\\): error TS2353: Object literal may only specify known properties, and 'name' does not exist in type '\\{ who\\?: string \\| undefined; \\}'`))
+    } finally {
+      await writeFile(file, original)
+    }
+    await sh('npm run typecheck', project, userEnv(), 60_000)
+  }, 140_000)
 
   it('npm run dev serves the page and the API through the gateway; Ctrl-C leaves no process', async () => {
     const server = await startServer('npm run dev', project, userEnv({ SVC_GATEWAY_PORT: '0' }))

@@ -14,7 +14,7 @@ describe.skipIf(!hasRedis)('shared state on a real Redis', () => {
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) })
 
   function connection(url: string, timeoutMs = 500): RedisConnection {
-    const c = new RedisConnection({ url, keyPrefix: `t${open.length}:`, timeoutMs, logger })
+    const c = new RedisConnection({ url, keyPrefix: `t${open.length}:`, timeoutMs, maxValueBytes: 1024 * 1024, logger })
     open.push(c)
     return c
   }
@@ -38,8 +38,8 @@ describe.skipIf(!hasRedis)('shared state on a real Redis', () => {
 
   it('two processes sharing one prefix see each other\'s entries (replica A writes, B takes)', async () => {
     const prefix = 'shared:'
-    const a = new RedisConnection({ url: redis.url, keyPrefix: prefix, timeoutMs: 500, logger })
-    const b = new RedisConnection({ url: redis.url, keyPrefix: prefix, timeoutMs: 500, logger })
+    const a = new RedisConnection({ url: redis.url, keyPrefix: prefix, timeoutMs: 500, maxValueBytes: 1024 * 1024, logger })
+    const b = new RedisConnection({ url: redis.url, keyPrefix: prefix, timeoutMs: 500, maxValueBytes: 1024 * 1024, logger })
     open.push(a, b)
     await new RedisOidcBffStore(a).set('code:x', 'token', 60)
     expect(await new RedisOidcBffStore(b).take('code:x')).toBe('token')

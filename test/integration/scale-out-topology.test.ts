@@ -60,7 +60,7 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
   beforeAll(async () => {
     mkdirSync(dir, { recursive: true })
     redis = await RedisServer.start()
-    inspect = new RedisConnection({ url: redis.url, keyPrefix: 'svc:', timeoutMs: 1000, logger: pino({ level: 'silent' }) })
+    inspect = new RedisConnection({ url: redis.url, keyPrefix: 'svc:', timeoutMs: 1000, maxValueBytes: 1024 * 1024, logger: pino({ level: 'silent' }) })
     nginxPort = await freePort()
     base = `http://127.0.0.1:${nginxPort}`
     idp = await startTestIdp({ redirectUris: [`${base}/api/auth/callback`] })

@@ -14,7 +14,7 @@ const SKIP = ['src/ui/client']
 /** Classes that extend the built-in errors on purpose; each says why where it is defined. */
 const ALLOWED_CLASSES = new Set([
   'src/errors.ts', // SvcError itself
-  'src/client/api-client.ts', // ApiClientUsageError: a TypeError carrying the SvcError brand
+  'src/client/usage-error.ts', // ApiClientUsageError: a TypeError carrying the SvcError brand
   'src/ui/runtime/signals.ts', // run signals (rerun, stop, switch page): control flow, not errors
 ])
 

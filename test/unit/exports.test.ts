@@ -27,7 +27,10 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
     ERRORS: 'object',
     SvcTestClient: 'function',
     ApiClient: 'function',
+    ApiCallError: 'function',
+    isApiCallError: 'function',
     getClient: 'function',
+    z: 'object',
     uiMainPath: 'function',
     Depends: 'function',
     Header: 'function',
@@ -147,6 +150,9 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
   './client': {
     ApiClient: 'function',
     ApiClientUsageError: 'function',
+    ApiCallError: 'function',
+    isApiCallError: 'function',
+    ApiEventStream: 'function',
     apiRelativePath: 'function',
     getClient: 'function',
     DEFAULT_API_BASE: 'string',
@@ -214,6 +220,7 @@ describe('one module instance behind every subpath', () => {
   it('the root re-exports are the subpaths\' own objects', async () => {
     const [root, client, testing, authUi, ui] = await Promise.all(['.', './client', './testing', './auth/ui', './ui'].map(load))
     expect(root!.ApiClient).toBe(client!.ApiClient)
+    expect(root!.ApiCallError).toBe(client!.ApiCallError)
     expect(root!.SvcTestClient).toBe(testing!.SvcTestClient)
     expect(root!.prepareUiApiClient).toBe(authUi!.prepareUiApiClient)
     expect(root!.uiMainPath).toBe(ui!.uiMainPath)

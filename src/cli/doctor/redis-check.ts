@@ -2,15 +2,18 @@ import pino from 'pino'
 import { RedisConnection, redisAddress } from '../../shared-state/redis-connection.js'
 import { fail, pass, type CheckRow, type SettingsContext } from './types.js'
 
-/** `redis`: off, or reachable with version and PING latency (never the URL's credentials). */
+/** `redis`: off, or reachable and writable, with version and PING latency (never the URL's credentials). */
 export async function redisReachable(ctx: SettingsContext): Promise<CheckRow> {
-  const { redis_url: url, redis_key_prefix: keyPrefix, redis_timeout_s: timeout } = ctx.settings
+  const { redis_url: url, redis_key_prefix: keyPrefix, redis_timeout_s: timeout, redis_max_value_bytes: maxValueBytes } = ctx.settings
   if (!url) return pass('redis', 'off (redis_url not set): login state and sessions stay in this process; fine for one replica with one worker')
-  const connection = new RedisConnection({ url, keyPrefix, timeoutMs: timeout * 1000, logger: pino({ level: 'silent' }) })
+  const connection = new RedisConnection({ url, keyPrefix, timeoutMs: timeout * 1000, maxValueBytes, logger: pino({ level: 'silent' }) })
   try {
     const probe = await connection.probe()
     if (!probe.ok) {
       return fail('redis', `cannot reach ${redisAddress(url)}: ${probe.detail ?? 'no answer'}; start Redis or fix SVC_REDIS_URL (host, port, password, rediss:// for TLS)`)
+    }
+    if (probe.writeRefused !== null) {
+      return fail('redis', `redis at ${redisAddress(url)} answers but refuses writes: ${probe.writeRefused}; free memory or raise maxmemory (or use an eviction policy), fix the disk behind MISCONF, or point SVC_REDIS_URL at the primary`)
     }
     return pass('redis', `redis ${probe.version ?? '?'} at ${redisAddress(url)}, PING ${probe.latencyMs?.toFixed(1) ?? '?'} ms, keys under "${keyPrefix}"`)
   } finally {

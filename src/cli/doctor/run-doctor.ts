@@ -29,6 +29,11 @@ function baseSettings(env: NodeJS.ProcessEnv, cwd: string, target: string | unde
   }
 }
 
+/** The import failed for the settings error the settings row already shows (the app reads the same svc.config.json and env). */
+function sameFailure(settings: CheckRow | null, imported: CheckRow): boolean {
+  return settings !== null && imported.status === 'FAIL' && imported.detail === settings.detail
+}
+
 /** Run every check in order and build the report; never throws for a user or environment problem. */
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const env = options.env ?? process.env
@@ -57,7 +62,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
 
   add(await nodeVersion(ctx))
   add(base.row)
-  add(imported.row)
+  add(sameFailure(base.row, imported.row) ? fail('import_target', 'the app cannot load with the settings reported above; fix those first') : imported.row)
   for (const check of CHECKS) add(await check(ctx))
   return { status: summarize(checks, warningsOnly), target, warnings_only: warningsOnly, checks }
 }

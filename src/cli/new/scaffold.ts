@@ -71,10 +71,16 @@ export async function scaffoldProject(opts: NewOptions): Promise<NewOutcome> {
 }
 
 function projectPackageJson(template: string, name: string, svcSpec: string): string {
-  const pkg = JSON.parse(template) as { name: string; dependencies: Record<string, string> }
+  const pkg = JSON.parse(template) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> }
   pkg.name = name
   pkg.dependencies.svc = svcSpec
+  pkg.devDependencies['@types/node'] = typesNodeRange()
   return JSON.stringify(pkg, null, 2) + '\n'
+}
+
+/** `@types/node` of the Node running `svc new` (its major): the project's types match the runtime it starts on. */
+export function typesNodeRange(version: string = process.versions.node): string {
+  return `^${version.split('.')[0]}.0.0`
 }
 
 function summary(opts: NewOptions, target: string, name: string, svc: SvcSpec): string {

@@ -4,6 +4,7 @@ import type { Runtime } from './runtime.js'
 import { Nav, flattenNav } from './shell/nav.js'
 import { ErrorBanner, ReconnectBanner, RunningIndicator, StoppedBanner, Toasts } from './shell/status.js'
 import { ThemeMenu } from './shell/theme-menu.js'
+import { DevErrorOverlay } from './shell/dev-error.js'
 import { Nodes } from './render.js'
 import { Icon } from './icons.js'
 
@@ -72,6 +73,7 @@ export function App({ runtime }: { runtime: Runtime }) {
         </main>
       </div>
       <Toasts toasts={state.toasts} />
+      <DevErrorOverlay error={state.devError} />
     </RuntimeContext.Provider>
   )
 }

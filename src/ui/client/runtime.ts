@@ -1,4 +1,4 @@
-import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
+import type { ClientMessage, DevLoadError, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
 import type { ClientConfig } from './config.js'
 import { Connection, type ConnectionStatus } from './connection.js'
 import { RenderDecoder } from './patch.js'
@@ -26,6 +26,8 @@ export interface ViewState {
   error: string | null
   /** The last run took longer than the server's limit (`ui_run_timeout_s`) and was stopped: its seconds. */
   stoppedAfter: number | null
+  /** `svc dev --reload`: the app's last save did not load (the page runs the previous version). */
+  devError: DevLoadError | null
   /** Current page path (relative to basePath); follows navigation before the server answers. */
   path: string
 }
@@ -68,6 +70,7 @@ export class Runtime {
       toasts: [],
       error: null,
       stoppedAfter: null,
+      devError: null,
       path: this.#locationPath(),
     }
     this.#connection = new Connection(streamUrl(location, config.basePath), {
@@ -260,6 +263,9 @@ export class Runtime {
       case 'run_stopped':
         this.#inSession = false
         this.#set({ running: false, stoppedAfter: message.seconds })
+        return
+      case 'dev_error':
+        this.#set({ devError: message.error })
         return
       case 'dataframe_rows':
         this.#dataframeListeners.get(message.id)?.(message)

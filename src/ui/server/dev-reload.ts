@@ -1,11 +1,12 @@
-import { basename, dirname } from 'node:path'
+import { dirname } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Logger } from 'pino'
-import { SvcError } from '../../errors.js'
 import { kSvcApp } from '../../internal/symbols.js'
 import type { PageApp } from '../page-app.js'
 import type { OwnPaths } from '../../internal/reload-ignore.js'
 import { watchFolder } from '../../internal/folder-watch.js'
+import type { DevLoadError } from '../protocol.js'
+import { devLoadError, exportLostError } from './dev-load-error.js'
 
 /** The brand `new Svc()` sets (see `isSvc`), checked here without importing the Svc class. */
 function isSvcApp(value: unknown): value is PageApp {
@@ -15,15 +16,19 @@ function isSvcApp(value: unknown): value is PageApp {
 /**
  * Import the app module again through a fresh tsx namespace (the module and its local imports
  * are evaluated again), for `ui_page_threads: 0`, where the app runs in the page server's own
- * thread. Each import adds a module graph this isolate never frees; page threads are replaced
- * instead (page-thread-pool.ts). Throws when it fails or no longer exports an app.
+ * thread: the app, or why it did not load. Each import adds a module graph this isolate never
+ * frees; with page threads, threads are replaced instead (page-thread-pool.ts).
  */
-export async function importAppModule(file: string, exportName: string): Promise<PageApp> {
+export async function loadAppModule(file: string, exportName: string): Promise<{ app: PageApp } | { error: DevLoadError }> {
   const { tsImport } = await import('tsx/esm/api')
-  const mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url })) as Record<string, unknown>
+  let mod: Record<string, unknown>
+  try {
+    mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url })) as Record<string, unknown>
+  } catch (err) {
+    return { error: devLoadError(file, err) }
+  }
   const app = mod[exportName]
-  if (!isSvcApp(app)) throw new SvcError('SVC_ERR_TARGET_NOT_SVC', `${basename(file)} no longer exports an Svc app as "${exportName}"`)
-  return app
+  return isSvcApp(app) ? { app } : { error: exportLostError(file, exportName) }
 }
 
 /** Changes closer together than this are one reload. */

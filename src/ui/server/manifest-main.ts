@@ -10,13 +10,15 @@ import type { ManifestReport } from './manifest.js'
 process.title = 'svc page manifest'
 const send = (report: ManifestReport): Promise<void> => new Promise((resolve) => process.send!(report, () => resolve()))
 process.on('disconnect', () => process.exit(0))
-const { target, cwd } = JSON.parse(process.argv[2] ?? '{}') as { target: string; cwd: string }
+const { target, cwd, appFile } = JSON.parse(process.argv[2] ?? '{}') as { target: string; cwd: string; appFile: string | null }
 try {
   markPagesOnly()
   const { app, file, exportName } = await loadTarget(target, cwd)
   await send({ t: 'ready', manifest: { settings: app.settings, pages: new PageDirectory(app.pages).keys(), file, exportName } })
   process.exit(0)
 } catch (err) {
-  await send({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err) })
+  // A reload (the file is known) reports the failure as the browser's dev overlay shows it.
+  const devError = appFile === null ? null : (await import('./dev-load-error.js')).devLoadError(appFile, err, cwd)
+  await send({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err), devError })
   process.exit(1)
 }

@@ -2,10 +2,11 @@ import { fork } from 'node:child_process'
 import { SvcError, type SvcErrorCode } from '../../errors.js'
 import { z } from '../../internal/zod.js'
 import type { ResolvedSettings } from '../../settings/schema.js'
+import type { DevLoadError } from '../protocol.js'
 import type { PageManifest } from './page-thread-messages.js'
 
 /** What `manifest-main.ts` reports over IPC. */
-export type ManifestReport = { t: 'ready'; manifest: PageManifest } | { t: 'fatal'; code: string | null; message: string }
+export type ManifestReport = { t: 'ready'; manifest: PageManifest } | { t: 'fatal'; code: string | null; message: string; devError: DevLoadError | null }
 
 const ManifestReportSchema = z.discriminatedUnion('t', [
   z.object({
@@ -18,7 +19,13 @@ const ManifestReportSchema = z.discriminatedUnion('t', [
       exportName: z.string(),
     }),
   }),
-  z.object({ t: z.literal('fatal'), code: z.string().nullable(), message: z.string() }),
+  z.object({
+    t: z.literal('fatal'),
+    code: z.string().nullable(),
+    message: z.string(),
+    // Built by dev-load-error.ts in the child.
+    devError: z.custom<DevLoadError>((v) => typeof v === 'object' && v !== null).nullable(),
+  }),
 ])
 
 /**
@@ -27,7 +34,26 @@ const ManifestReportSchema = z.discriminatedUnion('t', [
  * back when it exits, where a thread would leave its allocations in this process. Rejects with
  * the load error (`SvcError`, the code the child saw).
  */
-export function loadManifest(data: { target: string; cwd: string }): Promise<PageManifest> {
+export async function loadManifest(data: { target: string; cwd: string }): Promise<PageManifest> {
+  const report = await manifestReport({ ...data, appFile: null })
+  if (report.t === 'ready') return report.manifest
+  throw new SvcError((report.code as SvcErrorCode | null) ?? 'SVC_ERR_UI_SIDECAR_START', report.message)
+}
+
+/** The same for a dev reload with no page thread running: the manifest, or why the app did not load. */
+export async function reloadManifest(data: { target: string; cwd: string; appFile: string }): Promise<{ manifest: PageManifest } | { failed: DevLoadError }> {
+  const report = await manifestReport(data)
+  if (report.t === 'ready') return { manifest: report.manifest }
+  return { failed: report.devError ?? unexplainedLoadError(new Error(report.message)) }
+}
+
+/** A load failure that came without its place (a thread or child that could not say): its message. */
+export function unexplainedLoadError(err: Error): DevLoadError {
+  const fix = 'fix the app and save again'
+  return { summary: `${err.message}; ${fix}`, cause: err.message, fix, file: null, line: null, column: null, frame: [] }
+}
+
+function manifestReport(data: { target: string; cwd: string; appFile: string | null }): Promise<ManifestReport> {
   return new Promise((resolve, reject) => {
     const child = fork(new URL('./manifest-main.js', import.meta.url), [JSON.stringify(data)], {
       cwd: data.cwd,
@@ -37,14 +63,11 @@ export function loadManifest(data: { target: string; cwd: string }): Promise<Pag
     let report: ManifestReport | null = null
     child.on('message', (raw) => {
       const parsed = ManifestReportSchema.safeParse(raw)
-      report = parsed.success ? (parsed.data as ManifestReport) : { t: 'fatal', code: null, message: 'the app manifest child sent a malformed report (a bug)' }
+      report = parsed.success ? (parsed.data as ManifestReport) : { t: 'fatal', code: null, message: 'the app manifest child sent a malformed report (a bug)', devError: null }
     })
     child.on('error', (err) => reject(new SvcError('SVC_ERR_UI_SIDECAR_START', `cannot start the app manifest child: ${err.message}`, { cause: err })))
     child.on('exit', (code, signal) => {
-      const r = report as ManifestReport | null
-      if (r?.t === 'ready') resolve(r.manifest)
-      else if (r?.t === 'fatal') reject(new SvcError((r.code as SvcErrorCode | null) ?? 'SVC_ERR_UI_SIDECAR_START', r.message))
-      else reject(new SvcError('SVC_ERR_UI_SIDECAR_START', `the app manifest child exited (${signal ?? `code ${code}`}) without a report`))
+      resolve(report ?? { t: 'fatal', code: null, message: `the app manifest child exited (${signal ?? `code ${code}`}) without a report`, devError: null })
     })
   })
 }

@@ -36,7 +36,8 @@ try {
   markPagesOnly()
   loaded = await loadTarget(data.target, data.cwd)
 } catch (err) {
-  post({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err) })
+  const { devLoadError } = await import('./dev-load-error.js')
+  post({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err), devError: devLoadError(data.appFile, err, data.cwd) })
   process.exit(1)
 }
 const { app, file, exportName } = loaded

@@ -1,4 +1,5 @@
 import type { ResolvedSettings } from '../../settings/schema.js'
+import type { DevLoadError } from '../protocol.js'
 import type { PageKey } from '../runtime/page-directory.js'
 import type { StContext } from '../st-types.js'
 
@@ -9,6 +10,8 @@ export interface PageThreadData {
   basePath: string
   /** `svc dev`: `show_error_details` defaults to on (each thread reads the setting from its app). */
   devMode: boolean
+  /** The app module's file, named in a load error's report (`svc dev --reload` shows it in the browser). */
+  appFile: string
 }
 
 /**
@@ -55,7 +58,8 @@ export type SnapshotCall =
 /** Page thread → main thread. */
 export type FromPageThread =
   | { t: 'ready'; manifest: PageManifest }
-  | { t: 'fatal'; code: string | null; message: string }
+  /** The app did not load; `devError`: the same as the browser's dev overlay shows it. */
+  | { t: 'fatal'; code: string | null; message: string; devError: DevLoadError }
   /** Page output for one socket, already JSON: the main thread sends it as is. */
   | { t: 'out'; conn: number; data: string }
   /**

@@ -2,12 +2,13 @@ import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { SvcError } from '../../errors.js'
 import type { MediaStore } from '../media-store.js'
+import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
 import type { FromPageThread, PageManifest, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
 import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
-import { loadManifest } from './manifest.js'
+import { reloadManifest, unexplainedLoadError } from './manifest.js'
 
 /** A page thread that does not answer `close` (or `handover`) within this is terminated. */
 export const THREAD_CLOSE_MS = 3_000
@@ -121,12 +122,15 @@ export class PageThreadPool implements SessionHost {
 
   /**
    * Load the app again on fresh threads (fresh isolates: nothing of the old module graph stays)
-   * and move every session over with its state. Rejects with the load error, keeping the running
-   * threads, when the new code does not load. Resolves with the number of sockets moved.
+   * and move every session over with its state: the new manifest and the number of sockets moved.
+   * When the new code does not load, the running threads keep serving and the result says why.
    */
-  async reload(): Promise<{ manifest: PageManifest; moved: number }> {
+  async reload(): Promise<{ manifest: PageManifest; moved: number } | { failed: DevLoadError }> {
     const old = this.#threads.filter((t) => t.alive)
-    if (old.length === 0) return { manifest: await loadManifest(this.#data), moved: 0 }
+    if (old.length === 0) {
+      const loaded = await reloadManifest(this.#data)
+      return 'failed' in loaded ? loaded : { manifest: loaded.manifest, moved: 0 }
+    }
     const count = Math.max(1, old.filter((t) => t.placeable).length)
     const fresh = Array.from({ length: Math.min(this.#size, count) }, () => this.#spawn())
     let manifest: PageManifest
@@ -134,7 +138,8 @@ export class PageThreadPool implements SessionHost {
       manifest = await Promise.any(fresh.map((t) => t.ready))
     } catch (err) {
       for (const t of fresh) if (t.alive) this.#retire(t, 'reload')
-      throw (err as AggregateError).errors[0] as Error
+      const why = fresh.find((t) => t.loadError !== null)?.loadError
+      return { failed: why ?? unexplainedLoadError((err as AggregateError).errors[0] as Error) }
     }
     // Sessions live only on threads that loaded; those write their snapshots before they go.
     const holding = old.filter((t) => t.state === 'ready')
@@ -283,7 +288,7 @@ export class PageThreadPool implements SessionHost {
         thread.loaded(m.manifest)
         return
       case 'fatal':
-        thread.failedToLoad(m.code, m.message)
+        thread.failedToLoad(m.code, m.message, m.devError)
         return
       default: {
         const never: never = m

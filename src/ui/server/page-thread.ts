@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { Worker, type ResourceLimits } from 'node:worker_threads'
 import { SvcError, type SvcErrorCode } from '../../errors.js'
+import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionOutput } from './local-sessions.js'
 import { BUSY_AFTER_MS, type FromPageThread, type PageManifest, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
@@ -60,6 +61,8 @@ export class PageThread {
   lastBeat = performance.now()
   /** The uncaught error it died of, if any. */
   error: Error | null = null
+  /** Why the app did not load on it, as the dev overlay shows it. */
+  loadError: DevLoadError | null = null
   /** Why the pool stopped it on purpose; null for a crash. */
   retired: 'runaway' | 'reload' | 'reclaim' | 'shrink' | 'close' | null = null
   readonly uploads = new Map<number, (outcome: UploadOutcome) => void>()
@@ -110,7 +113,8 @@ export class PageThread {
     this.#settle.ready(manifest)
   }
 
-  failedToLoad(code: string | null, message: string): void {
+  failedToLoad(code: string | null, message: string, loadError: DevLoadError): void {
+    this.loadError = loadError
     this.#settle.failed(new SvcError((code as SvcErrorCode | null) ?? 'SVC_ERR_UI_SIDECAR_START', message))
   }
 

@@ -1,4 +1,3 @@
-import { basename } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { isSvcError } from '../../errors.js'
@@ -16,6 +15,7 @@ import type { LocalSessions } from './local-sessions.js'
 import type { SnapshotBackend } from './session-snapshots.js'
 import type { PageApp } from '../page-app.js'
 import type { PageManifest } from './page-thread-messages.js'
+import type { DevLoadError } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
 import { loadManifest } from './manifest.js'
 import { ClientAssets, clientDir } from './static-files.js'
@@ -49,7 +49,7 @@ export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
 export interface RunningSidecar {
   port: number
   logger: Logger
-  /** Load the app again (fresh page threads); rejects with the load error, the running code serving on. */
+  /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
   reload(): Promise<void>
   close(): Promise<void>
 }
@@ -69,7 +69,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   const showErrorDetails = settings.show_error_details ?? env.devMode
   const media = new MediaStore({ basePath: env.basePath })
   const assets = new ClientAssets(clientDir())
-  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000 })
+  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data: { ...data, appFile: manifest.file }, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000 })
   const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails }) : null
   const server = new UiServer({
     site: siteOf(manifest),
@@ -85,17 +85,27 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     maxMessageBytes: settings.ui_max_message_bytes,
     maxUploadBytes: settings.ui_max_upload_bytes,
   })
+  // A save that does not load leaves the running code serving and goes to the browser overlay;
+  // the supervisor prints the one terminal line for it (its gateway reload fails on the same code).
+  const failed = (error: DevLoadError): void => {
+    logger.debug({ code: 'SVC_ERR_TARGET_IMPORT_FAILED' }, `ui reload: ${error.summary}; pages keep the previous version`)
+    server.showDevError(error)
+  }
   const reload = async (): Promise<void> => {
     if (pool) {
       const started = performance.now()
-      const { manifest: next, moved } = await pool.reload()
-      server.setSite(siteOf(next))
-      logger.info({ moved, ms: Math.round(performance.now() - started) }, 'ui reload: fresh page threads; sessions continue there')
+      const result = await pool.reload()
+      if ('failed' in result) return failed(result.failed)
+      server.setSite(siteOf(result.manifest))
+      server.showDevError(null)
+      logger.info({ moved: result.moved, ms: Math.round(performance.now() - started) }, 'ui reload: fresh page threads; sessions continue there')
       return
     }
-    const next = await (await import('./dev-reload.js')).importAppModule(manifest.file, manifest.exportName)
-    const reran = local!.replaceApp(next)
-    server.setSite({ settings: next.settings, pages: local!.directory })
+    const loaded = await (await import('./dev-reload.js')).loadAppModule(manifest.file, manifest.exportName)
+    if ('error' in loaded) return failed(loaded.error)
+    const reran = local!.replaceApp(loaded.app)
+    server.setSite({ settings: loaded.app.settings, pages: local!.directory })
+    server.showDevError(null)
     logger.info({ reran }, 'ui reload: sessions rerun')
   }
   // chokidar loads only under `svc dev --reload`. The watcher is ready before the server answers
@@ -105,7 +115,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
         file: manifest.file,
         logger,
         own: ownPaths(settings),
-        onReload: () => reload().catch((err: unknown) => logger.error({ err }, `ui reload: loading ${basename(manifest.file)} failed; keeping the previous version`)),
+        onReload: () => reload(),
       })
     : null
   const port = await server.start().catch(async (err: unknown) => {

@@ -2,8 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { http } from '../../internal/node-http.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { WebSocketServer } from 'ws'
+import { WebSocket, WebSocketServer } from 'ws'
 import type { PageApp } from '../page-app.js'
+import type { DevLoadError, ServerMessage } from '../protocol.js'
 import { MEDIA_PREFIX, type MediaStore } from '../media-store.js'
 import type { PageIndex } from '../runtime/page-directory.js'
 import type { SessionHost } from './local-sessions.js'
@@ -78,6 +79,7 @@ export class UiServer {
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
+  #devError: DevLoadError | null = null
 
   constructor(options: UiServerOptions) {
     this.#opts = options
@@ -133,6 +135,18 @@ export class UiServer {
     this.#theme = appTheme(site)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
     this.#csp = appPageCsp(site.settings)
+  }
+
+  /**
+   * `svc dev --reload`: the app's last save did not load (null: it loads again). Every open tab
+   * shows it over the page, which keeps running the previous version; tabs opened meanwhile get
+   * it when they connect.
+   */
+  showDevError(error: DevLoadError | null): void {
+    if (error === null && this.#devError === null) return
+    this.#devError = error
+    const message = devErrorMessage(error)
+    for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -277,9 +291,15 @@ export class UiServer {
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')
         ws.close(1011, 'internal error')
+        return
       }
+      if (this.#devError !== null) ws.send(devErrorMessage(this.#devError))
     })
   }
+}
+
+function devErrorMessage(error: DevLoadError | null): string {
+  return JSON.stringify({ v: 1, type: 'dev_error', error } satisfies ServerMessage)
 }
 
 /** The app's `theme` setting as a stylesheet, named by its content. */

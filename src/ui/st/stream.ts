@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js'
+import { sseEvents } from '../../client/sse.js'
 import type { StreamSource, WriteStreamOptions } from '../st-types.js'
 
 /**
@@ -56,40 +57,9 @@ async function* decode(chunks: AsyncIterable<unknown> | Iterable<unknown>): Asyn
   if (tail !== '') yield tail
 }
 
-/** The `data` of each Server-Sent Event (WHATWG HTML, "event stream interpretation"), one piece per event. */
+/** The `data` of each Server-Sent Event, one piece per event. */
 export async function* sseData(text: AsyncIterable<string>): AsyncGenerator<string> {
-  let buffer = ''
-  let data: string[] = []
-  const line = (l: string): string | null => {
-    if (l === '') {
-      const event = data.length > 0 ? data.join('\n') : null
-      data = []
-      return event === SSE_DONE ? null : event
-    }
-    if (l.startsWith(':')) return null
-    const colon = l.indexOf(':')
-    const field = colon < 0 ? l : l.slice(0, colon)
-    if (field === 'data') data.push(colon < 0 ? '' : l.slice(colon + (l[colon + 1] === ' ' ? 2 : 1)))
-    return null
-  }
-  // A "\r" that ends one piece and a "\n" that starts the next are one line break.
-  let skipLf = false
-  for await (let piece of text) {
-    if (skipLf && piece.startsWith('\n')) piece = piece.slice(1)
-    if (piece === '') continue
-    skipLf = piece.endsWith('\r')
-    buffer += piece
-    const lines = buffer.split(/\r\n|\r|\n/)
-    buffer = lines.pop()!
-    for (const l of lines) {
-      const event = line(l)
-      if (event !== null && event !== '') yield event
-    }
-  }
-  // A stream that ends without the blank line still delivers its last event.
-  if (buffer !== '') line(buffer)
-  const last = line('')
-  if (last !== null && last !== '') yield last
+  for await (const { data } of sseEvents(text)) if (data !== '' && data !== SSE_DONE) yield data
 }
 
 async function* prepend(head: string, rest: AsyncIterator<string>): AsyncGenerator<string> {

@@ -4,6 +4,15 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { checkProjectName, suggestName } from '../../../src/cli/new/project-name.js'
 import { defaultSvcSpec } from '../../../src/cli/new/svc-spec.js'
+import { typesNodeRange } from '../../../src/cli/new/scaffold.js'
+
+describe('svc new: @types/node', () => {
+  it('follows the major of the Node that runs svc new', () => {
+    expect(typesNodeRange('20.20.2')).toBe('^20.0.0')
+    expect(typesNodeRange('22.12.0')).toBe('^22.0.0')
+    expect(typesNodeRange('24.11.1')).toBe('^24.0.0')
+  })
+})
 
 describe('svc new: project names', () => {
   it('accepts npm names, scoped ones included', () => {

@@ -81,6 +81,26 @@ describe('runDoctor', () => {
     expect(report.warnings_only).toBe(true)
   })
 
+  it('a svc.config.json error shows once: the import row does not repeat it', async () => {
+    const { writeFile } = await import('node:fs/promises')
+    await writeFile(join(dir, 'svc.config.json'), JSON.stringify({ gateway_prot: 8000, wrokers: 2 }))
+    // The app reads the same file in `new Svc()`: the loader fails with the very same message.
+    const { configFileLayer } = await import('../../../src/settings/resolve.js')
+    const loadTarget: TargetLoader = async () => {
+      configFileLayer(dir)
+      throw new Error('unreachable')
+    }
+    const report = await runDoctor({ env: {}, cwd: dir, importModule, loadTarget })
+    const mentions = report.checks.filter((c) => c.detail.includes('gateway_prot'))
+    expect(mentions.map((c) => c.name)).toEqual(['settings'])
+    expect(mentions[0]!.detail).toContain('"gateway_prot" (did you mean "gateway_port"?), "wrokers" (did you mean "workers"?)')
+    expect(report.checks.find((c) => c.name === 'import_target')).toEqual({
+      name: 'import_target',
+      status: 'FAIL',
+      detail: 'the app cannot load with the settings reported above; fix those first',
+    })
+  })
+
   it('--strict turns deployment advice into failures', async () => {
     const env = { SVC_GATEWAY_PORT: '0', SVC_ROOT_PATH: '/tools' }
     const relaxed = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env) })

@@ -120,6 +120,21 @@ describe('deploy/kubernetes manifests', () => {
     expect(redisService.spec.selector).toEqual((redis.spec.selector as { matchLabels: unknown }).matchLabels)
   })
 
+  it('Redis requires a password: redis-server gets requirepass from the Secret, the URL svc uses carries the same one, the probe authenticates', () => {
+    const secret = find('Secret', 'svc-redis') as Manifest & { stringData: Record<string, string> }
+    const password = secret.stringData.password!
+    expect(password.length).toBeGreaterThanOrEqual(16)
+    expect(decodeURIComponent(new URL(secret.stringData.url!).password)).toBe(password)
+    const redis = podSpec(find('Deployment', 'svc-redis')).containers.find((c) => c.name === 'redis')!
+    const fromSecret = (name: string) => redis.env.find((e) => e.name === name)?.valueFrom?.secretKeyRef
+    expect(fromSecret('REDIS_PASSWORD')).toEqual({ name: 'svc-redis', key: 'password' })
+    // Kubernetes expands $(REDIS_PASSWORD) in args from the container's env.
+    const i = redis.args.indexOf('--requirepass')
+    expect(redis.args[i + 1]).toBe('$(REDIS_PASSWORD)')
+    // `redis-cli ping` in the readiness probe reads REDISCLI_AUTH; without it every probe fails (NOAUTH).
+    expect(fromSecret('REDISCLI_AUTH')).toEqual({ name: 'svc-redis', key: 'password' })
+  })
+
   it('Service selects the Deployment pods; Ingress routes to the Service with cookie affinity and WebSocket timeouts', () => {
     const deployment = find('Deployment', 'svc')
     const service = find('Service', 'svc')

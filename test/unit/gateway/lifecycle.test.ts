@@ -14,6 +14,7 @@ const parts: Record<string, () => Promise<{ part: Closable<never[]>; close: () =
   HttpProxy: async () => {
     const part = new HttpProxy('http://127.0.0.1:9', {
       maxBodyBytes: 1024,
+      bufferDiskBytes: 0,
       connectTimeoutMs: 1_000,
       readTimeoutMs: 1_000,
       poolSize: 2,

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
+import { z } from '../../../src/internal/zod.js'
 import { markCompilersDefault, withLazySchemaCompilers } from '../../../src/internal/lazy-schema-compilers.js'
 
 type ValidatorFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']>
@@ -64,7 +65,11 @@ describe('schema compilers loaded on first use', () => {
       },
     })
     app.api.post('/any', { schema: { body: { type: 'object', required: ['never'] } } }, async () => ({ ok: true }))
+    // A zod schema goes to svc's zod compiler, never to the app's.
+    app.api.post('/typed', { schema: { body: z.object({ n: z.number() }) } }, async (req) => req.body)
     expect((await app.api.inject({ method: 'POST', url: '/any', payload: {} })).statusCode).toBe(200)
+    expect((await app.api.inject({ method: 'POST', url: '/typed', payload: { n: 'x' } })).statusCode).toBe(400)
+    expect((await app.api.inject({ method: 'POST', url: '/typed', payload: { n: 1 } })).json()).toEqual({ n: 1 })
     expect(seen).toEqual(['body:{"type":"object","required":["never"]}'])
     await app.api.close()
   })

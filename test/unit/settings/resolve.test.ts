@@ -142,9 +142,25 @@ describe('errors name the source, the value and what is allowed', () => {
     expect(err.code).toBe('SVC_ERR_CONFIG_INVALID')
     expect(err.message).toContain('unknown setting "wrokers"')
   })
+
+  it('every unknown option key at once, each with the closest setting', () => {
+    const err = thrown(() => optionsLayer({ wrokers: 2, title: 'ok', gateway_prot: 1, zzzzzz: 3 }))
+    expect(err.message).toBe(
+      'new Svc({ wrokers, gateway_prot, zzzzzz }): unknown settings "wrokers" (did you mean "workers"?), "gateway_prot" (did you mean "gateway_port"?), "zzzzzz"; known settings are listed in docs/configuration.md',
+    )
+  })
 })
 
 describe('svc.config.json', () => {
+  it('reports every unknown key at once, each with the closest known name', () => {
+    const path = writeConfig({ gateway_prot: 8000, workers: 2, wrokers: 2, port: 1, zzzzzz: true })
+    const err = thrown(() => configFileLayer(dir))
+    expect(err.code).toBe('SVC_ERR_CONFIG_FILE')
+    expect(err.message).toBe(
+      `${path}: unknown keys "gateway_prot" (did you mean "gateway_port"?), "wrokers" (did you mean "workers"?), "port" (did you mean "gateway_port"?), "zzzzzz"; known keys are listed in docs/configuration.md`,
+    )
+  })
+
   it('a missing file contributes nothing', () => {
     expect(configFileLayer(dir).values).toEqual({})
   })

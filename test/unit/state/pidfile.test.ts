@@ -8,7 +8,6 @@ import {
   readPidfile,
   readPidfileSync,
   removePidfile,
-  removePidfileSync,
   writePidfile,
 } from '../../../state/pidfile.js'
 
@@ -87,10 +86,6 @@ describe('removePidfile', () => {
     await writePidfile(path, 10)
     await removePidfile(path)
     await removePidfile(path)
-    expect(await readPidfile(path)).toEqual({ kind: 'missing' })
-    await writePidfile(path, 10)
-    removePidfileSync(path)
-    removePidfileSync(path)
     expect(await readPidfile(path)).toEqual({ kind: 'missing' })
   })
 })

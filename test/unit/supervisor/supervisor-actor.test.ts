@@ -246,7 +246,7 @@ describe('supervisor actor: reloads', () => {
     expect(h.fakes.live()).toEqual([h.fakes.workers[2]])
     expectAllTracked(h)
     // Both replaced sets drained for a reload, each once.
-    for (const old of h.fakes.workers.slice(0, 2)) expect(old.received.filter((m) => m.type === 'drain')).toEqual([{ svc: 1, type: 'drain', grace_ms: 10_000, reason: 'reload' }])
+    for (const old of h.fakes.workers.slice(0, 2)) expect(old.received.filter((m) => m.type === 'drain')).toEqual([{ svc: 1, type: 'drain', grace_ms: 10_000, reason: 'reload', ws_grace_ms: 60_000 }])
   })
 
   it('a full request among gateway ones makes the coalesced reload full', async () => {
@@ -272,7 +272,60 @@ describe('supervisor actor: reloads', () => {
     await Promise.all([h.sup.reload('gateway'), h.sup.reload('gateway')])
     await h.sup.reload('gateway')
     expect(h.fakes.workers).toHaveLength(4)
+    // The last replaced worker drains after the reload (it is not waited for).
+    await settle()
     expectAllTracked(h)
+  })
+})
+
+describe('supervisor actor: workers a reload replaced keep their WebSockets', () => {
+  it('the reload does not wait for them; their kill waits for gateway_ws_reload_grace_s plus the spread', async () => {
+    const h = harness({ scripts: [{ drain: 'hang' }] })
+    await h.sup.start()
+    const old = h.fakes.workers[0]!
+    await h.sup.reload('gateway')
+    await settle()
+    expect(old.exit).toBeNull()
+    expect(old.received.at(-1)).toEqual({ svc: 1, type: 'drain', grace_ms: 10_000, reason: 'reload', ws_grace_ms: 60_000 })
+    // Not killed after the HTTP grace: its WebSockets may stay 60 s, then close over 10 s.
+    await vi.advanceTimersByTimeAsync(10_000 + 2_000)
+    expect(old.exit).toBeNull()
+    await vi.advanceTimersByTimeAsync(60_000 + 10_000 - 10_000 - 1)
+    expect(old.exit).toBeNull()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(old.exit).toMatchObject({ signal: 'SIGKILL' })
+  })
+
+  it('a shutdown while a replaced worker keeps WebSockets tells it to close them now, and kills it after the grace', async () => {
+    const h = harness({ scripts: [{ drain: 'hang' }] })
+    await h.sup.start()
+    const old = h.fakes.workers[0]!
+    await h.sup.reload('gateway')
+    void h.sup.close()
+    await settle()
+    expect(old.received.filter((m) => m.type === 'drain').map((m) => m.reason)).toEqual(['reload', 'shutdown'])
+    await vi.advanceTimersByTimeAsync(10_000 + 2_000)
+    expect(old.exit).toMatchObject({ signal: 'SIGKILL' })
+    expect((await h.exited).code).toBe(0)
+  })
+
+  it('a burst of reloads: beyond two replaced generations per slot, the oldest closes its WebSockets now (spread)', async () => {
+    const h = harness({ scripts: [{ drain: 'hang' }, { drain: 'hang' }, { drain: 'hang' }] })
+    await h.sup.start()
+    for (let i = 0; i < 3; i++) await h.sup.reload('gateway')
+    await settle()
+    const [oldest, second, third] = h.fakes.workers
+    const drains = (w: FakeWorker) => w.received.filter((m) => m.type === 'drain')
+    expect(drains(oldest!)).toEqual([
+      { svc: 1, type: 'drain', grace_ms: 10_000, reason: 'reload', ws_grace_ms: 60_000 },
+      { svc: 1, type: 'drain', grace_ms: 10_000, reason: 'reload' },
+    ])
+    expect(drains(second!)).toHaveLength(1)
+    expect(drains(third!)).toHaveLength(1)
+    // Its kill deadline came forward to the HTTP grace plus the spread.
+    await vi.advanceTimersByTimeAsync(10_000 + 2_000)
+    expect(oldest!.exit).toMatchObject({ signal: 'SIGKILL' })
+    expect(second!.exit).toBeNull()
   })
 })
 
@@ -400,6 +453,56 @@ describe('supervisor actor: stopping', () => {
     expect(h.fakes.workers[0]!.exit).toEqual({ code: null, signal: 'SIGKILL' })
     await settle()
     expect(h.exits()).toBe(1)
+  })
+})
+
+describe('supervisor actor: a stop during start-up (Ctrl-C a second in)', () => {
+  const errors = (h: Harness): Record<string, unknown>[] => h.logs.filter((l) => (l.level as number) >= 50)
+
+  it('while the first worker loads the app: it drains, nothing more starts, no error, exit 0', async () => {
+    const h = harness({ options: { workers: 2 }, scripts: [{ load: 'hold' }] })
+    const started = h.sup.start()
+    const first = await h.fakes.nextWorker()
+    const closed = h.sup.close()
+    await started
+    await closed
+    expect(await h.exited).toEqual({ code: 0, message: undefined })
+    expect(first.received.map((m) => m.type)).toEqual(['drain'])
+    // Neither the second worker nor a second sidecar was started after the stop.
+    expect(h.fakes.workers).toHaveLength(1)
+    expect(h.fakes.sidecars).toHaveLength(1)
+    expect(h.fakes.live()).toEqual([])
+    expect(errors(h)).toEqual([])
+    expect(h.exits()).toBe(1)
+  })
+
+  it('while the sidecar is not healthy yet (workers loaded, nothing listening): no error, exit 0, nothing left', async () => {
+    const h = harness({ options: { workers: 2 }, sidecarHealth: [false] })
+    const started = h.sup.start()
+    await h.fakes.nextWorker()
+    await settle()
+    expect(h.fakes.workers).toHaveLength(2)
+    const closed = h.sup.close()
+    await vi.advanceTimersByTimeAsync(100)
+    await started
+    await closed
+    expect(await h.exited).toEqual({ code: 0, message: undefined })
+    for (const w of h.fakes.workers) expect(w.received.map((m) => m.type)).not.toContain('listen')
+    expect(h.fakes.live()).toEqual([])
+    expect(h.fakes.sidecars[0]!.exit).not.toBeNull()
+    expect(errors(h)).toEqual([])
+  })
+
+  it('before the sidecar is even started: nothing is started at all', async () => {
+    const h = harness()
+    const started = h.sup.start()
+    const closed = h.sup.close()
+    await started
+    await closed
+    expect(await h.exited).toEqual({ code: 0, message: undefined })
+    expect(h.fakes.sidecars).toHaveLength(0)
+    expect(h.fakes.workers).toHaveLength(0)
+    expect(errors(h)).toEqual([])
   })
 })
 

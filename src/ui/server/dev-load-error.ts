@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { analyzeImportFailure, showPath } from '../../target/import-failure.js'
+import type { DevLoadError } from '../protocol.js'
+
+/** Lines shown above and below the failing one. */
+const FRAME_CONTEXT = 2
+/** A longer source line is cut in the frame (minified or generated code). */
+const MAX_FRAME_LINE = 200
+
+/** A failed re-import of `file` as the browser overlay shows it: cause, place, code frame, fix. */
+export function devLoadError(file: string, err: unknown, cwd: string = process.cwd()): DevLoadError {
+  const f = analyzeImportFailure(file, err, cwd)
+  return {
+    summary: f.summary,
+    cause: f.cause,
+    fix: f.fix,
+    file: f.at ? showPath(f.at.path, cwd) : null,
+    line: f.at?.line ?? null,
+    column: f.at?.column ?? null,
+    frame: f.at ? codeFrame(f.at.path, f.at.line) : [],
+  }
+}
+
+/** The module loaded but its export is no longer an app. */
+export function exportLostError(file: string, exportName: string): DevLoadError {
+  const fix = `export the app as "${exportName}" again (export const ${exportName} = new Svc(...))`
+  return {
+    summary: `${basename(file)} no longer exports an Svc app as "${exportName}"; ${fix}`,
+    cause: `no Svc app exported as "${exportName}"`,
+    fix,
+    file: showPath(file),
+    line: null,
+    column: null,
+    frame: [],
+  }
+}
+
+/** The lines around `line` of the file as it is now (the save that failed). */
+function codeFrame(path: string, line: number): DevLoadError['frame'] {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch {
+    return []
+  }
+  const lines = text.split(/\r?\n/)
+  if (lines.at(-1) === '') lines.pop()
+  const first = Math.max(1, line - FRAME_CONTEXT)
+  const last = Math.min(lines.length, line + FRAME_CONTEXT)
+  const frame: DevLoadError['frame'] = []
+  for (let n = first; n <= last; n++) {
+    const t = lines[n - 1]!
+    frame.push({ line: n, text: t.length > MAX_FRAME_LINE ? t.slice(0, MAX_FRAME_LINE) + '…' : t })
+  }
+  return frame
+}
