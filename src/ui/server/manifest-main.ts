@@ -18,7 +18,9 @@ try {
   process.exit(0)
 } catch (err) {
   // A reload (the file is known) reports the failure as the browser's dev overlay shows it.
-  const devError = appFile === null ? null : (await import('./dev-load-error.js')).devLoadError(appFile, err, cwd)
+  // loadTarget wraps what the import threw in its one-line SvcError; the overlay reads the original.
+  const cause = isSvcError(err) && err.code === 'SVC_ERR_TARGET_IMPORT_FAILED' ? (err.cause ?? err) : err
+  const devError = appFile === null ? null : (await import('./dev-load-error.js')).devLoadError(appFile, cause, cwd)
   await send({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err), devError })
   process.exit(1)
 }

@@ -37,7 +37,9 @@ try {
   loaded = await loadTarget(data.target, data.cwd)
 } catch (err) {
   const { devLoadError } = await import('./dev-load-error.js')
-  post({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err), devError: devLoadError(data.appFile, err, data.cwd) })
+  // loadTarget wraps what the import threw in its one-line SvcError; the overlay reads the original.
+  const cause = isSvcError(err) && err.code === 'SVC_ERR_TARGET_IMPORT_FAILED' ? (err.cause ?? err) : err
+  post({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err), devError: devLoadError(data.appFile, cause, data.cwd) })
   process.exit(1)
 }
 const { app, file, exportName } = loaded
