@@ -6,6 +6,7 @@
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildClient } from './client-build.mjs'
+import { assetUrls, highlightCoreAsEsm } from './client-plugins.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist', 'client')
@@ -21,6 +22,7 @@ const manifest = await buildClient({
     { name: 'app', source: `${clientSrc}/main.tsx`, format: 'esm' },
     { name: 'theme', source: `${clientSrc}/theme-init.ts`, format: 'iife' },
   ],
+  plugins: (options) => [assetUrls(options), highlightCoreAsEsm],
 })
 const kB = (n) => `${(n / 1024).toFixed(1)} kB`
 if (manifest === null) {

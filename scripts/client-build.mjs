@@ -21,10 +21,11 @@ const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
 
 /**
- * @param {{ root: string, outdir: string, clientSrc: string, entries: { name: string, source: string, format: 'esm' | 'iife' }[], watch?: boolean }} options
+ * @param {{ root: string, outdir: string, clientSrc: string, entries: { name: string, source: string, format: 'esm' | 'iife' }[], watch?: boolean, plugins?: (options: { minify: boolean, target: string[] }) => import('esbuild').Plugin[] }} options
  *   `source` paths are relative to `root`; `clientSrc` (relative to `root`) is where chunk keys are taken from.
+ *   `plugins` gives the esbuild plugins of the ESM builds (where lazy chunks live).
  */
-export async function buildClient({ root, outdir, clientSrc, entries, watch = false }) {
+export async function buildClient({ root, outdir, clientSrc, entries, watch = false, plugins = () => [] }) {
   /** @type {import('esbuild').BuildOptions} */
   const common = {
     absWorkingDir: root,
@@ -43,7 +44,8 @@ export async function buildClient({ root, outdir, clientSrc, entries, watch = fa
     chunkNames: 'chunks/[name]-[hash]',
     assetNames: 'assets/[name]-[hash]',
   }
-  const builds = entries.map((e) => ({ ...common, entryPoints: { [e.name]: e.source }, format: e.format, splitting: e.format === 'esm' }))
+  const extra = plugins({ minify: common.minify, target: common.target })
+  const builds = entries.map((e) => ({ ...common, entryPoints: { [e.name]: e.source }, format: e.format, splitting: e.format === 'esm', plugins: e.format === 'esm' ? extra : [] }))
   const declared = new Map(entries.map((e) => [e.source, e.name]))
   const manifestOf = (metafiles) => {
     const plain = {}
@@ -89,7 +91,7 @@ export async function buildClient({ root, outdir, clientSrc, entries, watch = fa
           })
         },
       }
-      await (await context({ ...options, plugins: [plugin] })).watch()
+      await (await context({ ...options, plugins: [...options.plugins, plugin] })).watch()
     }
     return null
   }

@@ -53,6 +53,10 @@ export type {
   RowKey,
   CacheOptions,
   CachedFunction,
+  MapOptions,
+  PlotlyFigure,
+  PlotlySelection,
+  PlotlyChartOptions,
 } from './ui/index.js'
 
 // The API client pages get (svc/client)

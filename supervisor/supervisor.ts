@@ -401,7 +401,10 @@ export class Supervisor implements Closable {
       }
       // Switch first, let what is in flight to the old sidecar finish (bounded by the grace), then
       // stop it: stopping it at once cut those requests (502s under load).
-      const switched = Promise.all(this.#workers.map((w) => w.switchUpstream(fresh.url)))
+      // Workers retired by an earlier reload may still finish requests (and relay WebSockets) to
+      // the old sidecar: they switch too, or its stop cuts theirs.
+      const serving = [...this.#workers, ...this.#retiring.map((e) => e.worker)]
+      const switched = Promise.all(serving.map((w) => w.switchUpstream(fresh.url)))
       await Promise.race([switched, delay(settings.shutdown_grace_s * 1000, undefined, { ref: false })])
       await old.close(logger)
     }

@@ -1,6 +1,8 @@
 import { z } from '../internal/zod.js'
 import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
 import { themeSchema, type ThemeSettings } from './theme.js'
+import { DEFAULT_MAP_STYLE_URL, isMapStyleUrl } from '../ui/map-style.js'
+import { appIconProblem } from '../ui/app-icon.js'
 import { cspSchema, parseCspEnv, type CspSetting } from './csp.js'
 
 /**
@@ -197,6 +199,19 @@ export const FIELDS = {
   /** Largest value svc writes to or reads from Redis; Redis's own maximum string is 512 MiB. */
   redis_max_value_bytes: { schema: z.number().int().min(1024).max(512 * 1024 * 1024), default: 1024 * 1024, parse: asNumber },
   theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
+  /** The app icon (favicon): '' = svc's own, an emoji, an http(s) URL, or an image file path (relative to the working folder). */
+  icon: {
+    schema: z.string().trim().superRefine((v, ctx) => {
+      const problem = appIconProblem(v)
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+    default: '',
+    parse: asString,
+  },
+  /** Basemap style of `st.map` (MapLibre style JSON): an http(s) URL or a path of this app. */
+  ui_map_style_url: { schema: z.string().trim().refine(isMapStyleUrl, { message: mapStyleMessage() }), default: DEFAULT_MAP_STYLE_URL, parse: asString },
+  /** The same in the dark theme; '' = OpenFreeMap's dark style while ui_map_style_url is the default, else ui_map_style_url. */
+  ui_map_style_url_dark: { schema: z.string().trim().refine((v) => v === '' || isMapStyleUrl(v), { message: `must be empty or ${mapStyleMessage()}` }), default: '', parse: asString },
   /** The pages' Content-Security-Policy: null = svc's; an object adds sources per directive; a string replaces it; false = none. */
   ui_csp: {
     schema: cspSchema,
@@ -205,6 +220,10 @@ export const FIELDS = {
     example: '{"img-src":["https://images.example.com"]}',
   },
 } as const
+
+function mapStyleMessage(): string {
+  return 'must be an http(s) URL or a path of this app (starting with /) of a MapLibre style JSON, e.g. https://tiles.openfreemap.org/styles/liberty'
+}
 
 export type SettingKey = keyof typeof FIELDS
 

@@ -46,10 +46,10 @@ export class ElementView<T extends ElementType = ElementType> {
   get id(): string { return this.node.id }
   get type(): T { return this.node.type as T }
   get props(): ElementPropsMap[T] { return this.node.props as ElementPropsMap[T] }
-  /** The main content: `text`, `html`, `code`, `value` or `label`, whichever the element has. */
+  /** The main content: `text`, `html`, `markup`, `code`, `value` or `label`, whichever the element has. */
   get value(): unknown {
     const p = this.node.props as unknown as Record<string, unknown>
-    for (const k of ['text', 'html', 'code', 'value', 'label']) if (k in p) return p[k]
+    for (const k of ['text', 'html', 'markup', 'code', 'value', 'label']) if (k in p) return p[k]
     return undefined
   }
 }

@@ -324,6 +324,68 @@ export type SegmentedControlProps = PillsProps
 /** sends the chosen index (thumbs: 0 down, 1 up; faces and stars: 0..4) or null. `label` is empty. */
 export interface FeedbackProps extends WidgetBase { options: 'thumbs' | 'faces' | 'stars'; value: number | null }
 
+// ---- maps, Plotly, HTML, iframes, logo, effects (issue #25) ----------------------------------
+
+/**
+ * Points on a basemap (MapLibre GL, a lazily loaded chunk). Columns of equal length: longitude,
+ * latitude, and per point (or one for all) a radius in metres and a CSS colour. The basemap style
+ * comes from the page config (`ui_map_style_url`), not from here.
+ */
+export interface MapProps {
+  lon: number[]
+  lat: number[]
+  /** Radius in metres, per point or one for all. */
+  size: number | number[]
+  /** CSS colour per point or one for all; null: the theme's first chart colour (`--svc-chart-1`). */
+  color: string | string[] | null
+  /** Initial zoom (0-22), or null to fit every point in view. */
+  zoom: number | null
+  height: number
+  useContainerWidth: boolean
+  width: number | null
+}
+
+/** A point the browser reports as selected: its trace (`curveNumber`) and its index in that trace. */
+export type PlotlyPointRef = [curveNumber: number, pointIndex: number]
+/**
+ * A box or lasso drawn on the axes `xref`/`yref`: a box has two x and two y values, a lasso one per
+ * vertex. Values are in axis units: numbers, or strings on date axes.
+ */
+export interface PlotlyRegion { xref: string; yref: string; x: (number | string)[]; y: (number | string)[] }
+/** The selection as it travels: point references and the drawn regions. */
+export interface PlotlySelectionWire { points: PlotlyPointRef[]; box: PlotlyRegion[]; lasso: PlotlyRegion[] }
+
+/**
+ * A Plotly figure (Plotly's own library, a lazily loaded chunk). With `selectionMode` the node is
+ * a widget: the client sends a `PlotlySelectionWire`, and `selection` is the server's value.
+ */
+export interface PlotlyChartProps {
+  /** `data` (traces), `layout` and optional `frames`, JSON-safe. */
+  figure: { data: Record<string, unknown>[]; layout: Record<string, unknown>; frames: unknown[] | null }
+  /** Plotly's `config` (mode bar, scroll zoom, ...), merged over svc's defaults. */
+  config: Record<string, unknown>
+  /** `svc`: fonts, colours and grid from the page theme, following light/dark; null: Plotly's own look. */
+  theme: 'svc' | null
+  /** How the visitor can select (null: selection is off, the chart is not a widget). */
+  selectionMode: ('points' | 'box' | 'lasso')[] | null
+  selection: PlotlySelectionWire
+  /** Pixels, or null for the figure's own (`layout.height`, else 450). */
+  height: number | null
+  useContainerWidth: boolean
+}
+
+/** `st.html`: the page's markup as written; the client sanitizes it with DOMPurify before it touches the DOM. */
+export interface HtmlProps { markup: string }
+/**
+ * `st.iframe`: a sandboxed frame (scripts, forms and popups, never together with same-origin) of
+ * `src` (an http(s) URL, or an app path the client prefixes with the base path) or of `srcdoc`.
+ */
+export interface IframeProps { src: string | null; srcdoc: string | null; height: number; width: number | null; title: string; scrolling: boolean }
+/** `st.logo`: shown above the page navigation, or at the top left when there is no sidebar. */
+export interface LogoProps { url: string; iconUrl: string | null; link: string | null; size: 'small' | 'medium' | 'large'; alt: string }
+/** `st.balloons()` / `st.snow()`: a one-off animation; `nonce` changes with every run that calls it, so each plays once. */
+export interface EffectProps { nonce: number }
+
 /** Element type → props. */
 /** `st.fragment()`: a part of the page that reruns on its own; its children are what the fragment drew. */
 export interface FragmentProps {
@@ -396,6 +458,13 @@ export interface ElementPropsMap {
   segmentedControl: SegmentedControlProps
   feedback: FeedbackProps
   fragment: FragmentProps
+  map: MapProps
+  plotlyChart: PlotlyChartProps
+  html: HtmlProps
+  iframe: IframeProps
+  logo: LogoProps
+  balloons: EffectProps
+  snow: EffectProps
 }
 
 export type ElementType = keyof ElementPropsMap

@@ -85,4 +85,5 @@ export type {
 export { columnConfig } from './st/column-config.js'
 export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/column-config.js'
 export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey } from './st-types.js'
-export type { EditingState, ColumnType, RowId } from './elements.js'
+export type { Containers, MapOptions, PlotlyFigure, PlotlyPoint, PlotlySelection, PlotlyChartOptions, IframeOptions, LogoOptions } from './st-types.js'
+export type { EditingState, ColumnType, RowId, PlotlyRegion } from './elements.js'

@@ -9,6 +9,16 @@ import type { PageRecord } from './page-registry.js'
  */
 export interface PageApp {
   readonly pages: readonly PageRecord[]
-  readonly settings: { readonly title: string; readonly debug: boolean; readonly show_error_details?: boolean | null; readonly theme: ThemeSettings; readonly ui_csp?: CspSetting }
+  readonly settings: {
+    readonly title: string
+    readonly debug: boolean
+    readonly show_error_details?: boolean | null
+    readonly theme: ThemeSettings
+    readonly ui_csp?: CspSetting
+    /** `icon`, `ui_map_style_url`, `ui_map_style_url_dark` (absent: svc's defaults). */
+    readonly icon?: string
+    readonly ui_map_style_url?: string
+    readonly ui_map_style_url_dark?: string
+  }
   readonly logger: Logger
 }

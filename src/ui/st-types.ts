@@ -1,4 +1,4 @@
-import type { Cell, EditingState, Gap, LabelVisibility, RowId } from './elements.js'
+import type { Cell, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
 
 /**
@@ -177,8 +177,20 @@ export interface ProgressBar {
   progress(value: number, text?: string): void
 }
 
+/** Largest literal column count typed as a tuple; above it (or for a `number` variable) an array. */
+type MaxTupleLength = 24
+type TupleOf<N extends number, Acc extends StContainer[] = []> = Acc['length'] extends N ? Acc : Acc['length'] extends MaxTupleLength ? StContainer[] : TupleOf<N, [...Acc, StContainer]>
+/**
+ * What `columns(spec)` and `tabs(labels)` return: one container per column or tab. A literal count
+ * (`2`) or a list whose length is known (`[2, 1]`, `['Chart', 'Table']`) gives a tuple, so
+ * `const [left, right] = st.columns(2)` needs no `!` under `noUncheckedIndexedAccess`.
+ */
+export type Containers<S extends number | readonly unknown[]> = S extends readonly unknown[]
+  ? number extends S['length'] ? StContainer[] : { -readonly [K in keyof S]: StContainer }
+  : number extends S ? StContainer[] : TupleOf<S & number>
+
 /** Element and layout methods, on `st` and on every container. */
-export interface StContainer extends StChatMethods, StMoreElements {
+export interface StContainer extends StChatMethods, StMoreElements, StPlusElements {
   /**
    * A part of the page that reruns on its own: a widget inside it reruns only `fn`, and
    * `runEvery` reruns it on a timer. `fn` gets an `st` that writes into the fragment. Await it
@@ -230,8 +242,10 @@ export interface StContainer extends StChatMethods, StMoreElements {
   /** Shows `text` with a spinner while `fn` runs, then removes it. */
   spinner<T>(text: string, fn: () => T | Promise<T>): Promise<T>
 
-  columns(spec: number | number[], options?: ColumnsOptions): StContainer[]
-  tabs(labels: string[]): StContainer[]
+  /** One container per column: a tuple for a literal count or weight list (`const [a, b] = st.columns(2)`). */
+  columns<const S extends number | readonly number[]>(spec: S, options?: ColumnsOptions): Containers<S>
+  /** One container per label: a tuple for a literal list (`const [chart, table] = st.tabs(['Chart', 'Table'])`). */
+  tabs<const L extends readonly string[]>(labels: L): Containers<L>
   expander(label: string, options?: ExpanderOptions): StContainer
   container(options?: ContainerOptions): StContainer
   form(key: string, options?: FormOptions): StContainer
@@ -299,6 +313,12 @@ export interface St extends StContainer {
   readonly queryParams: QueryParams
   readonly context: StContext
   toast(body: string, options?: ToastOptions): void
+  /** The app's logo above the page navigation (or at the top left when there is no sidebar). The last call of a run wins. */
+  logo(image: MediaSource, options?: LogoOptions): void
+  /** Balloons float up the page once (not when the visitor's system asks for reduced motion). */
+  balloons(): void
+  /** Snow falls over the page once (not when the visitor's system asks for reduced motion). */
+  snow(): void
   /** End this run now and start a new one. */
   rerun(): never
   /** End this run now; what was rendered stays. */
@@ -527,4 +547,116 @@ export interface StMoreElements {
 export interface FragmentOptions {
   /** Rerun the fragment alone this often: seconds, or a duration like `'5s'`, `'1m'`. */
   runEvery?: number | string | null
+}
+
+// ---- maps, Plotly, HTML, iframes, logo (issue #25) ----
+
+export interface MapOptions {
+  /** Latitude column (default: the column named `lat` or `latitude`, any case). */
+  latitude?: string
+  /** Longitude column (default: `lon`, `lng`, `long` or `longitude`, any case). */
+  longitude?: string
+  /** A column of radii in metres, or one radius for every point (default 100). */
+  size?: string | number
+  /** A column of colours, or one colour: `"#rrggbb"`, `"rgb(…)"`, a CSS name, or `[r, g, b, alpha?]`. Default: the theme's first chart colour. */
+  color?: string | readonly number[]
+  /** Initial zoom, 0 (the world) to 22; default: fit every point. */
+  zoom?: number
+  /** Pixels (default 400). */
+  height?: number
+  /** Pixels; only with `useContainerWidth: false`. */
+  width?: number
+  /** Default true. */
+  useContainerWidth?: boolean
+  /** Column names for array-of-arrays data. */
+  columns?: string[]
+}
+
+/** A Plotly figure as plain data (`fig.to_dict()` in Python terms), or just its traces. */
+export type PlotlyFigure = { data: readonly object[]; layout?: object; frames?: readonly object[] } | readonly object[]
+
+/** A selected point: its trace and index, and the trace's values at that index (the fields the trace has). */
+export interface PlotlyPoint {
+  curveNumber: number
+  pointIndex: number
+  /** Same as `pointIndex` (Plotly's own name). */
+  pointNumber: number
+  x?: unknown
+  y?: unknown
+  z?: unknown
+  lat?: unknown
+  lon?: unknown
+  customdata?: unknown
+  text?: unknown
+  label?: unknown
+  value?: unknown
+  location?: unknown
+  r?: unknown
+  theta?: unknown
+}
+
+/** What `st.plotlyChart(figure, { onSelect })` returns, like Streamlit's selection state. */
+export interface PlotlySelection {
+  selection: {
+    /** Clicked points, or the points inside the box or lasso, in trace order. */
+    points: PlotlyPoint[]
+    /** `pointIndex` of each point, in the same order. */
+    pointIndices: number[]
+    /** Boxes drawn: two x and two y values each, in axis units (`xref`/`yref` name the axes). */
+    box: PlotlyRegion[]
+    /** Lassos drawn: one x and y value per vertex. */
+    lasso: PlotlyRegion[]
+  }
+}
+
+export interface PlotlyChartOptions {
+  /** Gives the chart a stable identity; with `onSelect`, the selection is kept in `st.sessionState[key]`. */
+  key?: string
+  /** Plotly's `config` (`displayModeBar`, `scrollZoom`, ...), over svc's `{ displaylogo: false, responsive: true }`. */
+  config?: Record<string, unknown>
+  /** `'svc'` (default): fonts, colours and grid of the page theme, following light/dark; `null`: Plotly's own look. A `layout.template` in the figure wins. */
+  theme?: 'svc' | null
+  /** `'ignore'` (default): no selection. `'rerun'` or a callback: the call returns the selection, and a new one reruns the page (the callback first). */
+  onSelect?: 'ignore' | 'rerun' | Callback<PlotlySelection>
+  /** What the visitor can select with: `'points'` (click), `'box'`, `'lasso'`, or a list (default all three). */
+  selectionMode?: 'points' | 'box' | 'lasso' | readonly ('points' | 'box' | 'lasso')[]
+  /** Pixels; default the figure's `layout.height`, else 450. */
+  height?: number
+  /** Default true. */
+  useContainerWidth?: boolean
+}
+
+export interface IframeOptions {
+  /** Pixels (default 150). */
+  height?: number
+  /** Pixels; default the width of the column. */
+  width?: number
+  /** The frame's accessible name (default: its URL). */
+  title?: string
+  /** Show scroll bars when the content is larger (default false). */
+  scrolling?: boolean
+}
+
+export interface LogoOptions {
+  /** Where a click on the logo goes: an http(s) URL or a path of this app. */
+  link?: string
+  /** A smaller image for narrow screens, where the sidebar is a drawer (default: `image`). */
+  iconImage?: MediaSource
+  /** Height: small 20 px, medium 24 px (default), large 32 px. */
+  size?: 'small' | 'medium' | 'large'
+  /** Text for screen readers (default: the app title). */
+  alt?: string
+}
+
+/** The elements of issue #25 on `st` and on every container; `Container` implements them. */
+export interface StPlusElements {
+  /** Points on a basemap; see docs/pages.md "Maps". */
+  map(data: TableData, options?: MapOptions): void
+  /** A Plotly figure; with `onSelect` it returns the visitor's selection. */
+  plotlyChart(figure: PlotlyFigure, options: PlotlyChartOptions & { onSelect: 'rerun' | Callback<PlotlySelection> }): PlotlySelection
+  plotlyChart(figure: PlotlyFigure, options?: PlotlyChartOptions): void
+  /** Markup shown in the page, sanitized in the browser (DOMPurify): no script runs. */
+  html(markup: string): void
+  /** A sandboxed frame of an http(s) URL, a path of this app, or `{ srcdoc }` markup. */
+  iframe(source: string | { srcdoc: string }, options?: IframeOptions): void
 }

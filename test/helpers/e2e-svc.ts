@@ -59,12 +59,15 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: num
 }
 
 /**
- * Starts `svc run <target> --port 0 --host 127.0.0.1 ...args` as its own process group, waits
+ * Starts `svc run <target> --port 0 --host 127.0.0.1 ...args` (with `--no-pidfile` unless `args`
+ * name a `--pidfile`) as its own process group, waits
  * for the "listening on" line and for `GET {root}/api/readyz` = 200. `stop()` sends SIGTERM to
  * the supervisor, then SIGKILLs whatever of the tree is left after a deadline.
  */
 export async function startSvc(target: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, timeoutMs = 45_000): Promise<SvcRun> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'run', target, '--port', '0', '--host', '127.0.0.1', ...args], {
+  // Trees of parallel test files share the repository as cwd: one pid file each, or none.
+  const pidfile = args.some((a) => a === '--pidfile' || a.startsWith('--pidfile=')) ? [] : ['--no-pidfile']
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'run', target, '--port', '0', '--host', '127.0.0.1', ...pidfile, ...args], {
     cwd: REPO,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,12 +7,17 @@ import { ThemeMenu } from './shell/theme-menu.js'
 import { DevErrorOverlay } from './shell/dev-error.js'
 import { Nodes } from './render.js'
 import { Icon } from './icons.js'
+import { Logo } from './shell/logo.js'
+import type { LogoProps } from '../elements.js'
 
 export function App({ runtime }: { runtime: Runtime }) {
   const state = useViewState(runtime)
   const [menuOpen, setMenuOpen] = useState(false)
   const hasNav = state.nav.length > 1 || state.nav.some((e) => (e.children?.length ?? 0) > 0)
-  const hasSidebar = hasNav || state.sidebar.length > 0
+  // `st.logo` travels as the sidebar's first node; it is drawn by the shell, not as an element.
+  const logo = state.sidebar[0]?.type === 'logo' ? (state.sidebar[0].props as unknown as LogoProps) : null
+  const sidebar = logo ? state.sidebar.slice(1) : state.sidebar
+  const hasSidebar = hasNav || sidebar.length > 0
   const layout = state.page?.layout ?? 'centered'
 
   useEffect(() => {
@@ -44,16 +49,17 @@ export function App({ runtime }: { runtime: Runtime }) {
             </button>
             <div class="svc-scrim" onClick={() => setMenuOpen(false)} />
             <aside id="svc-sidebar" class="svc-sidebar" aria-label="Sidebar">
-              <div class="svc-brand">{runtime.config.title}</div>
+              {logo ? <Logo props={logo} corner="none" /> : <div class="svc-brand">{runtime.config.title}</div>}
               {hasNav ? <Nav entries={state.nav} activePath={state.notFound ? '' : (state.page?.path ?? state.path)} onNavigate={() => setMenuOpen(false)} /> : null}
-              {state.sidebar.length > 0 ? (
+              {sidebar.length > 0 ? (
                 <div class="svc-sidebar-content">
-                  <Nodes nodes={state.sidebar} />
+                  <Nodes nodes={sidebar} />
                 </div>
               ) : null}
             </aside>
           </>
         ) : null}
+        {logo ? <Logo props={logo} corner={hasSidebar ? 'narrow' : 'always'} /> : null}
         <main id="svc-main" class="svc-main" tabIndex={-1}>
           <div class={state.notFound ? 'svc-block-container is-not-found' : 'svc-block-container'}>
             <ReconnectBanner state={state} />

@@ -11,6 +11,8 @@ export interface ClientConfig {
   basePath: string
   /** App title shown in the sidebar header. */
   title: string
+  /** Basemap styles of `st.map` when the app sets them (`ui_map_style_url`); null: the map chunk's defaults. */
+  mapStyle: { light: string; dark: string } | null
   /** Stylesheet URLs of lazy chunks that import CSS, by chunk (see chunk-styles.ts); usually empty. */
   chunkStyles: Record<string, string>
 }
@@ -38,9 +40,11 @@ export function readConfig(doc: Document = document): ClientConfig {
       // A broken tag falls back to defaults: the page still works at the root.
     }
   }
+  const style = raw.mapStyle
   return {
     basePath: normalizeBasePath(raw.basePath),
     title: typeof raw.title === 'string' && raw.title !== '' ? raw.title : doc.title || 'svc',
+    mapStyle: typeof style?.light === 'string' && typeof style.dark === 'string' ? { light: style.light, dark: style.dark } : null,
     chunkStyles: stringRecord(raw.chunkStyles),
   }
 }

@@ -1,5 +1,6 @@
 import type { CspAdditions, CspSetting } from '../../settings/csp.js'
 import type { PageApp } from '../page-app.js'
+import { mapCspNeed } from '../map-style.js'
 
 /**
  * The Content-Security-Policy sent with the HTML shell. svc's own policy allows what the page
@@ -33,11 +34,11 @@ export const PAGE_CSP_DEFAULTS: Readonly<Record<string, readonly string[]>> = {
 export type ElementCspNeed = (settings: PageApp['settings']) => CspAdditions | null
 
 /**
- * One entry per element that needs more than svc's defaults, e.g. a map whose style and tiles come
- * from the origin of its configured style URL: `(s) => ({ 'connect-src': [origin], 'img-src':
- * [origin], 'worker-src': ['blob:'] })`. Every built-in element works within the defaults today.
+ * One entry per element that needs more than svc's defaults. `st.map`: the origin of its basemap
+ * style URLs (its worker is a same-origin file: no `blob:`). Every other built-in element works
+ * within the defaults.
  */
-export const ELEMENT_CSP_NEEDS: readonly ElementCspNeed[] = []
+export const ELEMENT_CSP_NEEDS: readonly ElementCspNeed[] = [mapCspNeed]
 
 /** The policy of an app's pages: defaults, the elements' needs for its settings, its `ui_csp`. */
 export function appPageCsp(settings: PageApp['settings']): string | null {

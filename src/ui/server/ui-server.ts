@@ -19,6 +19,9 @@ import { handleUpload, UPLOAD_PATH } from './uploads.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
+import { loadAppIcon, type AppIcon } from '../app-icon.js'
+import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../map-style.js'
+import { MEDIA_CSP } from '../media-headers.js'
 
 /**
  * What the page server's main thread shows of the app (title, theme, CSP, which paths are pages):
@@ -58,6 +61,8 @@ const STREAM = '/_stcore/stream'
  * same stylesheet under its content-hashed name in the static folder (immutable).
  */
 export const THEME_CSS_PATH = '/_stcore/theme.css'
+/** The app icon, under the base path and at the bare root (where browsers look without a link). */
+export const FAVICON_PATH = '/favicon.ico'
 
 type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
 
@@ -72,6 +77,8 @@ export class UiServer {
   #theme: GeneratedStyle
   #themePlain: StaticFile
   #csp: string | null
+  #icon: AppIcon
+  #mapStyle: MapStyles | null
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
@@ -87,6 +94,8 @@ export class UiServer {
     this.#theme = appTheme(options.site)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
     this.#csp = appPageCsp(options.site.settings)
+    this.#icon = loadAppIcon(options.site.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(options.site)
     this.#media = options.media
     this.#sessions = options.sessions
     // A handler that throws answers 500 and the server goes on: no request can take it down.
@@ -135,6 +144,8 @@ export class UiServer {
     this.#theme = appTheme(site)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
     this.#csp = appPageCsp(site.settings)
+    this.#icon = loadAppIcon(site.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(site)
   }
 
   /**
@@ -196,6 +207,10 @@ export class UiServer {
       sendStatic(req, res, this.#themePlain)
       return
     }
+    if (this.#under(path, FAVICON_PATH)) {
+      this.#serveIcon(req, res)
+      return
+    }
     const staticPrefix = base + STATIC_PREFIX
     if (path.startsWith(staticPrefix)) {
       let name: string
@@ -242,6 +257,20 @@ export class UiServer {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: this UI is served under ${base}/\n`)
   }
 
+  #serveIcon(req: IncomingMessage, res: ServerResponse): void {
+    const icon = this.#icon
+    if (icon.kind === 'redirect') {
+      res.writeHead(302, { location: icon.url, 'cache-control': 'no-cache' }).end()
+      return
+    }
+    // Not content-hashed (the setting can change between deploys): browsers revalidate after an hour.
+    const headers: Record<string, string | number> = { 'content-type': icon.type, 'content-length': icon.body.byteLength, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' }
+    // An SVG opened as a page could run script: never from our origin.
+    if (icon.type === 'image/svg+xml') headers['content-security-policy'] = MEDIA_CSP
+    res.writeHead(200, headers)
+    res.end(req.method === 'HEAD' ? undefined : icon.body)
+  }
+
   /** A client file, or the theme stylesheet under its hashed name. */
   #staticFile(name: string): StaticFile | undefined {
     return this.#opts.assets.get(name) ?? (name === this.#theme.name ? this.#theme.file : undefined)
@@ -251,8 +280,9 @@ export class UiServer {
     const assets = this.#opts.assets
     assets.refresh()
     const settings = this.#site.settings
+    const base = this.#opts.basePath
     return renderShell({
-      basePath: this.#opts.basePath,
+      basePath: base,
       title: settings.title,
       themeBase: settings.theme.base ?? 'system',
       assets: {
@@ -262,6 +292,8 @@ export class UiServer {
         themeCss: this.#theme.empty ? null : this.#theme.name,
       },
       chunkStyles: assets.chunkStyles,
+      mapStyle: this.#mapStyle,
+      icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type },
     })
   }
 
@@ -296,6 +328,13 @@ export class UiServer {
       if (this.#devError !== null) ws.send(devErrorMessage(this.#devError))
     })
   }
+}
+
+/** The basemap styles the page must be told about, or null when they are svc's defaults (the map chunk knows those). */
+function pageMapStyle(app: { settings: PageApp['settings'] }): MapStyles | null {
+  const light = app.settings.ui_map_style_url ?? DEFAULT_MAP_STYLE_URL
+  const dark = app.settings.ui_map_style_url_dark ?? ''
+  return light === DEFAULT_MAP_STYLE_URL && dark === '' ? null : mapStyles(light, dark)
 }
 
 function devErrorMessage(error: DevLoadError | null): string {

@@ -27,6 +27,10 @@ import type {
   ChatInputOptions, ChatMessageOptions, Dialog, DialogOptions, PopoverOptions, StatusContainer, StatusOptions, StreamSource, WriteStreamOptions,
 } from '../st-types.js'
 import * as more from './more.js'
+import type { Containers, IframeOptions, MapOptions, PlotlyChartOptions, PlotlyFigure, PlotlySelection, Callback } from '../st-types.js'
+import { mapProps } from './map.js'
+import { plotlyChart } from './plotly.js'
+import * as embed from './embed.js'
 
 /**
  * Writes elements into one list of the run's tree: the main area, the sidebar, or a
@@ -202,18 +206,18 @@ export class Container implements StContainer, w.Emitter {
   }
 
   // ---- layout ----
-  columns(spec: number | number[], o: ColumnsOptions = {}): StContainer[] {
-    const weights = typeof spec === 'number' ? Array.from({ length: spec }, () => 1) : spec
+  columns<const S extends number | readonly number[]>(spec: S, o: ColumnsOptions = {}): Containers<S> {
+    const weights: readonly number[] = typeof spec === 'number' ? Array.from({ length: spec }, () => 1) : (spec as readonly number[])
     if (weights.length === 0 || weights.some((x) => !(x > 0))) {
       throw new SvcError('SVC_ERR_UI_BAD_CALL', `columns(${JSON.stringify(spec)}): pass a positive count or a list of positive weights, e.g. columns([2, 1])`)
     }
     const parent = this.emit('columns', { gap: o.gap ?? 'small', verticalAlign: o.verticalAlign ?? 'top', border: o.border ?? false }, undefined, [])
-    return weights.map((weight, i) => this.#nested(parent, 'column', { weight }, i))
+    return weights.map((weight, i) => this.#nested(parent, 'column', { weight }, i)) as Containers<S>
   }
-  tabs(labels: string[]): StContainer[] {
+  tabs<const L extends readonly string[]>(labels: L): Containers<L> {
     if (labels.length === 0) throw new SvcError('SVC_ERR_UI_BAD_CALL', 'tabs([]): pass at least one tab label')
     const parent = this.emit('tabs', { labels: labels.map(String) }, undefined, [])
-    return labels.map((label, i) => this.#nested(parent, 'tab', { label: String(label) }, i))
+    return labels.map((label, i) => this.#nested(parent, 'tab', { label: String(label) }, i)) as Containers<L>
   }
   expander(label: string, o: ExpanderOptions = {}): StContainer {
     return this.#child('expander', { label: String(label), expanded: o.expanded ?? false, icon: o.icon ?? null })
@@ -319,4 +323,11 @@ export class Container implements StContainer, w.Emitter {
   segmentedControl<T>(label: string, options: readonly T[], o?: PillsOptions<T, T | null> & { selectionMode?: 'single' }): T | null
   segmentedControl<T>(label: string, options: readonly T[], o?: object): T | null | T[] { return more.pills(this, 'segmentedControl', label, options, o as PillsOptions<T, T | null | T[]>) }
   feedback(options?: 'thumbs' | 'faces' | 'stars', o?: FeedbackOptions): number | null { return more.feedback(this, options, o) }
+  // ---- maps, Plotly, HTML, iframes (st/map.ts, st/plotly.ts, st/embed.ts) ----
+  map(data: TableData, o?: MapOptions): void { this.emit('map', mapProps(data, o)) }
+  plotlyChart(figure: PlotlyFigure, o: PlotlyChartOptions & { onSelect: 'rerun' | Callback<PlotlySelection> }): PlotlySelection
+  plotlyChart(figure: PlotlyFigure, o?: PlotlyChartOptions): void
+  plotlyChart(figure: PlotlyFigure, o?: PlotlyChartOptions): PlotlySelection | undefined { return plotlyChart(this, figure, o) }
+  html(markup: string): void { embed.html(this, markup) }
+  iframe(source: string | { srcdoc: string }, o?: IframeOptions): void { embed.iframe(this, source, o) }
 }

@@ -2,8 +2,12 @@ import { SvcError } from '../../errors.js'
 import type { UiElement } from '../elements.js'
 import type { RunContext } from '../runtime/run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/signals.js'
-import type { QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
+import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
 import { Container } from './container.js'
+import { effectProps, logoProps } from './effects.js'
+
+/** The logo's node id: one per run, at the top of the sidebar list (the client shows it apart from the sidebar's elements). */
+const LOGO_ID = 's.logo'
 
 /**
  * `st.sessionState`: the session's state bag. Writing the key of a widget that this run has
@@ -58,6 +62,27 @@ class StRoot extends Container implements St {
   toast(body: string, o: ToastOptions = {}): void {
     this.ctx.check()
     this.ctx.host.toast(String(body), o.icon ?? null)
+  }
+
+  logo(image: MediaSource, o?: LogoOptions): void {
+    this.ctx.check()
+    if (this.sidebar instanceof FragmentSidebar) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', 'st.logo() cannot be called from inside st.fragment(); call it in the page function')
+    }
+    const props = logoProps(this.ctx, image, o)
+    const list = this.ctx.sidebar
+    const at = list.findIndex((n) => n.id === LOGO_ID)
+    if (at >= 0) list.splice(at, 1)
+    list.unshift({ id: LOGO_ID, type: 'logo', props })
+    this.ctx.touch()
+  }
+
+  balloons(): void {
+    this.emit('balloons', effectProps(this.ctx))
+  }
+
+  snow(): void {
+    this.emit('snow', effectProps(this.ctx))
   }
 
   rerun(): never {

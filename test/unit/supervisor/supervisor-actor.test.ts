@@ -296,6 +296,19 @@ describe('supervisor actor: workers a reload replaced keep their WebSockets', ()
     expect(old.exit).toMatchObject({ signal: 'SIGKILL' })
   })
 
+  it('a full reload also switches a replaced worker that is still draining, before the old sidecar stops', async () => {
+    const h = harness({ scripts: [{ drain: 'hang' }] })
+    await h.sup.start()
+    const old = h.fakes.workers[0]!
+    await h.sup.reload('gateway')
+    await settle()
+    expect(old.exit).toBeNull()
+    await h.sup.reload('full')
+    const fresh = h.fakes.sidecars[1]!
+    // Its requests in flight to the old sidecar finish there; its new ones go to the new one.
+    expect(old.received).toContainEqual({ svc: 1, type: 'upstream', url: `http://127.0.0.1:${fresh.spec.port}` })
+  })
+
   it('a shutdown while a replaced worker keeps WebSockets tells it to close them now, and kills it after the grace', async () => {
     const h = harness({ scripts: [{ drain: 'hang' }] })
     await h.sup.start()

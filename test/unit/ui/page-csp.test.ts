@@ -49,7 +49,8 @@ describe('the pages Content-Security-Policy', () => {
     expect(d.get('connect-src')).toEqual(["'self'", 'https://tiles.example.com', 'https://api.example.com'])
     expect(pageCsp("default-src 'self' https:", [{ 'worker-src': ['blob:'] }])).toBe("default-src 'self' https:")
     expect(pageCsp(false)).toBeNull()
-    expect(appPageCsp({ title: 't', debug: false, theme: {}, ui_csp: { 'img-src': ['https:'] } })).toContain("img-src 'self' data: blob: https:;")
+    // st.map's need (its default basemap's origin) comes before the app's additions.
+    expect(appPageCsp({ title: 't', debug: false, theme: {}, ui_csp: { 'img-src': ['https:'] } })).toContain("img-src 'self' data: blob: https://tiles.openfreemap.org https:;")
   })
 
   it('ui_csp comes from options, svc.config.json or SVC_UI_CSP (JSON additions or a whole policy)', () => {

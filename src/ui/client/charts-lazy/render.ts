@@ -1,12 +1,40 @@
 import embed from 'vega-embed'
 import { expressionInterpreter } from 'vega-interpreter'
+import type { VegaLiteChartProps } from '../../elements.js'
+import { cssVar, onThemeChange } from '../lazy/theme-mode.js'
+import type { MountView } from '../lazy/view.js'
 
 /**
- * The lazily loaded chart chunk: compiles a Vega-Lite spec and renders it as SVG. Expressions run in
- * vega-interpreter (`ast: true`) instead of compiled code, so pages need no `unsafe-eval` in a CSP.
- * Returns the function that tears the view down (listeners, timers, tooltip handler).
+ * The lazily loaded chart chunk: every chart element (the four builders and `vegaLiteChart`).
+ * Compiles a Vega-Lite spec and renders it as SVG. Expressions run in vega-interpreter
+ * (`ast: true`) instead of compiled code, so pages need no `unsafe-eval` in a CSP.
  */
-export async function renderVegaLite(target: HTMLElement, spec: Record<string, unknown>, config: Record<string, unknown> | undefined): Promise<() => void> {
+
+type Config = Record<string, unknown>
+
+const PALETTE_SIZE = 10
+
+/** A Vega config from the page theme's CSS custom properties, read at render time. */
+function themeConfig(): Config {
+  const palette = Array.from({ length: PALETTE_SIZE }, (_v, i) => cssVar(`--svc-chart-${i + 1}`)).filter((c): c is string => c !== undefined)
+  const muted = cssVar('--svc-text-muted')
+  const grid = cssVar('--svc-border')
+  const axis = { labelColor: muted, titleColor: muted, gridColor: grid, domainColor: cssVar('--svc-border-strong'), tickColor: grid, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 500, labelPadding: 6 }
+  return {
+    background: 'transparent',
+    font: cssVar('--svc-font'),
+    view: { stroke: null },
+    axis,
+    axisX: { grid: false, labelAngle: 0, labelOverlap: true },
+    legend: { labelColor: muted, titleColor: muted, labelFontSize: 12, symbolType: 'circle', symbolOpacity: 1 },
+    title: { color: cssVar('--svc-text') },
+    ...(palette.length ? { range: { category: palette }, mark: { color: palette[0] } } : {}),
+    rule: { color: cssVar('--svc-text-faint') },
+  }
+}
+
+/** Renders a spec into `target`; returns the function that tears the view down (listeners, timers, tooltip handler). */
+async function renderVegaLite(target: HTMLElement, spec: Record<string, unknown>, config: Config | undefined): Promise<() => void> {
   const result = await embed(target, spec as never, {
     mode: 'vega-lite',
     renderer: 'svg',
@@ -33,5 +61,72 @@ export async function renderVegaLite(target: HTMLElement, spec: Record<string, u
   return () => {
     observer?.disconnect()
     result.finalize()
+  }
+}
+
+export const mount: MountView<VegaLiteChartProps> = (el, initial) => {
+  el.classList.add('svc-vega')
+  let props = initial
+  // Reruns resend equal props as new objects; only a changed spec (or theme) re-renders the chart.
+  let signature = JSON.stringify(props)
+  let finalize: (() => void) | null = null
+  let drawing = 0
+  let destroyed = false
+  let error: HTMLElement | null = null
+
+  const draw = async () => {
+    const mine = ++drawing
+    const spec = { ...props.spec }
+    if (props.useContainerWidth && ('mark' in spec || 'layer' in spec)) {
+      spec.width = 'container'
+      spec.autosize = { type: 'fit-x', contains: 'padding' }
+    }
+    const config = props.theme === 'svc' ? themeConfig() : undefined
+    // Render into a fresh, hidden target and swap it in when done: a re-render never flashes empty
+    // and never shows the old and the new chart together.
+    const target = document.createElement('div')
+    target.className = 'svc-vega-target is-pending'
+    el.appendChild(target)
+    try {
+      const done = await renderVegaLite(target, spec, config)
+      if (destroyed || mine !== drawing) {
+        done()
+        target.remove()
+        return
+      }
+      finalize?.()
+      finalize = done
+      for (const child of [...el.children]) if (child !== target) child.remove()
+      error = null
+      target.classList.remove('is-pending')
+    } catch (e) {
+      target.remove()
+      if (destroyed || mine !== drawing) return
+      error ??= el.insertBefore(document.createElement('div'), el.firstChild)
+      error.className = 'svc-vega-error'
+      error.setAttribute('role', 'alert')
+      error.textContent = `Chart error: ${e instanceof Error ? e.message : String(e)}`
+    }
+  }
+
+  const stopTheme = onThemeChange(() => {
+    if (props.theme === 'svc') void draw()
+  })
+  return {
+    ready: draw(),
+    view: {
+      update(next) {
+        const nextSignature = JSON.stringify(next)
+        if (nextSignature === signature) return
+        signature = nextSignature
+        props = next
+        void draw()
+      },
+      destroy() {
+        destroyed = true
+        stopTheme()
+        finalize?.()
+      },
+    },
   }
 }

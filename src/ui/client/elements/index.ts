@@ -1,5 +1,5 @@
 import type { FunctionComponent } from 'preact'
-import type { ElementPropsMap, ElementType } from '../../elements.js'
+import type { ElementPropsMap, ElementType, VegaLiteChartProps } from '../../elements.js'
 import { Button, DownloadButton, FormSubmitButton } from '../widgets/buttons.js'
 import { Checkbox, Multiselect, Radio, Selectbox, Toggle } from '../widgets/choice.js'
 import { FileUploader } from '../widgets/file-uploader.js'
@@ -15,12 +15,20 @@ import type { ElementProps } from './types.js'
 import { DataEditor, Dataframe } from './data.js'
 import { ChatInput, ChatMessage } from './chat.js'
 import { Dialog, Popover, Status } from './overlays.js'
-import { VegaChart } from './charts.js'
 import { Audio, Pdf, Video } from './media-more.js'
 import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
 import { Fragment } from './fragment.js'
+import { lazyElement } from './lazy.js'
 
 type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementPropsMap[T]>> }
+
+/**
+ * Every chart (the four builders and `vegaLiteChart`): Vega, Vega-Lite and vega-embed are a chunk
+ * of their own, so pages without charts never fetch them. While it loads, the chart's space is kept.
+ */
+const VegaChart = lazyElement(() => import('../charts-lazy/render.js').then((m) => m.mount), {
+  minHeight: (p: VegaLiteChartProps) => (typeof p.spec.height === 'number' ? p.spec.height + 40 : null),
+})
 
 /** One renderer per catalogue entry; the mapped type makes a missing one a compile error. */
 const REGISTRY: Registry = {
@@ -88,6 +96,15 @@ const REGISTRY: Registry = {
   segmentedControl: SegmentedControl,
   feedback: Feedback,
   fragment: Fragment,
+  // Issue #25: each renderer is a lazily loaded chunk (pages without them load none of it).
+  map: lazyElement(() => import('../lazy/map.js').then((m) => m.mount), { minHeight: (p) => p.height }),
+  plotlyChart: lazyElement(() => import('../lazy/plotly.js').then((m) => m.mount), { minHeight: (p) => p.height ?? 450 }),
+  html: lazyElement(() => import('../lazy/html.js').then((m) => m.mount)),
+  iframe: lazyElement(() => import('../lazy/iframe.js').then((m) => m.mount), { minHeight: (p) => p.height }),
+  // The shell draws the logo (app.tsx); the sidebar never shows it as an element.
+  logo: () => null,
+  balloons: lazyElement(() => import('../lazy/effects.js').then((m) => m.balloons), { headless: true }),
+  snow: lazyElement(() => import('../lazy/effects.js').then((m) => m.snow), { headless: true }),
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import type { CaptionProps, CodeProps, HeaderProps, JsonProps, MarkdownProps, SubheaderProps, TextProps, TitleProps } from '../../elements.js'
 import { Help } from '../widgets/field.js'
 import type { ElementProps } from './types.js'
@@ -69,25 +69,50 @@ export function CopyButton({ text }: { text: string }) {
   )
 }
 
+/** Languages the lazily loaded highlighter knows (names and aliases); other code stays plain. */
+const HIGHLIGHTED = /^([cm]?[jt]sx?|javascript|typescript|json|py(thon)?|sql|(ba|z)?sh|shell|console|ya?ml|css|html|xml|svg)$/i
+
+/** The code as highlighted HTML lines, once the highlighter chunk has loaded; null until then (or never). */
+function useHighlight(code: string, language: string | null): string[] | null {
+  const [lines, setLines] = useState<string[] | null>(null)
+  useEffect(() => {
+    setLines(null)
+    if (language === null || !HIGHLIGHTED.test(language)) return
+    let live = true
+    import('../lazy/highlight.js')
+      .then((m) => m.highlightLines(code, language))
+      .then((l) => live && setLines(l))
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [code, language])
+  return lines
+}
+
 export function Code({ props }: ElementProps<CodeProps>) {
-  const lines = props.code.split('\n')
+  const highlighted = useHighlight(props.code, props.language)
+  const lines = highlighted ?? props.code.split('\n')
+  const line = (l: string) => (highlighted ? <span dangerouslySetInnerHTML={{ __html: l }} /> : l)
   return (
     <div class="svc-code" data-language={props.language ?? undefined}>
       {props.language ? <span class="svc-code-lang">{props.language}</span> : null}
       <CopyButton text={props.code} />
       <pre>
-        <code>
+        <code class={highlighted ? 'is-highlighted' : undefined}>
           {props.lineNumbers
             ? lines.map((l, i) => (
                 <span key={i} class="svc-code-line">
                   <span class="svc-code-ln" aria-hidden="true">
                     {i + 1}
                   </span>
-                  {l}
+                  {line(l)}
                   {'\n'}
                 </span>
               ))
-            : props.code}
+            : highlighted
+              ? line(highlighted.join('\n'))
+              : props.code}
         </code>
       </pre>
     </div>

@@ -1,0 +1,84 @@
+import { Svc } from 'svc'
+import type { St } from 'svc/ui'
+
+/**
+ * Store network: stores on a map and in a Plotly scatter whose box or lasso selection picks the
+ * stores the map highlights and the table lists. Run it with
+ * `svc run examples/showcase-plus/app.ts:app` (the basemap is OpenFreeMap's; set
+ * SVC_UI_MAP_STYLE_URL to use your own tile server).
+ */
+export const app = new Svc({ title: 'Store network', icon: '🏬' })
+
+interface Store {
+  id: number
+  city: string
+  lat: number
+  lon: number
+  region: 'North' | 'South' | 'West' | 'East'
+  revenue: number
+  visits: number
+}
+
+const CITIES: readonly [string, number, number, Store['region']][] = [
+  ['Hamburg', 53.5511, 9.9937, 'North'], ['Bremen', 53.0793, 8.8017, 'North'], ['Hanover', 52.3759, 9.732, 'North'],
+  ['Berlin', 52.52, 13.405, 'East'], ['Leipzig', 51.3397, 12.3731, 'East'], ['Dresden', 51.0504, 13.7373, 'East'],
+  ['Cologne', 50.9375, 6.9603, 'West'], ['Düsseldorf', 51.2277, 6.7735, 'West'], ['Dortmund', 51.5136, 7.4653, 'West'],
+  ['Munich', 48.1351, 11.582, 'South'], ['Stuttgart', 48.7758, 9.1829, 'South'], ['Nuremberg', 49.4521, 11.0767, 'South'],
+]
+const REGION_COLOURS: Record<Store['region'], string> = { North: '#0ea5e9', East: '#f97316', West: '#8b5cf6', South: '#10b981' }
+
+/** Deterministic demo data: the same stores on every start. */
+const stores: Store[] = CITIES.map(([city, lat, lon, region], i) => {
+  const visits = 2_000 + ((i * 7919) % 9_000)
+  return { id: 100 + i, city, lat, lon, region, visits, revenue: Math.round(visits * (38 + ((i * 31) % 25))) }
+})
+
+app.api.get('/stores', async () => stores)
+
+app.page('/', { title: 'Stores', icon: '🗺️' }, async (st: St, client) => {
+  st.logo('data:image/svg+xml,' + encodeURIComponent(LOGO))
+  st.title('Store network')
+  const all = await (await client.get('/stores')).json<Store[]>()
+
+  st.html('<p class="lede">Select stores in the chart with the <b>box</b> or <b>lasso</b> tool; the map and the table follow.</p>')
+  const picked = st.plotlyChart(
+    {
+      data: (Object.keys(REGION_COLOURS) as Store['region'][]).map((region) => {
+        const rows = all.filter((s) => s.region === region)
+        return {
+          type: 'scatter',
+          mode: 'markers',
+          name: region,
+          x: rows.map((s) => s.visits),
+          y: rows.map((s) => s.revenue),
+          customdata: rows.map((s) => s.id),
+          text: rows.map((s) => s.city),
+          marker: { size: 14, color: REGION_COLOURS[region] },
+          hovertemplate: '%{text}<br>%{x:,} visits<br>$%{y:,}<extra></extra>',
+        }
+      }),
+      layout: { xaxis: { title: { text: 'Visits per month' } }, yaxis: { title: { text: 'Revenue ($)' } }, legend: { orientation: 'h', y: 1.12 } },
+    },
+    { key: 'stores', onSelect: 'rerun', selectionMode: ['box', 'lasso'], height: 380 },
+  )
+  const ids = new Set(picked.selection.points.map((p) => p.customdata as number))
+  const chosen = ids.size > 0 ? all.filter((s) => ids.has(s.id)) : all
+
+  const [revenue, visits, count] = st.columns(3)
+  revenue.metric('Revenue', `$${chosen.reduce((n, s) => n + s.revenue, 0).toLocaleString('en-US')}`)
+  visits.metric('Visits', chosen.reduce((n, s) => n + s.visits, 0).toLocaleString('en-US'))
+  count.metric('Stores', `${chosen.length} of ${all.length}`)
+
+  // Circles sized by revenue (radius in metres); stores outside the selection fade out.
+  st.map(
+    all.map((s) => ({ ...s, radius: Math.sqrt(s.revenue) * 60, colour: ids.size === 0 || ids.has(s.id) ? REGION_COLOURS[s.region] : 'rgba(148, 163, 184, 0.35)' })),
+    { size: 'radius', color: 'colour', height: 420 },
+  )
+  st.dataframe(chosen.map(({ city, region, visits: v, revenue: r }) => ({ city, region, visits: v, revenue: r })), { hideIndex: true, useContainerWidth: true })
+  if (ids.size > 0 && st.button('Celebrate the selection')) st.balloons()
+})
+
+const LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="170" height="28"><rect y="2" width="24" height="24" rx="6" fill="#0f766e"/>' +
+  '<path d="M6 19l4-6 3 4 5-8" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>' +
+  '<text x="32" y="20" font-family="system-ui, sans-serif" font-size="15" font-weight="600" fill="#0f766e">Store network</text></svg>'

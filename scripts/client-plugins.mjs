@@ -1,0 +1,59 @@
+// esbuild plugins of svc's browser client build (scripts/build-client.mjs passes them to
+// buildClient in scripts/client-build.mjs).
+import { transform } from 'esbuild'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+
+const require = createRequire(import.meta.url)
+
+/**
+ * `import href from 'some/file.css?url'` (or a worker script `?url`): the file becomes a build
+ * output with a content-hashed name (under assets/, in the manifest, precompressed like the rest)
+ * and the import is its path relative to the importing chunk (`new URL(href, import.meta.url)`).
+ * Lazy elements load their stylesheets, MapLibre's worker and Plotly's bundle this way, with no
+ * per-page cost: the shell need not list them, and CSS imported from a lazy chunk would
+ * otherwise also be merged into app.css, which every page loads.
+ * @param {{ minify: boolean, target: string[] }} options
+ * @returns {import('esbuild').Plugin}
+ */
+export function assetUrls({ minify, target }) {
+  return {
+    name: 'asset-urls',
+    setup(b) {
+      b.onResolve({ filter: /\?url$/ }, (args) => {
+        const file = args.path.startsWith('.') ? join(args.resolveDir, args.path.slice(0, -4)) : require.resolve(args.path.slice(0, -4))
+        // `.mjs` becomes `.js`: the page server knows that type, and module workers need a JavaScript MIME type.
+        return { path: file.replace(/\.mjs$/, '.js'), namespace: 'asset-url', pluginData: { file } }
+      })
+      b.onLoad({ filter: /.*/, namespace: 'asset-url' }, async (args) => {
+        const { file } = args.pluginData
+        const source = await readFile(file)
+        // Our own stylesheets are minified like app.css; library files ship minified already.
+        const css = file.endsWith('.css') && !file.includes('node_modules') && minify
+        const contents = css ? (await transform(source, { loader: 'css', minify: true, target })).code : source
+        return { contents, loader: 'file', watchFiles: [file] }
+      })
+    },
+  }
+}
+
+/**
+ * highlight.js ships its core as CommonJS whose only tie to CommonJS is one `module.exports =
+ * highlight` (no `require`). Bundled as it is, esbuild's CommonJS helpers would join the runtime
+ * chunk app.js loads on every page; read as the ES module it is otherwise, the highlighter chunk
+ * keeps its cost to itself. Any other layout (a new highlight.js) is bundled as CommonJS.
+ * @type {import('esbuild').Plugin}
+ */
+export const highlightCoreAsEsm = {
+  name: 'highlight-core-esm',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]highlight\.js[\\/]lib[\\/]core\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const line = 'module.exports = highlight;'
+      const commonJs = source.match(/\bmodule\.exports\b|(?<![.\w])exports\.\w|\brequire\(/g) ?? []
+      if (commonJs.length !== 1 || !source.includes(line)) return undefined
+      return { contents: `${source.replace(line, '')}\nexport default highlight;\n`, loader: 'js' }
+    })
+  },
+}

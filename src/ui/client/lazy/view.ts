@@ -1,0 +1,27 @@
+/**
+ * The contract between `app.js` and a lazily loaded element chunk (types only, so importing it
+ * pulls no code into `app.js`). A chunk exports a `MountView`: it draws into a host element the
+ * shell made for the node, without Preact, so it shares no module with `app.js` and splitting
+ * the bundle never moves code out of `app.js` into extra files a first visit must load.
+ */
+export interface ViewHost {
+  /** Public root path ('' or '/tools'). */
+  readonly basePath: string
+  /** The app title (alt texts). */
+  readonly title: string
+  /** `st.map`'s basemap styles from the page config, or null for the defaults. */
+  readonly mapStyle: { light: string; dark: string } | null
+  /** Send this node's widget value to the server (a rerun follows). */
+  sendValue(value: unknown): void
+  /** The URL policy of the page client (`src/ui/url-policy.ts`): the URL to use, or undefined when it must not be loaded. */
+  safeUrl(value: string, kind: 'link' | 'image'): string | undefined
+}
+
+export interface View<P> {
+  /** A rerun sent new props (often equal ones: compare before redrawing). */
+  update(props: P): void
+  destroy(): void
+}
+
+/** Resolves when the first draw is done (or failed: the promise rejects with the message to show). */
+export type MountView<P> = (el: HTMLElement, props: P, host: ViewHost) => { view: View<P>; ready: Promise<void> }

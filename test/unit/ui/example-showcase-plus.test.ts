@@ -1,0 +1,38 @@
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { app } from '../../../examples/showcase-plus/app.js'
+import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import type { MapProps } from '../../../src/ui/elements.js'
+
+describe('examples/showcase-plus', () => {
+  // The page reads the stores from the app's own API: serve it on a loopback port for the page's client.
+  const before = process.env.SVC_INTERNAL_API_BASE
+  beforeAll(async () => {
+    await app.api.listen({ port: 0, host: '127.0.0.1' })
+    process.env.SVC_INTERNAL_API_BASE = `http://127.0.0.1:${(app.api.server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    if (before === undefined) delete process.env.SVC_INTERNAL_API_BASE
+    else process.env.SVC_INTERNAL_API_BASE = before
+    await app.api.close()
+  })
+
+  it('a box selection in the chart filters the metrics and the table and fades the other stores on the map', async () => {
+    const at = await createUiTestHandle(app).run()
+    expect(at.exception).toEqual([])
+    const chart = at.get('plotlyChart')[0]!
+    expect(chart.props.figure.data.map((t) => t.name)).toEqual(['North', 'East', 'West', 'South'])
+    expect(at.get('metric').map((m) => m.props.value)).toContain('12 of 12')
+    const before = at.get('map')[0]!.props as MapProps
+    expect(before.lon).toHaveLength(12)
+    expect(new Set(before.color)).not.toContain('rgba(148, 163, 184, 0.35)')
+
+    // The first two stores of the North trace, as the browser reports a box around them.
+    await at.send({ v: 1, type: 'widget', id: chart.id, value: { points: [[0, 0], [0, 1]], box: [{ xref: 'x', yref: 'y', x: [0, 1e5], y: [0, 1e7] }], lasso: [] } })
+    expect(at.get('metric').map((m) => m.props.value)).toContain('2 of 12')
+    expect(at.get('dataframe')[0]!.props.totalRows).toBe(2)
+    const after = at.get('map')[0]!.props as MapProps
+    expect((after.color as string[]).filter((c) => c === 'rgba(148, 163, 184, 0.35)')).toHaveLength(10)
+    expect(at.sidebar[0]!.type).toBe('logo')
+  })
+})
