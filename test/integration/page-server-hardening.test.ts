@@ -95,7 +95,7 @@ describe('page server hardening on a real tree', () => {
     expect(textOf(await waiting.c.render())).toBe('waiting\ndone')
   }, 90_000)
 
-  it('with ui_run_timeout_s: 0 nothing is stopped: readyz answers 503 while every page thread is stalled, and a new visitor is still served', async () => {
+  it('with ui_run_timeout_s: 0 nothing is stopped: readyz answers 503 while every page thread is stalled, a new visitor is still served, and the stalled thread is reclaimed once its sockets are gone', async () => {
     const svc = await startSvc({ target: TARGET, env: { ...BUNDLED, SVC_UI_RUN_TIMEOUT_S: '0', SVC_UI_PAGE_THREADS: '1' } })
     const runaway = await visitor(svc, '/spin')
     click(runaway.c, runaway.render, 'spin')
@@ -112,5 +112,12 @@ describe('page server hardening on a real tree', () => {
     const late = await visitor(svc, '/')
     expect(textOf(late.render)).toBe('count=0')
     expect((await fetch(`${svc.url}/api/readyz`)).status).toBe(200)
+
+    // Its visitor leaves: the stalled thread, with no socket left, is reclaimed; the others go on.
+    await runaway.c.close()
+    const reclaimed = JSON.parse(await svc.waitForLine('stdout', /ui page thread reclaimed/, 30_000)) as Record<string, unknown>
+    expect(reclaimed).toMatchObject({ level: 'info', logger: 'svc.ui' })
+    click(late.c, late.render, 'add')
+    expect(textOf(await late.c.render(10_000))).toBe('count=1')
   }, 90_000)
 })
