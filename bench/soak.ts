@@ -114,21 +114,31 @@ await Promise.all([
   saveLoop(),
 ])
 clearInterval(sampler)
-sample()
 await pool.close()
 await svc.stop()
 rmSync(dir, { recursive: true, force: true })
 
-// Warm-up: the first two minutes (first reloads, JIT, the first page threads); then first vs last.
-const base = samples.find((s) => s.at >= 120) ?? samples[0]!
-const last = samples.at(-1)!
-const titles = [...new Set([...base.perTitle.keys(), ...last.perTitle.keys()])]
-console.log(`\nfirst sample after warm-up (${base.at.toFixed(0)} s) against the last (${last.at.toFixed(0)} s):`)
+// RSS swings with each reload (threads replaced, workers drained) and each GC, so single samples
+// mislead: the mean of the first window after warm-up (two minutes: first reloads, JIT, the first
+// page threads) against the mean of the last window of the run.
+const WARM_UP_S = 120
+const steady = samples.filter((s) => s.at >= WARM_UP_S)
+const windowS = Math.min(300, Math.max(SAMPLE_MS / 1000, (MINUTES * 60 - WARM_UP_S) / 3))
+const endS = samples.at(-1)!.at
+const first = steady.filter((s) => s.at < WARM_UP_S + windowS)
+const last = steady.filter((s) => s.at >= endS - windowS)
+const mean = (window: Sample[], title: string, pick: (e: { rssBytes: number; fds: number }) => number): number | null => {
+  const values = window.flatMap((s) => (s.perTitle.has(title) ? [pick(s.perTitle.get(title)!)] : []))
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length
+}
+const titles = [...new Set(steady.flatMap((s) => [...s.perTitle.keys()]))]
+const rangeOf = (w: Sample[]): string => `${w[0]?.at.toFixed(0) ?? '-'}-${w.at(-1)?.at.toFixed(0) ?? '-'} s`
+console.log(`\nmeans of the first window after warm-up (${rangeOf(first)}) against the last (${rangeOf(last)}):`)
 console.log(table(['process', 'RSS MiB then', 'now', 'change', 'fds then', 'now'], titles.map((t) => {
-  const a = base.perTitle.get(t)
-  const b = last.perTitle.get(t)
-  const mib = (x?: { rssBytes: number }): string => (x ? (x.rssBytes / MIB).toFixed(0) : '-')
-  const change = a && b ? `${(((b.rssBytes - a.rssBytes) / a.rssBytes) * 100).toFixed(0)}%` : '-'
-  return [t, mib(a), mib(b), change, String(a?.fds ?? '-'), String(b?.fds ?? '-')]
+  const [a, b] = [mean(first, t, (e) => e.rssBytes), mean(last, t, (e) => e.rssBytes)]
+  const [fa, fb] = [mean(first, t, (e) => e.fds), mean(last, t, (e) => e.fds)]
+  const mib = (x: number | null): string => (x === null ? '-' : (x / MIB).toFixed(0))
+  const change = a !== null && b !== null ? `${(((b - a) / a) * 100).toFixed(0)}%` : '-'
+  return [t, mib(a), mib(b), change, fa === null ? '-' : fa.toFixed(0), fb === null ? '-' : fb.toFixed(0)]
 })))
 console.log(`totals: ${counts.api} API requests (${counts.apiErrors} failed), ${counts.pages} page loads (${counts.pageErrors} failed), ${tabs.clicks} clicks / socket round trips (${tabs.lost} lost), ${tabs.reconnects} reconnects, ${tabs.resumes} resumes, ${counts.reloads} reloads in ${((performance.now() - started) / 60_000).toFixed(1)} min`)
