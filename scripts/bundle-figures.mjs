@@ -31,7 +31,8 @@ export function bundleFiguresMarkdown(manifest) {
     START,
     '| File | Raw | brotli (sent) | gzip |',
     '| --- | ---: | ---: | ---: |',
-    ...[...rows].map(([name, r]) => `| \`${name}\`${r.files > 1 ? ` (${r.files} files)` : ''} | ${kB(r.bytes)} | ${kB(r.br)} | ${kB(r.gzip)} |`),
+    // Sorted by name: the manifest lists files in the order the parallel builds finished.
+    ...[...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, r]) => `| \`${name}\`${r.files > 1 ? ` (${r.files} files)` : ''} | ${kB(r.bytes)} | ${kB(r.br)} | ${kB(r.gzip)} |`),
     END,
   ]
   return lines.join('\n')

@@ -121,8 +121,10 @@ export class UiTestHandle {
         if (this.#session.widgets.metas.get(id)?.type === 'chatInput') this.#session.widgets.queue(id, value, true)
         else this.#session.widgets.queueValue(id, value)
       }
+      // What was staged for one run goes in together, like one message from the browser.
+      this.#session.widgets.seal()
       // Like the browser: changes that are all inside one fragment rerun only that fragment.
-      if (staged.length > 0) this.#session.rerunFor(staged.map((s) => s.id))
+      if (staged.length > 0) this.#session.inputQueued(staged.map((s) => s.id))
       else this.#session.requestRerun()
     }
     const ms = this.#options.timeoutMs ?? DEFAULT_UI_TEST_TIMEOUT_MS

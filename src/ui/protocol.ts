@@ -7,7 +7,11 @@ import { z } from '../internal/zod.js'
  */
 export const UI_PROTOCOL_VERSION = 1
 
-/** One rendered element. Containers (columns, tabs, expander, container, form, empty) have children. */
+/**
+ * One rendered element. Containers (columns, tabs, expander, container, form, empty) have children.
+ * A widget's props carry `rev` once the server has overrode what its control shows (a reset, a
+ * value the page set, a refused value): a control whose `rev` changed shows the server's value.
+ */
 export interface UiNode {
   /** Stable within a run: widget id (type + key/label) for widgets, position path for others. */
   id: string
@@ -77,6 +81,12 @@ export type ServerMessage =
        * The run's last render has `partial` absent or false.
        */
       partial?: boolean
+      /**
+       * The number (`n`) of the last of this socket's client messages the render reflects: what
+       * the browser did after sending it, the render cannot know, so it does not replace it.
+       * Absent: the browser takes the render's values as they are.
+       */
+      seen?: number
     }
   | { v: 1; type: 'query'; query: string }
   | { v: 1; type: 'navigate'; path: string; query: string }
@@ -118,6 +128,11 @@ type RenderMessage = Extract<ServerMessage, { type: 'render' }>
 export type WireServerMessage = Exclude<ServerMessage, RenderMessage> | (Omit<RenderMessage, 'main' | 'sidebar'> & { main: WireNode[]; sidebar: WireNode[] })
 
 const v1 = { v: z.literal(1) }
+/**
+ * Every message after `hello` carries its number on the socket (1, 2, ...), which renders quote
+ * back as `seen`; numbers, not a count, so a message the server could not take leaves no gap.
+ */
+const after = { ...v1, n: z.number().int().min(1).optional() }
 const json = z.unknown()
 
 export const ClientMessage = z.discriminatedUnion('type', [
@@ -130,15 +145,15 @@ export const ClientMessage = z.discriminatedUnion('type', [
     query: z.string().max(8192),
   }),
   /** A widget changed; `trigger` marks button clicks (true for one run only). */
-  z.object({ ...v1, type: z.literal('widget'), id: z.string().max(512), value: json, trigger: z.boolean().optional() }),
+  z.object({ ...after, type: z.literal('widget'), id: z.string().max(512), value: json, trigger: z.boolean().optional() }),
   /** A form was submitted: all its widget values at once, then one rerun. */
-  z.object({ ...v1, type: z.literal('form_submit'), formId: z.string().max(512), values: z.record(z.string(), json) }),
+  z.object({ ...after, type: z.literal('form_submit'), formId: z.string().max(512), values: z.record(z.string(), json) }),
   /** Client-side navigation (sidebar link, back/forward). */
-  z.object({ ...v1, type: z.literal('navigate'), path: z.string().max(2048), query: z.string().max(8192) }),
-  z.object({ ...v1, type: z.literal('rerun') }),
+  z.object({ ...after, type: z.literal('navigate'), path: z.string().max(2048), query: z.string().max(8192) }),
+  z.object({ ...after, type: z.literal('rerun') }),
   /** Page or sort change of a `dataframe` element; answered with `dataframe_rows`, no rerun. */
   z.object({
-    ...v1,
+    ...after,
     type: z.literal('dataframe_page'),
     id: z.string().max(512),
     page: z.number().int().min(0),

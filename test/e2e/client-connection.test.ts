@@ -61,7 +61,7 @@ describe('browser client connection and navigation (root path /tools)', () => {
   it('navigates from the sidebar with pushState and a navigate message', async () => {
     const from = fake.received.length
     await page.getByRole('link', { name: /Overview/ }).click()
-    expect(await fake.next((m) => m.type === 'navigate', 5_000, from)).toEqual({ v: 1, type: 'navigate', path: '/tools/', query: '' })
+    expect(await fake.next((m) => m.type === 'navigate', 5_000, from)).toEqual({ v: 1, type: 'navigate', path: '/tools/', query: '', n: expect.any(Number) })
     await page.getByRole('heading', { name: 'Overview' }).waitFor()
     expect(new URL(page.url()).pathname).toBe('/tools/')
     expect(await page.locator('.svc-nav-link[aria-current=page]').textContent()).toContain('Overview')
@@ -75,7 +75,7 @@ describe('browser client connection and navigation (root path /tools)', () => {
     await expect.poll(() => new URL(page.url()).search).toBe('?range=30d&team=core')
     const from = fake.received.length
     fake.send({ type: 'navigate', path: '/showcase', query: 'tab=2' })
-    expect(await fake.next((m) => m.type === 'navigate', 5_000, from)).toEqual({ v: 1, type: 'navigate', path: '/tools/showcase', query: 'tab=2' })
+    expect(await fake.next((m) => m.type === 'navigate', 5_000, from)).toEqual({ v: 1, type: 'navigate', path: '/tools/showcase', query: 'tab=2', n: expect.any(Number) })
     await expect.poll(() => page.url()).toMatch(/\/tools\/showcase\?tab=2$/)
     fake.send({ type: 'toast', id: 't1', body: 'Saved!', icon: null })
     await page.getByTestId('toast').getByText('Saved!').waitFor()

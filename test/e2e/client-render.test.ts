@@ -98,7 +98,7 @@ describe('browser client rendering', () => {
     expect(fake.received.slice(from).some((m) => m.type === 'widget')).toBe(false)
     await page.getByRole('button', { name: 'Send invite' }).click()
     const m = await fake.next((x) => x.type === 'form_submit', 5_000, from)
-    expect(m).toEqual({ v: 1, type: 'form_submit', formId: 'f1', values: { 'w.f.email': 'grace@example.com', 'w.f.role': 2, 'w.f.submit': true } })
+    expect(m).toEqual({ v: 1, type: 'form_submit', formId: 'f1', values: { 'w.f.email': 'grace@example.com', 'w.f.role': 2, 'w.f.submit': true }, n: expect.any(Number) })
   })
 
   it('pages and sorts a dataframe through the server without a rerun', async () => {

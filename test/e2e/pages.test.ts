@@ -102,5 +102,5 @@ describe('pages under a root path (svc run --root-path /tools)', () => {
     expect(outside).toEqual([])
     expect(errors).toEqual([])
     await screenshot(page, 'pages-root-path')
-  })
+  }, 60_000)
 })

@@ -63,7 +63,8 @@ describe('row identity in the browser', () => {
     await screenshot(page, 'row-identity-editor')
     await page.getByRole('button', { name: 'Save 1 change(s)' }).click()
     await shows('all: ', '10001:shipped 10002:shipped 10003:open 10004:cancelled 10005:open 10006:open')
-    expect(((await api('/orders', 'GET')) as { id: number; note: string }[]).filter((o) => o.note).map((o) => `${o.id}:${o.note}`)).toEqual(['10005:call first'])
+    // 'all:' read the same before the save's run: wait for the save itself.
+    await expect.poll(async () => ((await api('/orders', 'GET')) as { id: number; note: string }[]).filter((o) => o.note).map((o) => `${o.id}:${o.note}`)).toEqual(['10005:call first'])
     await shows('edits: ', 'none')
 
     // delete st.sessionState.orders discards what is pending, in the browser too.
@@ -126,6 +127,8 @@ describe('row identity in the browser', () => {
     await page.getByRole('heading', { name: 'Orders' }).waitFor()
     // The same tab's session still shows open orders from the test before.
     await page.getByLabel('Show').selectOption('all')
+    // All six orders (the open ones are five): the render of 'all' is in, so the row picked next is #10002.
+    await expect.poll(() => page.getByTestId('dataframe').locator('tbody tr').count()).toBe(6)
     await expect.poll(() => page.getByTestId('dataframe').locator('tbody tr').first().getAttribute('data-row')).toBe('0')
     await shows('detail: ', 'none')
     await page.getByRole('checkbox', { name: 'Select row 1' }).check()

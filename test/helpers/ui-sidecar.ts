@@ -93,7 +93,11 @@ export class PageClient {
     return this
   }
 
+  /** Messages sent after `hello` (the server counts them the same way; renders say how many they reflect). */
+  #sent = 0
+
   send(msg: object): void {
+    if ((msg as { type?: unknown }).type !== 'hello') this.#sent++
     this.ws.send(JSON.stringify({ v: 1, ...msg }))
   }
 
@@ -120,6 +124,12 @@ export class PageClient {
   /** Final (non-partial) render. */
   render(timeoutMs = 5000): Promise<Extract<ServerMessage, { type: 'render' }>> {
     return this.next('render', timeoutMs, (m) => !m.partial)
+  }
+
+  /** The first final render that reflects every message sent so far (earlier ones are skipped). */
+  settled(timeoutMs = 5000): Promise<Extract<ServerMessage, { type: 'render' }>> {
+    const sent = this.#sent
+    return this.next('render', timeoutMs, (m) => !m.partial && (m.seen ?? 0) >= sent)
   }
 
   async close(): Promise<void> {

@@ -52,10 +52,10 @@ describe('pages on the wire through svc run (bundled page server)', () => {
   }, 90_000)
   afterAll(stopAllTrees, 30_000)
 
-  const shellLinks = async (): Promise<string[]> => {
-    const html = decode(await get(`${base}/`, { 'accept-encoding': 'br' })).toString()
-    return [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
-  }
+  const shellHtml = async (): Promise<string> => decode(await get(`${base}/`, { 'accept-encoding': 'br' })).toString()
+  /** The scripts and styles the shell links (the app icon is checked on its own). */
+  const shellLinks = async (): Promise<string[]> =>
+    [...(await shellHtml()).matchAll(/<(?:script|link)(?![^>]*rel="icon")[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
 
   it('the HTML shell: no-store, compressed, the default CSP with the app additions, only hashed files linked', async () => {
     const shell = await get(`${base}/`, { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' })
@@ -65,11 +65,18 @@ describe('pages on the wire through svc run (bundled page server)', () => {
     expect(shell.headers.vary).toBe('Accept-Encoding')
     const csp = shell.headers['content-security-policy']!
     expect(csp).toContain("script-src 'self';")
-    expect(csp).toContain("img-src 'self' data: blob: https://images.example.com;")
+    // The app's addition joins the defaults (and the origins svc's own elements need, e.g. map tiles).
+    expect(csp).toMatch(/img-src 'self' data: blob:[^;]* https:\/\/images\.example\.com;/)
     expect(csp).not.toMatch(/unsafe-/)
     const links = await shellLinks()
     expect(links.length).toBe(4)
     for (const link of links) expect(link, link).toMatch(/^\/tools\/_stcore\/static\/[\w-]+-[\w-]{8,12}\.(?:js|css)$/)
+    // The app icon: under the base path, not content-hashed (the setting may change), revalidated hourly.
+    expect(await shellHtml()).toContain('<link rel="icon" href="/tools/favicon.ico"')
+    const icon = await get(`${base}/favicon.ico`)
+    expect(icon.status).toBe(200)
+    expect(icon.headers['cache-control']).toBe('public, max-age=3600')
+    expect(icon.headers['x-content-type-options']).toBe('nosniff')
   })
 
   it('every script and style (lazy chunks too) is precompressed, immutable, ETag-validated and nosniff', async () => {

@@ -66,19 +66,24 @@ describe('the page server holds every widget to what it drew', () => {
     ]
     for (const m of bad) client.send({ type: 'widget', ...m })
     // Messages are handled in order: a rerun after them shows what (if anything) was taken.
+    // (Each refusal is answered by the last render again, with the refused widget's new revision.)
     client.send({ type: 'rerun' })
-    const after = textOf(await client.render(10_000))
+    const settled = await client.settled(10_000)
+    // Each refused widget carries a new revision, so a browser showing the refused value shows the held one again.
+    expect(find(settled, 'slider', 'Level').props).toMatchObject({ value: 0, rev: 2 })
+    expect(find(settled, 'dateInput', 'Due').props).toMatchObject({ value: '2026-02-10', rev: 2 })
+    const after = textOf(settled)
     expect(after).toContain('users: 1:Ada:user 2:Grace:user')
     expect(after).toContain('deleted: no')
     expect(after).toContain('admin: false due: 2026-02-10 level: 0 tags:  color: red')
 
     // What a browser can send still works.
     client.send({ type: 'widget', id: editor.id, value: edits({ editedRows: { 1: { name: 'Ada L.' } }, addedRows: [{ name: 'Eve' }] }) })
-    expect(textOf(await client.render(10_000))).toContain('users: 1:Ada L.:user 2:Grace:user null:Eve:null')
+    expect(textOf(await client.settled(10_000))).toContain('users: 1:Ada L.:user 2:Grace:user null:Eve:null')
     client.send({ type: 'widget', id: find(render, 'dateInput', 'Due').id, value: '2026-02-28' })
     client.send({ type: 'widget', id: find(render, 'slider', 'Level').id, value: 30 })
     client.send({ type: 'widget', id: find(render, 'multiselect', 'Tags').id, value: [2, 0] })
-    await expect.poll(async () => textOf(await client.render(10_000)), { timeout: 15_000 }).toContain('due: 2026-02-28 level: 30 tags: c,a')
+    expect(textOf(await client.settled(10_000))).toContain('due: 2026-02-28 level: 30 tags: c,a')
     await client.close()
     await tree.stop()
   }, 60_000)

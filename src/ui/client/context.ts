@@ -26,6 +26,8 @@ export function useViewState(rt: Runtime): ViewState {
 export interface FormScope {
   formId: string
   set(id: string, value: unknown): void
+  /** The server overrode this widget: its unsubmitted value is not sent. */
+  forget(id: string): void
   /** Submit: the collected values plus the submit button's own trigger. */
   submit(buttonId: string | null): void
   /** Bumped after each submit so widgets with `clearOnSubmit` reset. */

@@ -18,7 +18,7 @@ export function indexNodes(trees: readonly UiNode[][]): Map<string, UiNode> {
  * nodes come back as the very same objects, so the view can skip them. A reference to an
  * unknown id (it cannot happen on one connection) is dropped rather than drawn wrong.
  */
-export function applyWire(previous: ReadonlyMap<string, UiNode>, wire: readonly WireNode[]): UiNode[] {
+export function applyWire(previous: ReadonlyMap<string, UiNode>, wire: readonly WireNode[], fresh?: (props: Record<string, unknown>) => void): UiNode[] {
   const out: UiNode[] = []
   for (const w of wire) {
     if ('same' in w) {
@@ -33,12 +33,13 @@ export function applyWire(previous: ReadonlyMap<string, UiNode>, wire: readonly 
       props = before.props
     } else {
       props = w.props
+      fresh?.(props)
     }
     out.push({
       id: w.id,
       type: w.type,
       props,
-      ...(w.children ? { children: applyWire(previous, w.children) } : {}),
+      ...(w.children ? { children: applyWire(previous, w.children, fresh) } : {}),
       ...(w.stale ? { stale: true } : {}),
     })
   }
@@ -49,10 +50,11 @@ export function applyWire(previous: ReadonlyMap<string, UiNode>, wire: readonly 
 export class RenderDecoder {
   #previous = new Map<string, UiNode>()
 
-  decode(message: WireServerMessage): ServerMessage {
+  /** `fresh` is told of every props object the render brings (not carried over from the last one). */
+  decode(message: WireServerMessage, fresh?: (props: Record<string, unknown>) => void): ServerMessage {
     if (message.type !== 'render') return message
-    const main = applyWire(this.#previous, message.main)
-    const sidebar = applyWire(this.#previous, message.sidebar)
+    const main = applyWire(this.#previous, message.main, fresh)
+    const sidebar = applyWire(this.#previous, message.sidebar, fresh)
     this.#previous = indexNodes([main, sidebar])
     return { ...message, main, sidebar }
   }

@@ -52,6 +52,11 @@ export class Runtime {
   #decoder = new RenderDecoder()
   #pending: ClientMessage[] = []
   #inSession = false
+  /** Messages sent after `hello`, over all sockets; `#socketBase` of them before the current one. */
+  #sent = 0
+  #socketBase = 0
+  /** Per props object of the view: how many sent messages the render that brought it had seen. */
+  readonly #seen = new WeakMap<object, number>()
   #state: ViewState
 
   constructor(config: ClientConfig) {
@@ -76,6 +81,7 @@ export class Runtime {
     this.#connection = new Connection(streamUrl(location, config.basePath), {
       onOpen: () => {
         this.#decoder = new RenderDecoder()
+        this.#socketBase = this.#sent
         this.#hello()
       },
       onMessage: (m) => this.#onMessage(m),
@@ -109,6 +115,19 @@ export class Runtime {
 
   retryNow(): void {
     this.#connection.retryNow()
+  }
+
+  /** How many messages this page has sent so far: a local edit made now is newer than renders that saw no more. */
+  get sentCount(): number {
+    return this.#sent
+  }
+
+  /**
+   * How many of the messages sent so far the render that brought these props had seen (see the
+   * render's `seen`); a render that does not say counts as having seen everything.
+   */
+  seenBy(props: object): number {
+    return this.#seen.get(props) ?? Infinity
   }
 
   sendWidget(id: string, value: unknown, trigger?: boolean): void {
@@ -213,7 +232,7 @@ export class Runtime {
   }
 
   #send(message: ClientMessage): void {
-    if (this.#inSession && this.#connection.send(message)) return
+    if (this.#inSession && this.#sendNumbered(message)) return
     // Navigation is re-derived from the URL in the next hello and paging is re-asked by the
     // table, so only widget input is queued.
     if (message.type !== 'widget' && message.type !== 'form_submit') return
@@ -221,8 +240,16 @@ export class Runtime {
     if (this.#pending.length > MAX_PENDING) this.#pending.shift()
   }
 
+  /** Sends with the message's number on this socket (see the render's `seen`). */
+  #sendNumbered(message: ClientMessage): boolean {
+    if (!this.#connection.send({ ...message, n: this.#sent - this.#socketBase + 1 })) return false
+    this.#sent++
+    return true
+  }
+
   #onMessage(wire: WireServerMessage): void {
-    const message = this.#decoder.decode(wire)
+    const seen = wire.type === 'render' && wire.seen !== undefined ? this.#socketBase + wire.seen : Infinity
+    const message = this.#decoder.decode(wire, (props) => this.#seen.set(props, seen))
     switch (message.type) {
       case 'session': {
         if (this.#sessionId !== null && !message.restored) {
@@ -233,7 +260,7 @@ export class Runtime {
         this.#set({ status: 'connected', everConnected: true, error: null, stoppedAfter: null })
         const pending = this.#pending
         this.#pending = []
-        for (const m of pending) this.#connection.send(m)
+        for (const m of pending) this.#sendNumbered(m)
         return
       }
       case 'run_state':

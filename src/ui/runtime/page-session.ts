@@ -67,6 +67,8 @@ export class PageSession implements RunHost {
 
   readonly #opts: PageSessionOptions
   #send: Send | null = null
+  /** The number of the last client message handled since the socket attached (the browser numbers them). */
+  #received = 0
   #path = '/'
   #runId = 0
   #renderedRunId = 0
@@ -117,6 +119,7 @@ export class PageSession implements RunHost {
 
   attach(send: Send, context: StContext): void {
     this.#send = send
+    this.#received = 0
     this.context = context
   }
 
@@ -134,17 +137,27 @@ export class PageSession implements RunHost {
   }
 
   handle(msg: ClientMessage): void {
+    // A message without a number (the test handle's) is the next one.
+    const seq = (this.#received = ('n' in msg ? msg.n : undefined) ?? this.#received + 1)
     switch (msg.type) {
       case 'hello':
         this.start(msg.path, msg.query)
         return
-      case 'widget':
-        if (this.widgets.queue(msg.id, msg.value, msg.trigger === true)) this.rerunFor([msg.id])
-        else this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
+      case 'widget': {
+        const queued = this.widgets.queue(msg.id, msg.value, msg.trigger === true, null, seq)
+        this.widgets.seal()
+        if (queued) this.inputQueued([msg.id])
+        else {
+          this.#opts.logger.debug({ widget: msg.id }, 'ui widget message for an unknown widget or with an invalid value dropped')
+          this.#resync()
+        }
         return
+      }
       case 'form_submit': {
-        const queued = Object.entries(msg.values).filter(([id, value]) => this.widgets.queue(id, value, false, msg.formId))
-        if (queued.length > 0) this.rerunFor(queued.map(([id]) => id))
+        const queued = Object.entries(msg.values).filter(([id, value]) => this.widgets.queue(id, value, false, msg.formId, seq))
+        this.widgets.seal()
+        if (queued.length > 0) this.inputQueued(queued.map(([id]) => id))
+        else this.#resync()
         return
       }
       case 'navigate':
@@ -168,6 +181,15 @@ export class PageSession implements RunHost {
   /** Make the current run stale and start a fresh one on the next turn (coalescing bursts). */
   requestRerun(): void {
     this.#schedule(null)
+  }
+
+  /**
+   * Input was queued. Behind a click whose run has not completed it waits: that run goes on and
+   * the input's run follows it (`#tail`). Otherwise it is news for the run under way, which turns
+   * stale and is replaced.
+   */
+  inputQueued(ids: string[]): void {
+    if (!this.widgets.waiting) this.rerunFor(ids)
   }
 
   /** Widgets changed: rerun their fragment alone when they all live in one, else the page. */
@@ -261,6 +283,17 @@ export class PageSession implements RunHost {
 
   #emit(message: ServerMessage): void {
     this.#send?.(message)
+  }
+
+  /**
+   * A refused value left its control showing what the server does not hold. Between runs, the
+   * last render goes out again with the widget's new revision (no rerun: nothing changed); a run
+   * under way stamps it into its own final render.
+   */
+  #resync(): void {
+    if (!this.#settled || !this.widgets.revisions.hasUnstamped || this.#renderedRunId === 0) return
+    this.widgets.revisions.stamp([...this.#previous.main, ...this.#previous.sidebar])
+    this.#emit(this.#render(this.#renderedRunId, this.#lastPage, this.#lastMeta, this.#previous.main, this.#previous.sidebar, false))
   }
 
   #settle(): void {
@@ -361,6 +394,12 @@ export class PageSession implements RunHost {
     }
     this.#renderedRunId = runId
     this.#emit(this.#render(runId, page, meta, this.#previous.main, this.#previous.sidebar, false))
+    // Input that waited behind this run's click runs next; until then the page is still running.
+    const next = this.widgets.nextBatch()
+    if (next) {
+      this.rerunFor(next)
+      return
+    }
     this.#emit({ v: 1, type: 'run_state', runId, running: false })
     if (!this.#scheduled) this.#settle()
   }
@@ -406,6 +445,7 @@ export class PageSession implements RunHost {
     this.#resetWidgets(submitted, ctx, children)
     for (const [df, table] of ctx.dataframes) this.#dataframes.set(df, table)
     slot.children = children
+    this.widgets.revisions.stamp([...this.#previous.main, ...this.#previous.sidebar])
     for (const [w, f] of this.#widgetFragment) if (f === id) this.#widgetFragment.delete(w)
     this.#claimWidgets(id, ctx.rendered)
     this.#tail(runId, this.#lastPage, this.#lastMeta, outcome, switchTo)
@@ -449,6 +489,7 @@ export class PageSession implements RunHost {
       for (const id of this.#dfViews.keys()) if (!ctx.dataframes.has(id)) this.#dfViews.delete(id)
     }
     this.#resetWidgets(submitted, ctx, [...ctx.main, ...ctx.sidebar])
+    this.widgets.revisions.stamp([...ctx.main, ...ctx.sidebar])
     this.#dataframes = ctx.dataframes
     this.#previous = { main: ctx.main, sidebar: ctx.sidebar }
   }
@@ -500,6 +541,8 @@ export class PageSession implements RunHost {
       query: this.query.toString(),
       ...(page ? {} : { notFound: true }),
       ...(partial ? { partial: true } : {}),
+      // Input still queued behind a click is not in this render, nor anything sent after it.
+      seen: (this.widgets.oldestQueuedSeq ?? this.#received + 1) - 1,
     }
   }
 

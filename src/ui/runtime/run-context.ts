@@ -4,6 +4,7 @@ import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'
 import type { St, StContext } from '../st-types.js'
+import { sameValue } from '../st/values.js'
 import { RunAborted } from './signals.js'
 import type { UploadStore } from './upload-store.js'
 import type { WidgetMeta, WidgetStore } from './widget-store.js'
@@ -155,10 +156,15 @@ export class RunContext {
       }
     }
     // A keyed widget's value lives in `st.sessionState[key]`: a deleted key is a reset.
+    const held = store.values.has(id)
+    const before = store.values.get(id)
     let value: V
     if (key !== null) value = key in state ? checked(state[key]) : spec.default
-    else if (!store.values.has(id)) value = spec.default
-    else value = store.isRestored(id) ? checked(store.values.get(id)) : (store.values.get(id) as V)
+    else if (!held) value = spec.default
+    else value = store.isRestored(id) ? checked(before) : (before as V)
+    // The page set or reset it, or it could not hold what it held: not what the control shows.
+    const written = key !== null && store.revisions.takeKeyWrite(key)
+    if (held && (written || !sameValue(before, value))) store.revisions.bump(id)
     store.values.set(id, value)
     if (key !== null) state[key] = value
     return { id, value }
@@ -166,6 +172,7 @@ export class RunContext {
 
   /** Replace the value a widget drawn in this run holds (a table dropping edits of rows that are gone). */
   replaceValue(id: string, value: unknown): void {
+    if (!sameValue(this.host.widgets.values.get(id), value)) this.host.widgets.revisions.bump(id)
     this.host.widgets.values.set(id, value)
     const key = this.host.widgets.metas.get(id)?.key ?? null
     if (key !== null) this.host.state[key] = value

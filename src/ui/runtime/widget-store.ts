@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Cell } from '../elements.js'
 import { sameValue } from '../st/values.js'
 import { SvcError } from '../../errors.js'
+import { WidgetRevisions } from './widget-revisions.js'
 
 /**
  * Widget values of one session, kept between runs. The browser sends raw values (an option
@@ -11,6 +12,11 @@ import { SvcError } from '../../errors.js'
  * The server holds every widget to what it drew: a value for a widget drawn disabled, for a
  * widget of another form (or of a form, sent outside its submit), or a click that is not `true`
  * is refused like an invalid value, without a rerun.
+ *
+ * Input is applied in the order it came: values and clicks queue in batches, one per run, and a
+ * batch that holds a click (a button, a form submit, a chat message) takes nothing that came
+ * after it. So a click's run never sees later input, and a run cut short by new input reruns
+ * the same click, never one merged with what the user did after it.
  */
 
 export interface WidgetMeta {
@@ -35,12 +41,21 @@ export interface ChangedWidget {
   value: unknown
 }
 
+interface Batch {
+  values: Map<string, unknown>
+  triggers: Set<string>
+  /** Holds a click and its message ended: later input opens a new batch. */
+  sealed: boolean
+  /** The number of the client message that opened it. */
+  seq: number
+}
+
 export class WidgetStore {
   readonly values = new Map<string, unknown>()
   readonly metas = new Map<string, WidgetMeta>()
-  readonly #pending = new Map<string, unknown>()
-  readonly #pendingTriggers = new Set<string>()
-  /** Triggers the next completed run sees as true. */
+  /** Input not yet applied by a run, oldest first; only the last batch may still take more. */
+  readonly #batches: Batch[] = []
+  /** Triggers of the batch the current run applied: true until a run completes. */
   readonly activeTriggers = new Set<string>()
   /** What a widget's last drawing computed for the next one (a table's row keys), dropped with it. */
   readonly memo = new Map<string, unknown>()
@@ -51,28 +66,71 @@ export class WidgetStore {
   /** Versions differ between sessions and processes, so a browser's stale one never matches by chance. */
   readonly #versionPrefix = randomBytes(6).toString('base64url')
   #versions = 0
+  /** When the server overrode what each widget's control shows (see `WidgetRevisions`). */
+  readonly revisions = new WidgetRevisions()
 
   /**
    * Queue a browser value; false when the widget is unknown, was drawn disabled, belongs to
    * another form than `formId` (null: a widget message outside any form) or the value is invalid.
    */
-  queue(id: string, raw: unknown, trigger: boolean, formId: string | null = null): boolean {
+  queue(id: string, raw: unknown, trigger: boolean, formId: string | null = null, seq = 0): boolean {
     const meta = this.metas.get(id)
-    if (!meta || meta.disabled || meta.formId !== formId) return false
+    if (!meta) return false
+    // The control may show the refused value: it must show the held one again.
+    if (meta.disabled || meta.formId !== formId) return this.#refuse(id)
     if (meta.trigger) {
-      if (raw !== true) return false
-      this.#pendingTriggers.add(id)
+      if (raw !== true) return this.#refuse(id)
+      this.#open(seq).triggers.add(id)
       return true
     }
     let value: unknown
     try {
       value = meta.deserialize(raw)
     } catch {
-      return false
+      return this.#refuse(id)
     }
-    this.#pending.set(id, value)
-    if (trigger) this.#pendingTriggers.add(id)
+    const batch = this.#open(seq)
+    batch.values.set(id, value)
+    if (trigger) batch.triggers.add(id)
     return true
+  }
+
+  #refuse(id: string): false {
+    this.revisions.bump(id)
+    return false
+  }
+
+  #open(seq = 0): Batch {
+    const last = this.#batches.at(-1)
+    if (last && !last.sealed) return last
+    const batch: Batch = { values: new Map(), triggers: new Set(), sealed: false, seq }
+    this.#batches.push(batch)
+    return batch
+  }
+
+  /** The end of one message's input: a batch holding a click takes nothing that comes after it. */
+  seal(): void {
+    const last = this.#batches.at(-1)
+    if (last && last.triggers.size > 0) last.sealed = true
+  }
+
+  /**
+   * Whether the input queued last waits behind a click: the click's run must complete first (a
+   * new run would not change that, so the one under way goes on).
+   */
+  get waiting(): boolean {
+    return this.#batches.length > 1 || (this.#batches.length === 1 && this.activeTriggers.size > 0)
+  }
+
+  /** The number of the first client message (`queue`'s `seq`) whose input no run has applied yet, or null. */
+  get oldestQueuedSeq(): number | null {
+    return this.#batches[0]?.seq ?? null
+  }
+
+  /** The widgets of the batch the next run applies, or null when nothing is queued. */
+  nextBatch(): string[] | null {
+    const batch = this.#batches[0]
+    return batch ? [...batch.values.keys(), ...batch.triggers] : null
   }
 
   /** Queue a page-side value (the test handle's `setValue`); throws when the widget cannot hold it. */
@@ -80,10 +138,10 @@ export class WidgetStore {
     const meta = this.metas.get(id)
     if (!meta) throw new SvcError('SVC_ERR_UI_WIDGET_STATE', `no widget with id ${id} was rendered in the last run`)
     if (meta.trigger) {
-      if (value === true) this.#pendingTriggers.add(id)
+      if (value === true) this.#open().triggers.add(id)
       return
     }
-    this.#pending.set(id, meta.fromState(value))
+    this.#open().values.set(id, meta.fromState(value))
   }
 
   /** A value read back from a snapshot: its widget checks it (`fromState`) before the page sees it. */
@@ -113,12 +171,17 @@ export class WidgetStore {
   }
 
   /**
-   * Apply queued values (newer already replaced older per widget) and return the widgets whose
-   * value changed or that were triggered: their callbacks run before the page.
+   * Apply the oldest queued batch (newer values already replaced older per widget) and return
+   * the widgets whose value changed or that were triggered: their callbacks run before the page.
+   * While a click's run has not completed (it was cut short), nothing more is applied: the run
+   * that replaces it sees the same click and no later input.
    */
   applyPending(sessionState: Record<string, unknown>): ChangedWidget[] {
     const changed: ChangedWidget[] = []
-    for (const [id, value] of this.#pending) {
+    if (this.activeTriggers.size > 0) return changed
+    const batch = this.#batches.shift()
+    if (!batch) return changed
+    for (const [id, value] of batch.values) {
       const meta = this.metas.get(id)
       if (!meta) continue
       const before = meta.key !== null && meta.key in sessionState ? sessionState[meta.key] : this.values.get(id)
@@ -127,25 +190,25 @@ export class WidgetStore {
       if (meta.key !== null) sessionState[meta.key] = value
       if (!sameValue(before, value)) changed.push({ id, meta, value })
     }
-    for (const id of this.#pendingTriggers) {
+    for (const id of batch.triggers) {
       const meta = this.metas.get(id)
       this.activeTriggers.add(id)
       if (meta?.trigger) changed.push({ id, meta, value: true })
       // A value sent with a trigger (a chat submit) is news even when it repeats the last one.
       else if (meta && !changed.some((c) => c.id === id)) changed.push({ id, meta, value: this.values.get(id) })
     }
-    this.#pending.clear()
-    this.#pendingTriggers.clear()
     return changed
   }
 
   /** After a completed run: drop widgets it did not render (and their session-state keys). */
   dropUnrendered(rendered: ReadonlySet<string>, sessionState: Record<string, unknown>): void {
     this.#restored.clear()
+    this.revisions.clearKeyWrites()
     for (const [id, meta] of this.metas) {
       if (rendered.has(id)) continue
       this.metas.delete(id)
       this.values.delete(id)
+      this.revisions.forget(id)
       this.#rows.delete(id)
       this.memo.delete(id)
       if (meta.key !== null) delete sessionState[meta.key]
@@ -158,6 +221,7 @@ export class WidgetStore {
     if (!meta) return
     this.values.set(id, meta.default)
     this.#restored.delete(id)
+    this.revisions.bump(id)
     if (meta.key !== null) sessionState[meta.key] = meta.default
   }
 

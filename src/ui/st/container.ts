@@ -59,6 +59,9 @@ export class Container implements StContainer, w.Emitter {
   emit<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, children?: UiElement[]): UiElement {
     this.ctx.check()
     if (this.#single) this.#list.length = 0
+    // A widget the server overrode carries its revision: its control then shows the server's value.
+    const rev = id === undefined ? 0 : this.ctx.host.widgets.revisions.of(id)
+    if (rev > 0) (props as { rev?: number }).rev = rev
     const node = { id: id ?? `${this.#prefix}.${this.#list.length}`, type, props, ...(children ? { children } : {}) } as UiElement
     this.#list.push(node)
     this.ctx.touch()

@@ -23,15 +23,18 @@ function sessionStateProxy(ctx: RunContext): SessionState {
           `st.sessionState.${prop} cannot be changed after the widget with key "${prop}" was created in this run; set it before the widget, or in the widget's onChange callback`,
         )
       }
+      // Callbacks hold the `st` of the run that drew them, so this also notes their writes.
+      if (typeof prop === 'string') ctx.host.widgets.revisions.noteKeyWrite(prop)
       target[prop as string] = value
       return true
     },
     // Deleting a widget's key resets the widget: drawn later in this run, it starts at its
     // default; drawn already, it shows its default in this run's render.
     deleteProperty(target, prop) {
-      if (typeof prop === 'string' && ctx.current) {
-        const id = ctx.keys.get(prop)
+      if (typeof prop === 'string') {
+        const id = ctx.current ? ctx.keys.get(prop) : undefined
         if (id !== undefined) ctx.resetAfterDraw.add(id)
+        else ctx.host.widgets.revisions.noteKeyWrite(prop)
       }
       return delete target[prop as string]
     },

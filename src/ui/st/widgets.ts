@@ -286,9 +286,10 @@ function accepted(accept: string[] | null, name: string, type: string): boolean 
 const kUploadRef = Symbol('svc.uploadRef')
 
 function uploadedFile(name: string, type: string, bytes: Uint8Array, ref: string | null = null): UploadedFile {
-  const file = { name, type, size: bytes.byteLength, bytes, text: () => new TextDecoder().decode(bytes) }
+  // `text` is not enumerable: two files with the same name, type and bytes are the same value.
+  const file = Object.defineProperty({ name, type, size: bytes.byteLength, bytes }, 'text', { value: () => new TextDecoder().decode(bytes) })
   if (ref !== null) Object.defineProperty(file, kUploadRef, { value: ref })
-  return Object.freeze(file)
+  return Object.freeze(file) as UploadedFile
 }
 
 export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions & { multiple?: boolean } = {}): UploadedFile[] | UploadedFile | null {

@@ -76,16 +76,42 @@ describe('rerun engine', () => {
     expect(at.textInput('secret').value).toBe('')
   })
 
-  it('coalesces: a newer interaction aborts a running run and a click still counts', async () => {
+  it('coalesces: a newer value aborts a running run, which is replaced by one with both values', async () => {
+    const a = app()
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const seen: string[] = []
+    a.page('/', async (st) => {
+      const v = st.textInput('T', { key: 't' })
+      const n = st.numberInput('N', { key: 'n' })
+      seen.push(`${v}:${n}`)
+      if (v === 'slow' && n === 0) await gate
+      st.text('done')
+    })
+    const at = await createUiTestHandle(a).run()
+    at.textInput('t').setValue('slow')
+    const first = at.run()
+    await new Promise((r) => setImmediate(r))
+    await new Promise((r) => setImmediate(r))
+    at.numberInput('n').setValue(3)
+    const second = at.run()
+    release()
+    await Promise.all([first, second])
+    expect(seen).toEqual([':0', 'slow:0', 'slow:3'])
+    expect(at.text[0]!.value).toBe('done')
+  })
+
+  it("a click's run completes and sees no later input; the later input runs after it", async () => {
     const a = app()
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
     const seen: string[] = []
     a.page('/', async (st) => {
       const clicked = st.button('Go', { key: 'go' })
+      if (clicked) delete st.sessionState.t
       const v = st.textInput('T', { key: 't' })
       seen.push(`${clicked}:${v}`)
-      if (clicked && v === '') await gate
+      if (clicked) await gate
       st.text('done')
     })
     const at = await createUiTestHandle(a).run()
@@ -93,12 +119,29 @@ describe('rerun engine', () => {
     const first = at.run()
     await new Promise((r) => setImmediate(r))
     await new Promise((r) => setImmediate(r))
+    // Typed after the click: merged into the click's run, the click's reset would wipe it.
     at.textInput('t').setValue('later')
     const second = at.run()
     release()
     await Promise.all([first, second])
-    expect(seen).toEqual(['false:', 'true:', 'true:later'])
+    expect(seen).toEqual(['false:', 'true:', 'false:later'])
+    expect(at.textInput('t').value).toBe('later')
     expect(at.text[0]!.value).toBe('done')
+  })
+
+  it('two clicks are two runs, each button true once', async () => {
+    const a = app()
+    let count = 0
+    a.page('/', (st) => {
+      if (st.button('Add', { key: 'add' })) count++
+      st.text(`count ${count}`)
+    })
+    const at = await createUiTestHandle(a).run()
+    const add = { v: 1, type: 'widget', id: at.button('add').id, value: true, trigger: true } as const
+    // Both clicks arrive before the first run starts (one socket read).
+    at.send(add)
+    await at.send(add)
+    expect(at.text[0]!.value).toBe('count 2')
   })
 
   it('st.rerun, st.stop and st.switchPage', async () => {

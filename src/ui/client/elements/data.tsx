@@ -1,9 +1,9 @@
 import type { JSX } from 'preact'
-import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useReducer, useRef } from 'preact/hooks'
 import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, RowId, SortSpec } from '../../elements.js'
 import type { UiNode } from '../../protocol.js'
 import { useRuntime } from '../context.js'
-import { domId, useWidgetValue } from '../widgets/field.js'
+import { domId, useLocal, useWidgetValue } from '../widgets/field.js'
 import { formatCell, formatNumber, progressFraction } from './cell-format.js'
 import { safeUrl } from '../url.js'
 import { addRow, deleteRow, editCell, editedValue, parseInput } from './editing.js'
@@ -403,7 +403,7 @@ export function Dataframe({ node, props }: ElementProps<DataframeProps>) {
 
 export function DataEditor({ node, props }: ElementProps<DataEditorProps>) {
   const w = useWidgetValue<EditingState>(node, props.value)
-  const [editing, setEditing] = useState<Editing | null>(null)
+  const [editing, setEditing] = useLocal<Editing>(w)
   const dynamic = props.numRows === 'dynamic'
   const commit = (next: EditingState) => w.commit(withVersion(next, props.rowsVersion))
   const editor = { state: w.value, baseRows: props.baseRows, dynamic, locked: props.disabled, commit, editing, setEditing }

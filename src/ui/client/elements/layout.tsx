@@ -140,6 +140,7 @@ export function Form({ node, props }: ElementProps<FormProps>) {
       formId: props.formId,
       generation,
       set: (id, value) => values.current.set(id, value),
+      forget: (id) => values.current.delete(id),
       submit: (buttonId) => {
         const button = buttonId ?? firstSubmitButton(children)
         const payload: Record<string, unknown> = Object.fromEntries(values.current)

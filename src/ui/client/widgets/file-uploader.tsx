@@ -29,6 +29,12 @@ export function FileUploader({ node, props }: ElementProps<FileUploaderProps>) {
   const id = domId(node.id)
   // What is shown: the server's files, or inside a form the files picked for the next submit.
   const held = w.value as FileUploaderProps['value']
+  // The server overrode the files (a reset): only payloads of files it still holds may go again.
+  const override = useRef(w.overriddenAt)
+  if (override.current !== w.overriddenAt) {
+    override.current = w.overriddenAt
+    sent.current = sent.current.filter((p) => held.some((f) => f.name === p.name && f.size === p.size))
+  }
 
   const accept = (f: File) => {
     if (!props.accept || props.accept.length === 0) return true

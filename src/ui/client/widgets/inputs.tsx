@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { DateInputProps, NumberInputProps, TextAreaProps, TextInputProps } from '../../elements.js'
 import { useForm } from '../context.js'
 import type { ElementProps } from '../elements/types.js'
-import { domId, Field, useWidgetValue, type WidgetValue } from './field.js'
+import { domId, Field, useLocal, useWidgetValue, type WidgetValue } from './field.js'
 
 /**
  * Text editing state shared by textInput and textArea: outside a form the draft stays local
@@ -10,7 +10,7 @@ import { domId, Field, useWidgetValue, type WidgetValue } from './field.js'
  * the submit.
  */
 function useDraft(w: WidgetValue<string>) {
-  const [draft, setDraft] = useState<string | null>(null)
+  const [draft, setDraft] = useLocal<string>(w)
   const shown = draft ?? w.value
   return {
     shown,
@@ -126,7 +126,7 @@ function decimalsOf(step: number): number {
 
 export function NumberInput({ node, props }: ElementProps<NumberInputProps>) {
   const w = useWidgetValue(node, props.value)
-  const [draft, setDraft] = useState<string | null>(null)
+  const [draft, setDraft] = useLocal<string>(w)
   const id = domId(node.id)
   const shown = draft ?? (w.value === null ? '' : formatNumber(w.value, props.format))
   const clamp = (n: number) => Math.min(props.max ?? Infinity, Math.max(props.min ?? -Infinity, n))

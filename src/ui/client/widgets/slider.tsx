@@ -1,8 +1,7 @@
-import { useState } from 'preact/hooks'
 import type { SliderProps, WidgetBase } from '../../elements.js'
 import type { UiNode } from '../../protocol.js'
 import type { ElementProps } from '../elements/types.js'
-import { domId, Field, useWidgetValue } from './field.js'
+import { domId, Field, useLocal, useWidgetValue } from './field.js'
 import { formatNumber } from './inputs.js'
 
 /**
@@ -36,7 +35,7 @@ export function SliderControl({ node, base, value, range, format, endLabels }: {
   endLabels: [string, string]
 }) {
   const w = useWidgetValue(node, value)
-  const [drag, setDrag] = useState<number | [number, number] | null>(null)
+  const [drag, setDrag] = useLocal<number | [number, number]>(w)
   const shown = drag ?? w.value
   const id = domId(node.id)
   const span = range.max - range.min || 1
