@@ -5,10 +5,12 @@ import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger } from './logging/logger.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { pagesOnlyApi } from './internal/pages-only-api.js'
+import type { NavigationFn } from './ui/navigation.js'
+import type { PageIdentity } from './ui/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
 import type { ZodSchema } from './api/zod-schema.js'
-import { kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { kIdentity, kNavigation, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
 import { answerServerErrorsPrivately } from './api/error-reply.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
@@ -18,25 +20,32 @@ import { applyCors } from './auth/cors.js'
 import { attachOidcLogin, type AttachOidcLoginOptions } from './auth/attach-oidc-login.js'
 import type { OidcLogin } from './auth/oidc-bff-routes.js'
 import type { OIDCProvider } from './auth/oidc-client.js'
+import { OidcPageIdentity } from './auth/page-identity.js'
 import type { OidcBffStore } from './auth/oidc-store.js'
 import { SvcError } from './errors.js'
 import { SharedState, redisReadiness } from './shared-state/shared-state.js'
 import type { SessionStore } from './ui/url-session.js'
+import { kSecretsReport, loadSecrets, type SecretsOf, type SecretsReport, type SecretsSchema } from './secrets/secrets.js'
 
 // A process that only runs pages (the page server) never loads Fastify: it is decided before the
 // app module is imported (src/internal/process-role.ts).
 const apiModule = isPagesOnly() ? null : await import('./internal/api-instance.js')
 
-export interface SvcOptions extends SettingsInput {
+export interface SvcOptions<S extends SecretsSchema | undefined = undefined> extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
   fastify?: Omit<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader'>
+  /**
+   * A zod schema the secrets must satisfy (usually `z.object({...})`): it types `app.secrets`,
+   * and a missing or invalid secret stops the app from loading, naming it (docs/configuration.md#secrets).
+   */
+  secrets?: S
 }
 
 /**
  * The app: an inner Fastify API (`app.api`, routes relative to `api_mount_path`) and dashboard
  * pages (`app.page`). `svc run app.ts:app` serves both on one port.
  */
-export class Svc {
+export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   readonly [kSvcApp] = true
   /** Settings resolved once: defaults < options < svc.config.json < SVC_* env. */
   readonly settings: ResolvedSettings
@@ -53,11 +62,23 @@ export class Svc {
   #errorDetails: boolean
   readonly #shared: SharedState
   readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
+  /**
+   * The app's secrets: `.svc/secrets.json` (the `secrets_file` setting) and `SVC_SECRET_<NAME>`
+   * variables, checked by the `secrets` schema when given. Frozen; their values never reach a log line.
+   */
+  readonly secrets: SecretsOf<TSecrets>
+  readonly [kSecretsReport]: SecretsReport
+  #navigation: NavigationFn | null = null
+  #identity: OidcPageIdentity | null = null
 
-  constructor(options: SvcOptions = {}) {
-    const { fastify: fastifyOptions, ...settingsInput } = options
+  constructor(options: SvcOptions<TSecrets> = {}) {
+    const { fastify: fastifyOptions, secrets: secretsSchema, ...settingsInput } = options
     this.settings = resolveProcessSettings(settingsInput)
     this[kSettingsInput] = settingsInput
+    // Before the logger exists: from its first line on, every secret value is scrubbed.
+    const secrets = loadSecrets(secretsSchema as TSecrets, { cwd: process.cwd(), env: process.env, file: this.settings.secrets_file })
+    this.secrets = secrets.values
+    this[kSecretsReport] = secrets.report
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
     const apiLogger = childLogger(root, 'svc.api')
@@ -116,6 +137,26 @@ export class Svc {
   }
 
   /**
+   * Decide per session which pages it may see: `fn` gets the signed-in user, the socket's headers
+   * and cookies, the session state and every page, and returns the visible ones in sidebar order.
+   * Hidden pages leave the sidebar and show "not available" at their URL. Runs on every page run.
+   */
+  navigation(fn: NavigationFn): this {
+    if (typeof fn !== 'function') throw new SvcError('SVC_ERR_UI_BAD_CALL', 'app.navigation(fn): pass a function (nav) => pages, e.g. (nav) => nav.pages.filter((p) => p.section !== "Admin" || nav.user.isLoggedIn)')
+    this.#navigation = fn
+    return this
+  }
+
+  get [kNavigation](): NavigationFn | null {
+    return this.#navigation
+  }
+
+  /** The login pages use (`st.user`, `st.login()`), set by `attachOidcLogin`. */
+  get [kIdentity](): PageIdentity | null {
+    return this.#identity
+  }
+
+  /**
    * Declare a typed API route: Fastify's route options with zod schemas (`querystring`, `params`,
    * `body`, `headers`, `response`), which type the handler's request and reply, validate both at
    * run time and describe the route in the OpenAPI document. Returns the route's handle for
@@ -141,7 +182,12 @@ export class Svc {
    * public base URL and first-party secret from settings. Returns the guard for the tokens it mints.
    */
   attachOidcLogin(client: OIDCProvider, options?: AttachOidcLoginOptions): OidcLogin {
-    return attachOidcLogin(this, client, options)
+    const login = attachOidcLogin(this, client, options)
+    if (login.config.userCookieName !== false) {
+      this.#identity ??= new OidcPageIdentity(this.settings.api_mount_path)
+      this.#identity.add(login.config)
+    }
+    return login
   }
 
   /** The registered pages, in registration order. */

@@ -6,6 +6,7 @@ export const ERRORS = {
   // CONFIG: settings from options, svc.config.json, SVC_* env or CLI flags
   SVC_ERR_CONFIG_INVALID: { status: 500, error: 'config_invalid' },
   SVC_ERR_CONFIG_FILE: { status: 500, error: 'config_file_invalid' },
+  SVC_ERR_CONFIG_SECRETS: { status: 500, error: 'secrets_invalid' },
   // TARGET: loading the user's app module
   SVC_ERR_TARGET_SYNTAX: { status: 500, error: 'target_invalid' },
   SVC_ERR_TARGET_NOT_FOUND: { status: 500, error: 'target_not_found' },

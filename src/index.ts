@@ -11,6 +11,8 @@ export { z } from './internal/zod.js'
 export { SvcError, isSvcError, ERRORS } from './errors.js'
 export type { SvcErrorCode } from './errors.js'
 export type { ResolvedSettings, SettingsInput, SettingKey } from './settings/schema.js'
+export type { Register, RegisteredSecrets } from './secrets/register.js'
+export type { SecretsOf, SecretsSchema } from './secrets/secrets.js'
 
 // Pages (svc/ui)
 export {
@@ -28,6 +30,7 @@ export {
   columnConfig,
   cacheData,
   cacheResource,
+  declareComponent,
 } from './ui/index.js'
 export type {
   St,
@@ -53,6 +56,14 @@ export type {
   RowKey,
   CacheOptions,
   CachedFunction,
+  NavigationFn,
+  NavigationContext,
+  NavigationPage,
+  StUser,
+  SignedInUser,
+  SignedOutUser,
+  Component,
+  ComponentOptions,
   MapOptions,
   PlotlyFigure,
   PlotlySelection,

@@ -215,7 +215,7 @@ export class Supervisor implements Closable {
       if (this.#settings.log_format === 'json') this.#o.logger.error({ code }, (err as Error).message)
       await this.#teardown()
       // The app's own options or module were bad: a usage error, as when found before start.
-      const usage = code.startsWith('SVC_ERR_TARGET_') || code.startsWith('SVC_ERR_PIDFILE_') || code === 'SVC_ERR_CONFIG_INVALID' || code === 'SVC_ERR_CONFIG_FILE' || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
+      const usage = code.startsWith('SVC_ERR_TARGET_') || code.startsWith('SVC_ERR_PIDFILE_') || code.startsWith('SVC_ERR_CONFIG_') || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
       this.#finish(usage ? 2 : 1, (err as Error).message)
       return
     }

@@ -1,11 +1,12 @@
 import { Svc } from 'svc'
 import { GenericOIDCClient, getClaims } from 'svc/auth'
-import { clearAccessToken, prepareUiApiClient } from 'svc/auth/ui'
+import { prepareUiApiClient } from 'svc/auth/ui'
 
 /**
- * A dashboard behind OpenID Connect login. The API route `/me` accepts the short-lived
- * first-party token the login flow mints; the page signs in, exchanges the one-time code and
- * shows who you are. Configure the IdP with OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET.
+ * A dashboard behind OpenID Connect login. The page reads who is signed in (`st.user`), signs in
+ * and out (`st.login()`, `st.logout()`), and calls the API route `/me`, which accepts the
+ * short-lived first-party token the login flow mints. Configure the IdP with OIDC_ISSUER,
+ * OIDC_CLIENT_ID, OIDC_CLIENT_SECRET.
  */
 export const app = new Svc({ title: 'Auth dashboard' })
 
@@ -28,28 +29,19 @@ const login = app.attachOidcLogin(oidc)
 
 app.api.get('/me', { preHandler: login.bearer }, async (req) => ({ sub: getClaims(req).sub }))
 
-const loginHref = `${app.settings.root_path}${app.settings.api_mount_path}/auth/login`
-
 app.page('/', { title: 'Who am I', icon: '🔐' }, async (st, client) => {
   st.title('Who am I')
-  let api
-  try {
-    api = await prepareUiApiClient(st, client)
-  } catch {
-    st.error('That sign-in link has expired or was already used.')
-    st.link('Sign in again', loginHref)
-    return
-  }
-  const res = await api.get('/me')
-  if (res.status === 401) {
+  // st.user comes from the identity cookie the login sets: every tab of the browser sees it.
+  if (!st.user.isLoggedIn) {
     st.markdown('You are not signed in.')
-    st.link('Sign in', loginHref)
+    if (st.button('Sign in', { type: 'primary' })) st.login()
     return
   }
-  const me = (await res.json()) as { sub: string }
-  st.success(`Signed in as ${me.sub}`)
-  if (st.button('Sign out')) {
-    clearAccessToken(st)
-    st.rerun()
-  }
+  st.success(`Signed in as ${st.user.sub}`)
+  if (st.user.email) st.caption(st.user.email)
+  // The API token of this page session (the tab that came back from the login), if it has one.
+  const api = await prepareUiApiClient(st, client)
+  const res = await api.get('/me')
+  st.text(res.ok ? `The API says: ${((await res.json()) as { sub: string }).sub}` : 'The API token of this tab has expired; sign in again to call the API.')
+  if (st.button('Sign out')) st.logout()
 })

@@ -1,13 +1,36 @@
-import { Svc } from 'svc'
+import { Svc, declareComponent } from 'svc'
+import { GenericOIDCClient } from 'svc/auth'
 import type { St } from 'svc/ui'
+import { z } from 'zod'
 
 /**
  * Store network: stores on a map and in a Plotly scatter whose box or lasso selection picks the
- * stores the map highlights and the table lists. Run it with
- * `svc run examples/showcase-plus/app.ts:app` (the basemap is OpenFreeMap's; set
- * SVC_UI_MAP_STYLE_URL to use your own tile server).
+ * stores the map highlights and the table lists, a custom component (the example star rating) to
+ * rate the selection, and the signed-in user in the sidebar. Run it with
+ * `npm run build:example-component && svc run examples/showcase-plus/app.ts:app` (the basemap is
+ * OpenFreeMap's; set SVC_UI_MAP_STYLE_URL to use your own tile server; set OIDC_ISSUER,
+ * OIDC_CLIENT_ID and OIDC_CLIENT_SECRET to sign in).
  */
 export const app = new Svc({ title: 'Store network', icon: '🏬' })
+
+/** Sign-in is optional here: with an IdP configured the sidebar signs in and out. */
+const signIn = process.env.OIDC_ISSUER !== undefined
+if (signIn) {
+  const oidc = new GenericOIDCClient({
+    issuer: process.env.OIDC_ISSUER!,
+    clientId: process.env.OIDC_CLIENT_ID ?? '',
+    clientSecret: process.env.OIDC_CLIENT_SECRET ?? '',
+  })
+  await oidc.loadDiscovery()
+  app.attachOidcLogin(oidc)
+}
+
+/** The Vite-built star rating (examples/components/star-rating), served from its dist folder. */
+const rating = declareComponent('star-rating', {
+  path: new URL('../components/star-rating/dist', import.meta.url),
+  args: z.object({ max: z.number().int(), label: z.string() }),
+  value: z.number().int().min(0).max(5),
+})
 
 interface Store {
   id: number
@@ -37,6 +60,7 @@ app.api.get('/stores', async () => stores)
 
 app.page('/', { title: 'Stores', icon: '🗺️' }, async (st: St, client) => {
   st.logo('data:image/svg+xml,' + encodeURIComponent(LOGO))
+  account(st)
   st.title('Store network')
   const all = await (await client.get('/stores')).json<Store[]>()
 
@@ -76,7 +100,24 @@ app.page('/', { title: 'Stores', icon: '🗺️' }, async (st: St, client) => {
   )
   st.dataframe(chosen.map(({ city, region, visits: v, revenue: r }) => ({ city, region, visits: v, revenue: r })), { hideIndex: true, useContainerWidth: true })
   if (ids.size > 0 && st.button('Celebrate the selection')) st.balloons()
+
+  const what = ids.size > 0 ? `the ${chosen.length} selected store${chosen.length === 1 ? '' : 's'}` : 'the store network'
+  const stars = st.component(rating, { max: 5, label: `Rate ${what}` }, { key: 'rating', default: 0, height: 60 })
+  if (stars > 0) st.caption(`${st.user.isLoggedIn ? (st.user.name ?? st.user.sub) : 'You'} rated ${what} ${stars} of 5.`)
 })
+
+/** Who is signed in, in the sidebar, with the button that signs in or out. */
+function account(st: St): void {
+  if (st.user.isLoggedIn) {
+    st.sidebar.markdown(`Signed in as **${st.user.name ?? st.user.sub}**`)
+    if (st.user.email) st.sidebar.caption(st.user.email)
+    if (st.sidebar.button('Sign out')) st.logout()
+  } else if (signIn) {
+    if (st.sidebar.button('Sign in', { type: 'primary' })) st.login()
+  } else {
+    st.sidebar.caption('Sign-in is off: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.')
+  }
+}
 
 const LOGO =
   '<svg xmlns="http://www.w3.org/2000/svg" width="170" height="28"><rect y="2" width="24" height="24" rx="6" fill="#0f766e"/>' +

@@ -16,15 +16,21 @@ interface AppLike {
   readonly oidcStore?: OidcBffStore
 }
 
-const attached = new WeakSet<object>()
+/** The names of the logins attached to each app: one login per name. */
+const attached = new WeakMap<object, Set<string>>()
 
 /**
  * Register the OIDC BFF routes on an app, taking the public base URL from `public_base_url`
  * (SVC_PUBLIC_BASE_URL, then PUBLIC_BASE_URL) and the first-party secret from `oidc_bff_secret`
- * (SVC_OIDC_BFF_SECRET) unless `options` give them. One login per app.
+ * (SVC_OIDC_BFF_SECRET) unless `options` give them. Several logins need a `name` each; a named
+ * login's routes default to `/auth/<name>/login`, `/callback` and `/exchange`.
  */
 export function attachOidcLogin(app: AppLike, provider: OIDCProvider, options: AttachOidcLoginOptions = {}): OidcLogin {
-  if (attached.has(app)) throw new SvcError('SVC_ERR_AUTH_CONFIG', 'attachOidcLogin() was already called on this app')
+  const name = options.name ?? 'default'
+  const names = attached.get(app) ?? new Set<string>()
+  if (names.has(name)) {
+    throw new SvcError('SVC_ERR_AUTH_CONFIG', `attachOidcLogin() was already called on this app${name === 'default' ? '' : ` for "${name}"`}; give each login its own { name: '...' }`)
+  }
   const firstPartySecret = options.firstPartySecret ?? app.settings.oidc_bff_secret
   if (!firstPartySecret) {
     throw new SvcError(
@@ -39,15 +45,18 @@ export function attachOidcLogin(app: AppLike, provider: OIDCProvider, options: A
       'UserWarning',
     )
   }
+  const named = name === 'default' ? {} : { loginPath: `/auth/${name}/login`, callbackPath: `/auth/${name}/callback`, exchangePath: `/auth/${name}/exchange` }
   const login = registerOidcBffRoutes(app.api, {
     publicBaseUrl: app.settings.public_base_url,
     apiMountPath: app.settings.api_mount_path,
     rootPath: app.settings.root_path,
+    ...named,
     ...options,
     store: options.store ?? app.oidcStore,
     firstPartySecret,
     provider,
   })
-  attached.add(app)
+  names.add(name)
+  attached.set(app, names)
   return login
 }

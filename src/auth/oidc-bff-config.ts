@@ -44,12 +44,30 @@ export interface OIDCBFFConfig {
   store?: OidcBffStore
   /** Extra claims for the first-party token, from the verified id_token claims (e.g. email, roles). */
   claimsFromIdToken?: (idClaims: Record<string, unknown>) => Record<string, unknown>
+  /** The login's name for `st.login(name)` when an app has several (default `default`). */
+  name?: string
+  /** `GET` route that signs the browser out (clears the identity cookie), relative to the mount. */
+  logoutPath?: string
+  /**
+   * The identity cookie the callback sets for `st.user` (HttpOnly, signed with `firstPartySecret`,
+   * audience `svc-user`); `false` sets none.
+   */
+  userCookieName?: string | false
+  /** How long a sign-in lasts for `st.user` (the identity cookie), default 12 h. */
+  userTtlSeconds?: number
+  /** id_token claims kept in the identity cookie (`st.user.claims`). */
+  userClaims?: readonly string[]
 }
 
 export type ResolvedOIDCBFFConfig = Readonly<
   Required<Omit<OIDCBFFConfig, 'idTokenAudience' | 'claimsFromIdToken'>> &
     Pick<OIDCBFFConfig, 'idTokenAudience' | 'claimsFromIdToken'>
 >
+
+/** Audience of the identity cookie's token: never accepted where an API access token is expected. */
+export const USER_TOKEN_AUDIENCE = 'svc-user'
+/** The claims `st.user` keeps by default (when the id_token has them). */
+export const DEFAULT_USER_CLAIMS = ['name', 'email', 'email_verified', 'preferred_username', 'given_name', 'family_name', 'picture', 'locale', 'roles', 'groups'] as const
 
 export const OIDC_BFF_DEFAULTS = {
   apiMountPath: '/api',
@@ -66,6 +84,11 @@ export const OIDC_BFF_DEFAULTS = {
   authCodeTtlSeconds: 120,
   idTokenLeewaySeconds: 0,
   allowUnverifiedIdTokenForCustomOidc: false,
+  name: 'default',
+  logoutPath: '/auth/logout',
+  userCookieName: 'svc_user',
+  userTtlSeconds: 12 * 3600, // a working day; the IdP's own session may sign the user in again without a prompt
+  userClaims: DEFAULT_USER_CLAIMS,
 } as const
 
 const WHERE = 'registerOidcBffRoutes()'
@@ -84,7 +107,12 @@ export function resolveBffConfig(config: OIDCBFFConfig): ResolvedOIDCBFFConfig {
         'allowUnverifiedIdTokenForCustomOidc: true only if your provider verified the id_token itself (or in tests)',
     )
   }
-  for (const key of ['loginPath', 'callbackPath', 'exchangePath', 'uiRedirectPath'] as const) {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(c.name)) throw new SvcError('SVC_ERR_AUTH_CONFIG', `${WHERE}: name must be 1-64 letters, digits, "_" or "-", got ${JSON.stringify(c.name)}`)
+  if (c.userCookieName !== false && !/^[A-Za-z0-9_-]{1,64}$/.test(c.userCookieName)) {
+    throw new SvcError('SVC_ERR_AUTH_CONFIG', `${WHERE}: userCookieName must be a cookie name of letters, digits, "_" or "-", got ${JSON.stringify(c.userCookieName)}`)
+  }
+  if (!Number.isInteger(c.userTtlSeconds) || c.userTtlSeconds <= 0) throw new SvcError('SVC_ERR_AUTH_CONFIG', `${WHERE}: userTtlSeconds must be a positive whole number of seconds, got ${String(c.userTtlSeconds)}`)
+  for (const key of ['loginPath', 'callbackPath', 'exchangePath', 'uiRedirectPath', 'logoutPath'] as const) {
     if (!c[key].startsWith('/')) throw new SvcError('SVC_ERR_AUTH_CONFIG', `${WHERE}: ${key} must start with "/", got ${JSON.stringify(c[key])}`)
   }
   const publicBaseUrl = c.publicBaseUrl.trim().replace(/\/+$/, '')

@@ -6,7 +6,7 @@ import { issueAccessToken } from './issue-token.js'
 import { JWTBearer } from './jwt-bearer.js'
 import { loadJose } from './jose-loader.js'
 import { isGenericOIDCClient } from './oidc-brand.js'
-import { resolveBffConfig, type OIDCBFFConfig, type ResolvedOIDCBFFConfig } from './oidc-bff-config.js'
+import { USER_TOKEN_AUDIENCE, resolveBffConfig, type OIDCBFFConfig, type ResolvedOIDCBFFConfig } from './oidc-bff-config.js'
 import { pkceChallenge, pkceVerifier, randomToken } from './pkce.js'
 
 /** What registration gives back: the guard for first-party tokens and the resolved config. */
@@ -94,11 +94,13 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
       ttlSeconds: c.accessTokenTtlSeconds,
       claims: c.claimsFromIdToken?.(idClaims) ?? {},
     })
+    if (c.userCookieName !== false) reply.header('Set-Cookie', await userCookie(c, request, sub, idClaims))
     const authCode = randomToken()
     const stored: z.infer<typeof AuthCodeEntry> = { access_token: accessToken, expires_in: c.accessTokenTtlSeconds }
     await c.store.set(`code:${authCode}`, JSON.stringify(stored), c.authCodeTtlSeconds)
+    // Back to the page and query the login started from (`st.login()` passes both); an
+    // `auth_code` already in it is replaced, so only the one minted here arrives.
     const target = new URL(publicBase(request, c) + login.t)
-    target.search = ''
     target.searchParams.set('auth_code', authCode)
     return reply
       .code(302)
@@ -118,7 +120,43 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
     return { access_token: entry.data.access_token, token_type: 'Bearer', expires_in: entry.data.expires_in }
   }))
 
+  // One sign-out route per API, shared by every login of the app (they share the identity cookie).
+  if (c.userCookieName !== false && !api.hasRoute({ method: 'GET', url: c.logoutPath })) {
+    const cookieName = c.userCookieName
+    api.get(c.logoutPath, routeSchema, async (request, reply) => {
+      const base = publicBase(request, c)
+      const returnTo = safeReturnPath((request.query as Record<string, unknown>).return_to) ?? c.uiRedirectPath
+      reply.header('Set-Cookie', `${cookieName}=; ${userCookieAttributes(base)}; Max-Age=0`)
+      return reply.code(302).header('Cache-Control', 'no-store').header('Location', base + returnTo).send()
+    })
+  }
+
   return { bearer, config: c }
+}
+
+/** Path, HttpOnly, SameSite and Secure of the identity cookie: every page of the app's root path sends it. */
+function userCookieAttributes(base: string): string {
+  const path = new URL(base).pathname.replace(/\/$/, '') || '/'
+  return `Path=${path}; HttpOnly; SameSite=Lax${base.startsWith('https:') ? '; Secure' : ''}`
+}
+
+/** Browsers drop cookies above 4096 bytes: past this, only the standard profile claims are kept. */
+const MAX_USER_COOKIE_BYTES = 3800
+
+/**
+ * The identity cookie `st.user` reads: an HS256 token (audience `svc-user`, so no API accepts it
+ * as a bearer) with `sub`, the login's name and the `userClaims` of the verified id_token.
+ */
+async function userCookie(c: ResolvedOIDCBFFConfig, request: FastifyRequest, sub: string, idClaims: Record<string, unknown>): Promise<string> {
+  const mint = async (claims: Record<string, unknown>): Promise<string> =>
+    issueAccessToken({ subject: sub, issuer: c.tokenIssuer, audience: USER_TOKEN_AUDIENCE, secret: c.firstPartySecret, ttlSeconds: c.userTtlSeconds, claims: { prv: c.name, ...claims } })
+  const kept = Object.fromEntries(c.userClaims.filter((k) => idClaims[k] !== undefined && k !== 'prv').map((k) => [k, idClaims[k]]))
+  let token = await mint(kept)
+  if (token.length > MAX_USER_COOKIE_BYTES) {
+    request.log.warn({ claims: Object.keys(kept) }, 'oidc callback: the id_token claims do not fit in the identity cookie; st.user keeps name and email only')
+    token = await mint({ name: kept.name, email: kept.email })
+  }
+  return `${c.userCookieName}=${token}; ${userCookieAttributes(publicBase(request, c))}; Max-Age=${c.userTtlSeconds}`
 }
 
 async function idTokenClaims(c: ResolvedOIDCBFFConfig, idToken: string, nonce: string): Promise<Record<string, unknown>> {

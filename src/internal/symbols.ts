@@ -6,5 +6,8 @@ export const kServeErrorDetails = Symbol('svc.serveErrorDetails')
 export const kPages = Symbol('svc.pages')
 /** Symbol.for: the page server may run from another copy of svc than the one the app imported (tests, linked checkouts). */
 export const kSharedState = Symbol.for('svc.sharedState')
+/** `app.navigation(fn)` and the app's login as pages see it (Symbol.for, like kSharedState). */
+export const kNavigation = Symbol.for('svc.navigation')
+export const kIdentity = Symbol.for('svc.identity')
 /** The settings given to `new Svc({...})`, as written: `svc config` names them as the source. */
 export const kSettingsInput = Symbol('svc.settingsInput')

@@ -3,6 +3,7 @@ import pino from 'pino'
 import { getRequestId } from './context.js'
 import { JSON_LOG_BASE_FIELDS } from './fields.js'
 import { REDACTED, createQueryRedactor, redactAuthorization, redactHeaders, redactUrl, redactUrlsInText, type HeaderInput } from './redact.js'
+import { scrubSecrets } from './secret-scrub.js'
 
 /** Marks a child logger whose bindings already carry `request_id`, so the mixin adds none. */
 const kRequestIdBound = Symbol('svc.logging.requestIdBound')
@@ -111,6 +112,8 @@ export class JsonLogFormatter {
           if (typeof msg === 'string' && msg.includes('?')) args[i] = redactUrlsInText(msg, redactQuery)
           return method.apply(this, args)
         },
+        // The app's secret values never reach a line, under any key (src/logging/secret-scrub.ts).
+        streamWrite: scrubSecrets,
       },
       redact: { paths: [...LOG_REDACT_PATHS], censor },
       mixin: (_merge, _level, logger) => {

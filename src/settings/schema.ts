@@ -196,6 +196,8 @@ export const FIELDS = {
   redis_key_prefix: { schema: z.string().regex(/^[A-Za-z0-9_.:{}-]{0,64}$/), default: 'svc:', parse: asString },
   /** Connect and per-command deadline; a Redis outage answers errors within it, never hangs a request. */
   redis_timeout_s: { schema: seconds.min(0.05), default: 1, parse: asNumber },
+  /** JSON file of secrets (`app.secrets`), relative to the working directory; SVC_SECRET_* variables win over it. */
+  secrets_file: { schema: z.string().min(1), default: '.svc/secrets.json', parse: asString },
   /** Largest value svc writes to or reads from Redis; Redis's own maximum string is 512 MiB. */
   redis_max_value_bytes: { schema: z.number().int().min(1024).max(512 * 1024 * 1024), default: 1024 * 1024, parse: asNumber },
   theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },

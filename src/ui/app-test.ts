@@ -9,6 +9,8 @@ import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
 import { SvcError } from '../errors.js'
+import { kIdentity, kNavigation } from '../internal/symbols.js'
+import { SIGNED_OUT, type SignedInUser } from './user.js'
 
 /**
  * An in-process driver for pages, like Streamlit's AppTest: no server, no browser. Run the page,
@@ -34,6 +36,20 @@ export interface UiTestOptions {
   timeoutMs?: number
   /** The client pages get (default: `getClient(app)`, the API at `SVC_INTERNAL_API_BASE`). */
   client?: ApiClient
+  /** `st.secrets` for this test instead of the app's own. */
+  secrets?: Readonly<Record<string, unknown>>
+  /** `st.user` for this test: a signed-in user (`{ sub: 'ada', roles: ['admin'] }`) or `null` (signed out). See `setUser`. */
+  user?: TestUser | null
+}
+
+/** A signed-in user for the test handle: `sub` and whatever claims the page reads. */
+export interface TestUser {
+  sub: string
+  name?: string
+  email?: string
+  roles?: readonly string[]
+  provider?: string
+  claims?: Record<string, unknown>
 }
 
 export const DEFAULT_UI_TEST_TIMEOUT_MS = 3000
@@ -96,7 +112,11 @@ export class UiTestHandle {
       overrides: { ...overridesFromEnv(), ...options.pageOverrides },
       // A test wants to see what failed, unless the app turned details off explicitly.
       showErrorDetails: app.settings.show_error_details ?? true,
+      ...(options.secrets ?? app.secrets ? { secrets: options.secrets ?? app.secrets } : {}),
+      navigation: () => app[kNavigation] ?? null,
+      identity: () => app[kIdentity] ?? null,
     })
+    if (options.user !== undefined) this.setUser(options.user)
     const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
     this.#session.attach((m) => {
       const copy = structuredClone(m)
@@ -156,6 +176,22 @@ export class UiTestHandle {
     const [p, q = ''] = path.split('?', 2) as [string, string?]
     this.#session.handle({ v: 1, type: 'navigate', path: p, query: q })
     return this
+  }
+
+  /** Sign the session in as `user` (or out with `null`) for the next `run()`, whatever the app's login says. */
+  setUser(user: TestUser | null): this {
+    this.#session.setTestUser(user === null ? SIGNED_OUT : signedIn(user))
+    return this
+  }
+
+  /** Where `st.login()` / `st.logout()` of the last run sent the browser (an app URL), or null. */
+  get redirect(): string | null {
+    for (let i = this.#messages.length - 1; i >= 0; i--) {
+      const m = this.#messages[i]!
+      if (m.type === 'location') return m.url
+      if (m.type === 'run_state' && m.running) return null
+    }
+    return null
   }
 
   stage(id: string, value: unknown): void {
@@ -253,6 +289,19 @@ export class UiTestHandle {
   downloadButton(key: string): WidgetView<'downloadButton'> { return this.widget('downloadButton', key) }
   /** `setValue(text)` submits the text for the next `run()`. */
   chatInput(keyOrPlaceholder: string): WidgetView<'chatInput'> { return this.widget('chatInput', keyOrPlaceholder) }
+}
+
+function signedIn(user: TestUser): SignedInUser {
+  return Object.freeze({
+    isLoggedIn: true,
+    sub: user.sub,
+    provider: user.provider ?? 'default',
+    name: user.name ?? null,
+    email: user.email ?? null,
+    roles: Object.freeze([...(user.roles ?? [])]),
+    claims: Object.freeze({ sub: user.sub, ...(user.name ? { name: user.name } : {}), ...(user.email ? { email: user.email } : {}), ...user.claims }),
+    expiresAt: new Date(Date.now() + 3_600_000),
+  })
 }
 
 export function createUiTestHandle(app: PageApp, options: UiTestOptions = {}): UiTestHandle {

@@ -324,6 +324,23 @@ export type SegmentedControlProps = PillsProps
 /** sends the chosen index (thumbs: 0 down, 1 up; faces and stars: 0..4) or null. `label` is empty. */
 export interface FeedbackProps extends WidgetBase { options: 'thumbs' | 'faces' | 'stars'; value: number | null }
 
+/**
+ * `st.component()`: a custom component in a sandboxed iframe. `src` is an app path (the client
+ * adds the base path) or an http(s) URL; `args` and `value` are JSON. sends: the value the
+ * component set (`setValue`), as JSON of at most `maxValueBytes`. `label` is the component's name.
+ */
+export interface ComponentProps extends WidgetBase {
+  name: string
+  src: string
+  args: unknown
+  value: unknown
+  /** Pixels until the component reports its own height; null: a small default. */
+  height: number | null
+  /** `allow-same-origin` in the sandbox (the component is trusted like the app). */
+  sameOrigin: boolean
+  maxValueBytes: number
+}
+
 // ---- maps, Plotly, HTML, iframes, logo, effects (issue #25) ----------------------------------
 
 /**
@@ -458,6 +475,7 @@ export interface ElementPropsMap {
   segmentedControl: SegmentedControlProps
   feedback: FeedbackProps
   fragment: FragmentProps
+  component: ComponentProps
   map: MapProps
   plotlyChart: PlotlyChartProps
   html: HtmlProps
@@ -494,6 +512,7 @@ export const WIDGET_TYPES = [
   'pills',
   'segmentedControl',
   'feedback',
+  'component',
 ] as const
 export type WidgetType = (typeof WIDGET_TYPES)[number]
 

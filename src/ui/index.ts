@@ -82,6 +82,12 @@ export type {
   FormOptions,
   ToastOptions,
 } from './st-types.js'
+export type { NavigationFn, NavigationContext, NavigationPage } from './navigation.js'
+export type { StUser, SignedInUser, SignedOutUser } from './user.js'
+export type { TestUser } from './app-test.js'
+export { declareComponent, COMPONENT_PREFIX, DEFAULT_COMPONENT_VALUE_BYTES } from './components.js'
+export type { Component, ComponentSource, ComponentFromFolder, ComponentFromUrl } from './components.js'
+export type { ComponentOptions } from './st-types.js'
 export { columnConfig } from './st/column-config.js'
 export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/column-config.js'
 export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey } from './st-types.js'

@@ -15,6 +15,8 @@ export interface ManifestPage {
   tags: string[]
   description: string | null
   icon: string | null
+  /** The sidebar group (`section` option), or null. */
+  section: string | null
   parameters: ManifestParameter[]
   dependencies: string[]
   children?: { path: string; title?: string; icon?: string }[]
@@ -45,6 +47,7 @@ export function buildPageManifest(app: PageApp): PageManifest {
         tags: p.tags,
         description: p.description,
         icon: p.icon,
+        section: p.section,
         parameters: [
           { name: 'st', annotation: 'St' },
           { name: 'client', annotation: 'ApiClient' },

@@ -2,6 +2,9 @@ import type { Logger } from 'pino'
 import type { ThemeSettings } from '../settings/theme.js'
 import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
+import type { kIdentity, kNavigation } from '../internal/symbols.js'
+import type { NavigationFn } from './navigation.js'
+import type { PageIdentity } from './user.js'
 
 /**
  * What the page side (page server, manifest, test handle, dev reload) needs of an app. `Svc`
@@ -21,4 +24,10 @@ export interface PageApp {
     readonly ui_map_style_url_dark?: string
   }
   readonly logger: Logger
+  /** `st.secrets` (the app's `app.secrets`). */
+  readonly secrets?: Readonly<Record<string, unknown>>
+  /** `app.navigation(fn)`: the pages each session may see. */
+  readonly [kNavigation]?: NavigationFn | null
+  /** The app's OIDC login, for `st.user`, `st.login()` and `st.logout()`. */
+  readonly [kIdentity]?: PageIdentity | null
 }

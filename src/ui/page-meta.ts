@@ -34,6 +34,8 @@ export interface PageOptions<I extends InjectMap = InjectMap> {
   description?: string
   /** Sidebar position (lower first); pages without one follow in registration order. */
   order?: number
+  /** The group this page is listed under in the sidebar (and in `svc pages manifest`). */
+  section?: string
   /** Applied at the start of every run; a returned PageMeta overrides it for that run. */
   pageMeta?: PageMeta
   inject?: I

@@ -28,6 +28,8 @@ export interface NavEntry {
   title: string
   icon: string | null
   order: number
+  /** The page's sidebar group; entries of one section are listed together under its name. */
+  section?: string
   children?: NavEntry[]
 }
 
@@ -90,6 +92,8 @@ export type ServerMessage =
     }
   | { v: 1; type: 'query'; query: string }
   | { v: 1; type: 'navigate'; path: string; query: string }
+  /** Leave the page for an app URL (`st.login()`, `st.logout()`): `url` starts with `/`, the client adds the root path. */
+  | { v: 1; type: 'location'; url: string }
   | { v: 1; type: 'toast'; id: string; body: string; icon: string | null }
   | { v: 1; type: 'error'; message: string }
   /** The session moved to another page thread (a reload, a thread replaced): send `hello` again on this socket. */

@@ -1,5 +1,8 @@
 import type { Cell, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
+import type { RegisteredSecrets } from '../secrets/register.js'
+import type { StUser } from './user.js'
+import type { Component } from './components.js'
 
 /**
  * The typed surface of `st`, the object a page function receives. Element methods live on
@@ -275,6 +278,25 @@ export interface StContainer extends StChatMethods, StMoreElements, StPlusElemen
   fileUploader(label: string, opts: FileUploaderOptions & { multiple: true }): UploadedFile[]
   fileUploader(label: string, opts?: FileUploaderOptions & { multiple?: false }): UploadedFile | null
   downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, options?: DownloadButtonOptions): boolean
+  /**
+   * A custom component (`declareComponent`) in a sandboxed iframe: `args` go to it, and the value
+   * it sets comes back like a widget value (rerun on change, checked by its schema); `default`
+   * (null unless given) until it sets one.
+   */
+  component<A, V, D = null>(component: Component<A, V>, args: A, options?: ComponentOptions<V, D>): V | D
+}
+
+export interface ComponentOptions<V, D = null> {
+  /** Identity and the `st.sessionState` key; keeps the value when `args` change. */
+  key?: string
+  /** The value until the component sets one (default null). */
+  default?: D
+  /** Pixels until the component reports its own height (svc/component sizes it to its content). */
+  height?: number
+  /** Passed to the component (`disabled` of its render event). */
+  disabled?: boolean
+  /** Runs with the new value before the rerun it causes. */
+  onChange?: Callback<V | D>
 }
 
 /** Query parameters of the page URL. Changes update the URL without a rerun. */
@@ -312,6 +334,8 @@ export interface St extends StContainer {
   readonly sessionState: SessionState
   readonly queryParams: QueryParams
   readonly context: StContext
+  /** The app's secrets (`app.secrets`); type them with `interface Register { secrets: ... }` (docs/configuration.md#secrets). */
+  readonly secrets: RegisteredSecrets
   toast(body: string, options?: ToastOptions): void
   /** The app's logo above the page navigation (or at the top left when there is no sidebar). The last call of a run wins. */
   logo(image: MediaSource, options?: LogoOptions): void
@@ -323,8 +347,17 @@ export interface St extends StContainer {
   rerun(): never
   /** End this run now; what was rendered stays. */
   stop(): never
-  /** Show another page of the app (`path` as given to `app.page`). */
+  /** Show another page of the app (`path` as given to `app.page`). A page `app.navigation` hides from this session shows "not available". */
   switchPage(path: string): never
+  /** Who is signed in to this browser (the OIDC login's identity cookie); `isLoggedIn` narrows it. */
+  readonly user: StUser
+  /**
+   * Send the browser to the login of `provider` (default: the first `app.attachOidcLogin`); it
+   * comes back to this page signed in. Ends the run.
+   */
+  login(provider?: string): never
+  /** Sign this browser out (the identity cookie and the session's API token) and come back to this page. Ends the run. */
+  logout(): never
   /**
    * Put the widget with this key back to its default, as `delete st.sessionState[key]` does:
    * drawn later in this run it starts at its default; drawn already, this run's render shows the

@@ -47,7 +47,7 @@ describe('OIDC login in a real browser, through the gateway', () => {
 
   async function signIn(page: Page, user: string): Promise<void> {
     await page.goto(`${base}/`)
-    await page.getByRole('link', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForURL((url) => url.origin === idp.issuer)
     await page.locator('input[name="login"]').fill(user)
     await page.locator('input[name="password"]').fill('any')

@@ -3,6 +3,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
 import { startMapTileServer, type MapTileServer } from '../helpers/map-tiles.js'
+import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
+import { buildStarRating } from '../helpers/example-component.js'
+import { freePort } from '../helpers/ui-sidecar.js'
 
 const APP = 'test/e2e/fixtures/elements-plus-app.ts:app'
 /** Files only the new elements load: none of them may be fetched by a page that does not use them. */
@@ -358,16 +361,47 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
   })
 })
 
-/** examples/showcase-plus as a user runs it: the chart's selection drives the map and the table. */
+/**
+ * Clicks a star of the example rating. On a loaded machine Chromium may not have composited the
+ * sandboxed (out-of-process) frame yet and the click goes to the page under it: click again until
+ * the component itself shows it got the click, then the page's answer is awaited by the caller.
+ */
+async function rateInFrame(page: Page, stars: number): Promise<void> {
+  const rating = page.frameLocator('iframe[title="star-rating"]')
+  const landed = async () => {
+    await rating.getByRole('button', { name: `${stars} stars` }).click({ timeout: 5_000 })
+    return rating.getByText(`Thanks! You gave ${stars} of 5.`).waitFor({ timeout: 5_000 }).then(() => true, () => false)
+  }
+  await expect.poll(landed, { timeout: STEP_MS, interval: 0 }).toBe(true)
+}
+
+/**
+ * examples/showcase-plus as a user runs it: the chart's selection drives the map, the table and
+ * the star rating's args; the rating comes back; sign-in against a real IdP shows st.user.
+ */
 describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () => {
+  // Tall enough for the whole page: Chromium paints an out-of-process frame (the sandboxed star
+  // rating) only inside the viewport, so a full-page screenshot would show it blank below the fold.
+  const SHOWCASE_VIEWPORT = { width: 1280, height: 2000 }
   let tiles: MapTileServer
+  let idp: TestIdp
   let svc: SvcRun
   let browser: Browser
 
   beforeAll(async () => {
-    tiles = await startMapTileServer()
-    const env = { SVC_UI_MAP_STYLE_URL: tiles.styleUrl('light'), SVC_UI_MAP_STYLE_URL_DARK: tiles.styleUrl('dark') }
-    const [s, b] = await Promise.allSettled([startSvc('examples/showcase-plus/app.ts:app', [], env), launchBrowser()])
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    ;[tiles, idp] = await Promise.all([startMapTileServer(), startTestIdp({ redirectUris: [`${base}/api/auth/callback`] }), buildStarRating()])
+    const env = {
+      SVC_UI_MAP_STYLE_URL: tiles.styleUrl('light'),
+      SVC_UI_MAP_STYLE_URL_DARK: tiles.styleUrl('dark'),
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      SVC_PUBLIC_BASE_URL: base,
+      SVC_OIDC_BFF_SECRET: 'e2e-showcase-bff-secret-0123456789abcdef-0123',
+    }
+    const [s, b] = await Promise.allSettled([startSvc('examples/showcase-plus/app.ts:app', ['--port', String(port)], env), launchBrowser()])
     if (s.status === 'fulfilled') svc = s.value
     if (b.status === 'fulfilled') browser = b.value
     if (s.status === 'rejected') throw s.reason
@@ -378,18 +412,20 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
     await browser?.close()
     await svc?.stop()
     await tiles?.close()
+    await idp?.close()
   })
 
   it('a box in the chart narrows the metrics, the table and the map; light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } })
+      const context = await browser.newContext({ colorScheme, viewport: SHOWCASE_VIEWPORT })
       try {
         const page = await context.newPage()
         page.setDefaultTimeout(STEP_MS)
         const errors = collectPageErrors(page)
         await page.goto(svc.url)
         await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
-        await page.getByTestId('logo-corner').waitFor()
+        // The account area fills the sidebar, so the logo sits at its top.
+        await page.locator('.svc-sidebar').getByTestId('logo').waitFor()
         expect(await page.getByTestId('metric').nth(2).textContent()).toContain('12 of 12')
         const area = (await page.locator('.nsewdrag').first().boundingBox())!
         await page.mouse.move(area.x + 4, area.y + 4)
@@ -402,11 +438,49 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
         await eventually(() => page.locator('[data-testid="dataframe"] tbody tr').count()).toBe(shown)
         // The map fills its box next to Plotly, whose bundle brings MapLibre rules of its own.
         expect((await page.locator('canvas.maplibregl-canvas').boundingBox())!.height).toBeGreaterThan(400)
+        // The star rating (a Vite-built custom component) rates the selection; its value comes back.
+        const what = `the ${shown} selected store${shown === 1 ? '' : 's'}`
+        await page.frameLocator('iframe[title="star-rating"]').getByText(`Rate ${what}`).waitFor()
+        await rateInFrame(page, 4)
+        await page.getByText(`You rated ${what} 4 of 5.`).waitFor()
         await screenshot(page, `elements-plus-showcase-${colorScheme}`)
         expect(errors).toEqual([])
       } finally {
         await context.close()
       }
+    }
+  })
+
+  it('signs in at the IdP from the sidebar and back: st.user names the visitor, who signs out again', async () => {
+    const context = await browser.newContext({ viewport: SHOWCASE_VIEWPORT })
+    try {
+      const page = await context.newPage()
+      page.setDefaultTimeout(STEP_MS)
+      const errors = collectPageErrors(page)
+      await page.goto(svc.url)
+      // Signed out, the sidebar offers the login the app attached (OIDC_* are set).
+      await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
+      await page.frameLocator('iframe[title="star-rating"]').getByText('Rate the store network').waitFor()
+      await page.locator('.svc-sidebar').getByRole('button', { name: 'Sign in' }).click()
+      await page.waitForURL((url) => url.origin === idp.issuer)
+      await page.locator('input[name="login"]').fill('grace')
+      await page.locator('input[name="password"]').fill('any')
+      await page.locator('button[type="submit"]').click()
+      await page.getByText('Signed in as Grace').waitFor()
+      await page.getByText('grace@idp.test').waitFor()
+      await rateInFrame(page, 5)
+      await page.getByText('Grace rated the store network 5 of 5.').waitFor()
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme })
+        await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme)
+        await screenshot(page, `elements-plus-showcase-signed-in-${scheme}`)
+      }
+      await page.getByRole('button', { name: 'Sign out' }).click()
+      await page.locator('.svc-sidebar').getByRole('button', { name: 'Sign in' }).waitFor()
+      expect(await page.getByText('Signed in as Grace').count()).toBe(0)
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
     }
   })
 })

@@ -20,7 +20,9 @@ export interface TestIdpOptions {
 
 /**
  * A real OpenID Provider (oidc-provider) on a loopback port, with its development login form
- * ("any login, any password"; the login becomes `sub`) and consent granted automatically.
+ * ("any login, any password"; the login becomes `sub`) and consent granted automatically. Every
+ * account has `email` (`<login>@idp.test`) and `name` (the login capitalised); logins starting
+ * with `admin` also have `roles: ['admin']`.
  */
 export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
   const server: Server = createServer()
@@ -45,18 +47,21 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     features: { devInteractions: { enabled: true } },
     // Put profile claims in the id_token itself (the BFF never calls userinfo).
     conformIdTokenClaims: false,
-    claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email'], profile: ['name', 'roles'] },
     pkce: { required: () => true },
     // First-party test client: skip the consent screen by granting what it asks.
     loadExistingGrant: async (ctx: { oidc: { client: { clientId: string }; session: { accountId?: string }; params: { scope: string } } }) => {
       if (!ctx.oidc.session.accountId) return undefined
       const grant = new provider.Grant({ accountId: ctx.oidc.session.accountId, clientId: ctx.oidc.client.clientId })
       grant.addOIDCScope(ctx.oidc.params.scope)
-      grant.addOIDCClaims(['email', 'name'])
+      grant.addOIDCClaims(['email', 'name', 'roles'])
       await grant.save()
       return grant
     },
-    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub, email: `${sub}@idp.test` }) }),
+    findAccount: async (_ctx: unknown, sub: string) => ({
+      accountId: sub,
+      claims: async () => ({ sub, email: `${sub}@idp.test`, name: sub.charAt(0).toUpperCase() + sub.slice(1), ...(sub.startsWith('admin') ? { roles: ['admin'] } : {}) }),
+    }),
   })
   const idp: TestIdp = {
     issuer,

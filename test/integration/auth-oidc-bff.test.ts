@@ -7,6 +7,7 @@ import { Svc } from '../../src/app.js'
 import { GenericOIDCClient, getClaims, type OidcLogin } from '../../src/auth/index.js'
 import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
 import { TestBrowser } from '../helpers/auth-browser.js'
+import { kIdentity } from '../../src/internal/symbols.js'
 
 const SECRET = 'bff-secret-0123456789abcdef-0123456789abcdef'
 
@@ -14,6 +15,7 @@ let server: Server
 let base: string
 let idp: TestIdp
 let login: OidcLogin
+let app: Svc
 
 beforeAll(async () => {
   server = createServer()
@@ -21,8 +23,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   idp = await startTestIdp({ redirectUris: [`${base}/api/auth/callback`] })
   const client = await new GenericOIDCClient({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret }).loadDiscovery()
-  const app = new Svc({ public_base_url: base, oidc_bff_secret: SECRET, log_level: 'warn' })
+  app = new Svc({ public_base_url: base, oidc_bff_secret: SECRET, log_level: 'warn' })
   login = app.attachOidcLogin(client, { claimsFromIdToken: (c) => ({ email: c.email }) })
+  // A second, named login: its own routes, the same identity cookie and sign-out route.
+  app.attachOidcLogin(client, { name: 'partners' })
   app.api.get('/me', { preHandler: login.bearer }, async (req) => ({ sub: getClaims(req).sub, email: getClaims(req).email }))
   await app.api.ready()
   // Stand-in for the gateway's API hop: strip the mount, let Fastify route the rest.
@@ -86,6 +90,53 @@ describe('OIDC BFF against a real IdP (oidc-provider)', () => {
 
     const replay = await exchange(code)
     expect(replay).toMatchObject({ status: 401, body: { error: 'unauthorized', message: 'Invalid or expired auth code' } })
+  })
+
+  it('sets the identity cookie st.user reads (HttpOnly, signed, not an API token); the logout route clears it', async () => {
+    const browser = new TestBrowser()
+    const back = await loginAs(browser, 'dora')
+    const setCookie = String(back.headers['set-cookie'])
+    expect(setCookie).toMatch(/^svc_user=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/)
+    const cookies = Object.fromEntries(browser.cookies(base))
+    const identity = app[kIdentity]!
+    expect(identity.providers).toEqual(['default', 'partners'])
+    const user = await identity.user(cookies)
+    expect(user).toMatchObject({ isLoggedIn: true, sub: 'dora', provider: 'default', email: 'dora@idp.test', roles: [] })
+    expect(user!.claims).toMatchObject({ sub: 'dora', email: 'dora@idp.test' })
+    expect(user!.expiresAt.getTime() - Date.now()).toBeGreaterThan(43_000_000)
+    // The identity token is not a bearer for the API (its audience is svc-user).
+    const me = await request(`${base}/api/me`, { headers: { authorization: `Bearer ${cookies.svc_user}` } })
+    expect(me.statusCode).toBe(401)
+    // A tampered cookie is nobody.
+    const [h, p, s] = cookies.svc_user!.split('.')
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'admin' })).toString('base64url')
+    expect(await identity.user({ svc_user: `${h}.${forged}.${s}` })).toBeNull()
+
+    expect(identity.loginUrl('partners', '/reports?x=1')).toBe('/api/auth/partners/login?return_to=%2Freports%3Fx%3D1')
+    const out = await browser.fetch(`${base}${identity.logoutUrl('/reports?x=1')}`)
+    expect(out.status).toBe(302)
+    expect(out.location).toBe(`${base}/reports?x=1`)
+    expect(String(out.headers['set-cookie'])).toBe('svc_user=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0')
+    expect(browser.cookies(base).has('svc_user')).toBe(false)
+    // Only paths of this site are return targets.
+    expect((await browser.fetch(`${base}/api/auth/logout?return_to=//evil.example/x`)).location).toBe(`${base}/`)
+  })
+
+  it('comes back to the return_to page with its query, the fresh auth_code replacing any in it', async () => {
+    const browser = new TestBrowser()
+    const start = await browser.follow(`${base}/api/auth/login?return_to=${encodeURIComponent('/reports?x=1&auth_code=planted')}`)
+    const back = await browser.submitLogin(start, 'erin', (url) => url.startsWith(`${base}/reports`))
+    const target = new URL(back.location as string)
+    expect(target.pathname).toBe('/reports')
+    expect(target.searchParams.get('x')).toBe('1')
+    expect(target.searchParams.getAll('auth_code')).toHaveLength(1)
+    expect(target.searchParams.get('auth_code')).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+
+  it('a named login has its own routes under /auth/<name>/', async () => {
+    const hop = await new TestBrowser().fetch(`${base}/api/auth/partners/login`)
+    expect(hop.status).toBe(302)
+    expect(new URL(hop.location as string).searchParams.get('redirect_uri')).toBe(`${base}/api/auth/partners/callback`)
   })
 
   it('answers 400 to a forged or missing state', async () => {

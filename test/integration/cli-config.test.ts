@@ -43,7 +43,7 @@ describe('svc config', () => {
     const r = await runSvcCli(['config', 'app.ts:app', '--workers', '5', '--debug', '--json'], { cwd: dir, env: ENV })
     expect(r.code, r.stderr).toBe(0)
     const config = JSON.parse(r.stdout) as Config
-    expect(Object.keys(config)).toEqual(['target', 'app', 'config_file', 'settings'])
+    expect(Object.keys(config)).toEqual(['target', 'app', 'config_file', 'settings', 'secrets'])
     expect(config.target).toBe('app.ts:app')
     expect(config.app).toEqual({ file: join(dir, 'app.ts'), export: 'app' })
     expect(config.config_file).toBe(join(dir, 'svc.config.json'))

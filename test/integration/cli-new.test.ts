@@ -43,7 +43,7 @@ describe('svc new', () => {
     expect(tsconfig.compilerOptions.strict).toBe(true)
     expect(tsconfig.compilerOptions.moduleResolution).toBe('NodeNext')
     const gitignore = await readFile(join(dir, '.gitignore'), 'utf8')
-    for (const entry of ['node_modules/', 'dist/', '.svc.pid*']) expect(gitignore.split('\n')).toContain(entry)
+    for (const entry of ['node_modules/', 'dist/', '.svc.pid*', '.svc/']) expect(gitignore.split('\n')).toContain(entry)
     const app = await readFile(join(dir, 'app.ts'), 'utf8')
     expect(app).toContain("new Svc({ title: 'my-app' })")
     expect(app).toContain('client.call(hello')

@@ -45,6 +45,7 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
     columnConfig: 'object',
     cacheData: 'function',
     cacheResource: 'function',
+    declareComponent: 'function',
     prepareUiApiClient: 'function',
     exchangeAuthCodeFromQuery: 'function',
     bearerHeadersFromSession: 'function',
@@ -181,6 +182,18 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
     CONTAINER_TYPES: 'object',
     WIDGET_TYPES: 'object',
     columnConfig: 'object',
+    declareComponent: 'function',
+    COMPONENT_PREFIX: 'string',
+    DEFAULT_COMPONENT_VALUE_BYTES: 'number',
+  },
+  './component': {
+    COMPONENT_PROTOCOL_VERSION: 'number',
+    onRender: 'function',
+    ready: 'function',
+    setValue: 'function',
+    setHeight: 'function',
+    themeDocument: 'function',
+    lastRender: 'function',
   },
 }
 

@@ -28,6 +28,7 @@ export class ConfigCommand extends ServeCommand {
   async execute(): Promise<number> {
     const { effectiveConfig, formatConfigText } = await import('../config/effective-config.js')
     const { loadTarget } = await import('../../target/load-target.js')
+    const secrets = await import('../../secrets/secrets.js')
     let text: string
     try {
       const config = await effectiveConfig({
@@ -36,7 +37,7 @@ export class ConfigCommand extends ServeCommand {
         cwd: process.cwd(),
         loadOptions: async (target, cwd) => {
           const { app, file, exportName } = await loadTarget(target, cwd)
-          return { options: app[kSettingsInput], file, exportName }
+          return { options: app[kSettingsInput], file, exportName, secrets: app[secrets.kSecretsReport] }
         },
       })
       text = this.json ? JSON.stringify(config, null, 2) + '\n' : formatConfigText(config)

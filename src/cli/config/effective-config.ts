@@ -14,6 +14,7 @@ import {
 import { FIELDS, SETTING_KEYS, isSecretSetting, type ResolvedSettings, type SettingKey, type SettingsInput } from '../../settings/schema.js'
 import { REDACTED, redactArgv, redactQuery, redactUrlPassword } from '../../logging/redact.js'
 import { parseTarget, resolveTargetFile } from '../../target/target-path.js'
+import type { SecretsReport } from '../../secrets/secrets.js'
 
 export type SourceKind = 'default' | 'options' | 'file' | 'env' | 'flag'
 
@@ -34,12 +35,23 @@ export interface EffectiveConfig {
   app: { file: string; export: string } | null
   config_file: string | null
   settings: Record<SettingKey, ConfigRow>
+  /** The app's secrets by name, every value `<redacted>`; null when no app was imported. */
+  secrets: SecretRow[] | null
+}
+
+export interface SecretRow {
+  name: string
+  /** Always `<redacted>` when present: `svc config` never prints a secret. */
+  value: string | null
+  source: 'file' | 'env' | null
+  from: string | null
 }
 
 export interface LoadedOptions {
   options: SettingsInput
   file: string
   exportName: string
+  secrets?: SecretsReport
 }
 
 export interface EffectiveConfigRequest {
@@ -77,7 +89,17 @@ export async function effectiveConfig(req: EffectiveConfigRequest): Promise<Effe
     app: loaded ? { file: loaded.file, export: loaded.exportName } : null,
     config_file: existsSync(configFile) ? configFile : null,
     settings: rows,
+    secrets: loaded?.secrets ? secretRows(loaded.secrets) : null,
   }
+}
+
+function secretRows(report: SecretsReport): SecretRow[] {
+  return report.secrets.map((s) => ({
+    name: s.name,
+    value: s.present ? REDACTED : null,
+    source: s.origin?.kind ?? null,
+    from: s.origin === null ? null : s.origin.kind === 'env' ? s.origin.name : s.origin.file,
+  }))
 }
 
 function targetExists(module: string, cwd: string): boolean {
@@ -143,10 +165,12 @@ export function formatConfigText(config: EffectiveConfig): string {
   const w0 = Math.max(...cells.map((c) => c[0].length))
   const w1 = Math.min(48, Math.max(...cells.map((c) => c[1].length)))
   const lines = cells.map(([k, v, s]) => `${k.padEnd(w0)}  ${v.padEnd(w1)}  ${s}`)
+  const secrets = (config.secrets ?? []).map((s) => `  ${s.name}  ${s.value === null ? 'missing' : `${s.value}  ${s.source} (${s.from})`}`)
+  const tail = config.secrets === null ? [] : ['', `secrets: ${secrets.length === 0 ? 'none' : ''}`.trimEnd(), ...secrets]
   const head = [
     `target: ${config.target}${config.app ? ` (${config.app.file}, export "${config.app.export}")` : ' (no app file found: new Svc options not read)'}`,
     `config file: ${config.config_file ?? `none (${CONFIG_FILE_NAME} not found)`}`,
     '',
   ]
-  return [...head, ...lines, ''].join('\n')
+  return [...head, ...lines, ...tail, ''].join('\n')
 }

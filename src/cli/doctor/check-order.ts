@@ -3,6 +3,7 @@ import { internalApiBase, publicBaseUrlPrecedence } from './env-checks.js'
 import { forwardHeaders, metricsPath, upstreamTimeouts } from './gateway-checks.js'
 import { l7Websocket, maxProxyBody, proxyHeaders, publicBaseUrl, readinessRoute, rootPath, trustProxy } from './proxy-checks.js'
 import { redisReachable } from './redis-check.js'
+import { secretsRows } from './secrets-check.js'
 import { authExtra, dependencies, jwtClockSkew, metricsExtra } from './runtime-checks.js'
 import { needsSettings, type Check } from './types.js'
 import { uiUpstreamState } from './upstream-state-check.js'
@@ -28,4 +29,5 @@ export const CHECKS: readonly Check[] = [
   needsSettings(forwardHeaders),
   uiUpstreamState,
   needsSettings(redisReachable),
+  secretsRows,
 ]

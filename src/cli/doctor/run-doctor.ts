@@ -57,6 +57,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     target,
     settings,
     pidfile,
+    secrets: imported.secrets,
     importModule: options.importModule ?? ((specifier) => import(specifier)),
   }
 

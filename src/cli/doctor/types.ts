@@ -1,4 +1,5 @@
 import type { ResolvedSettings } from '../../settings/schema.js'
+import type { SecretsReport } from '../../secrets/secrets.js'
 
 export type CheckStatus = 'PASS' | 'WARN' | 'FAIL'
 
@@ -19,6 +20,8 @@ export interface DoctorContext {
   readonly settings: ResolvedSettings | null
   /** Absolute pidfile path; the state file lives next to it. */
   readonly pidfile: string
+  /** What the app found of its secrets (names and origins only); null when it did not get that far. */
+  readonly secrets: SecretsReport | null
   /** `import()` seam, so tests can pretend an optional package is missing. */
   readonly importModule: (specifier: string) => Promise<unknown>
 }

@@ -275,6 +275,10 @@ export class Runtime {
       case 'navigate':
         this.navigate(message.path, message.query)
         return
+      case 'location':
+        // Only a path of this app (the login and logout routes), never another origin.
+        if (/^\/(?![/\\])/.test(message.url)) location.assign(this.config.basePath + message.url)
+        return
       case 'toast':
         this.#addToast({ id: message.id, body: message.body, icon: message.icon })
         return

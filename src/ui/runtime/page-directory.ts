@@ -12,6 +12,7 @@ export interface ResolvedPage {
   readonly tags: string[]
   readonly description: string | null
   readonly order: number | null
+  readonly section: string | null
   readonly pageMeta: PageMeta | null
   readonly inject: InjectMap
   readonly handler: PageHandler
@@ -75,17 +76,29 @@ export class PageDirectory extends PageIndex<ResolvedPage> {
     return this.pages.map((p) => ({ path: p.path, slug: p.slug, title: p.title }))
   }
 
-  nav(): NavEntry[] {
+  /**
+   * The sidebar for `visible` pages (default every page), in their order, each with its section.
+   * Pages of one section are listed together, sections in the order of their first page.
+   */
+  nav(visible: readonly ResolvedPage[] = this.pages): NavEntry[] {
+    const shown = new Set(visible)
     const childPaths = new Set<string>()
-    for (const p of this.pages) for (const c of p.pageMeta?.children ?? []) if (this.has(c.path)) childPaths.add(trimSlash(c.path))
+    for (const p of visible) for (const c of p.pageMeta?.children ?? []) if (shown.has(this.get(c.path)!)) childPaths.add(trimSlash(c.path))
     const entry = (p: ResolvedPage, i: number): NavEntry => {
       const children = (p.pageMeta?.children ?? [])
         .map((c) => ({ c, target: this.get(c.path) }))
-        .filter((x) => x.target !== undefined && x.target !== p)
+        .filter((x) => x.target !== undefined && x.target !== p && shown.has(x.target))
         .map(({ c, target }, k) => ({ path: target!.path, title: c.title ?? target!.title, icon: c.icon ?? target!.icon, order: k }))
-      return { path: p.path, title: p.title, icon: p.icon, order: i, ...(children.length ? { children } : {}) }
+      return { path: p.path, title: p.title, icon: p.icon, order: i, ...(p.section ? { section: p.section } : {}), ...(children.length ? { children } : {}) }
     }
-    return this.pages.filter((p) => !childPaths.has(trimSlash(p.path))).map(entry)
+    const groups = new Map<string | null, ResolvedPage[]>()
+    for (const p of visible) {
+      if (childPaths.has(trimSlash(p.path))) continue
+      const group = groups.get(p.section) ?? []
+      group.push(p)
+      groups.set(p.section, group)
+    }
+    return [...groups.values()].flat().map(entry)
   }
 }
 
@@ -102,6 +115,7 @@ function resolvePages(records: readonly PageRecord<unknown, unknown>[]): Resolve
       tags: [...(o.tags ?? [])],
       description: o.description ?? meta?.description ?? null,
       order: o.order ?? meta?.order ?? null,
+      section: typeof o.section === 'string' && o.section.trim() !== '' ? o.section.trim() : null,
       pageMeta: meta,
       inject: o.inject ?? {},
       handler,

@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { ApiClient } from '../../client/api-client.js'
 import { runWithRequestId } from '../../logging/context.js'
+import { scrubSecrets } from '../../logging/secret-scrub.js'
 import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
 import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
-import type { ClientMessage, PageInfo, ServerMessage, UiNode } from '../protocol.js'
+import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../protocol.js'
+import { visiblePages, type NavigationFn } from '../navigation.js'
+import { SIGNED_OUT, type PageIdentity, type StUser } from '../user.js'
+import { DEFAULT_AUTH_CODE_QUERY_KEY, exchangeAuthCodeFromQuery } from '../../auth/ui.js'
 import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
 import type { St, StContext } from '../st-types.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
 import { sessionRef } from './session-ref.js'
@@ -34,11 +39,22 @@ export interface PageSessionOptions {
   partialFlushMs?: number
   /** A run still going after this long (ms) is stopped (`ui_run_timeout_s`); 0 or absent: never. */
   runTimeoutMs?: number
+  /** `st.secrets`. */
+  secrets?: Readonly<Record<string, unknown>>
+  /** `app.navigation(fn)` (read on every run, like `directory`). */
+  navigation?: () => NavigationFn | null
+  /** The app's login (`st.user`, `st.login()`); read on every run. */
+  identity?: () => PageIdentity | null
 }
 
 export const DEFAULT_PARTIAL_FLUSH_MS = 100
 
 type Outcome = 'complete' | 'error' | 'rerun' | 'stop' | 'switch'
+
+/** What a page hidden from this session by `app.navigation` is called instead of its title. */
+const NOT_AVAILABLE_META: PageMeta = Object.freeze({ pageTitle: 'Not available', layout: 'centered' })
+
+const NO_SECRETS: Readonly<Record<string, unknown>> = Object.freeze({})
 
 const EMPTY_CONTEXT: StContext = Object.freeze({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
 
@@ -62,7 +78,10 @@ export class PageSession implements RunHost {
   readonly state: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   readonly query: QueryState
   readonly media: MediaStore
+  readonly secrets: RegisteredSecrets
   context: StContext = EMPTY_CONTEXT
+  /** `st.user` of the current run, read from the socket's identity cookie at the start of each page run. */
+  user: StUser = SIGNED_OUT
   generation = 0
 
   readonly #opts: PageSessionOptions
@@ -89,6 +108,12 @@ export class PageSession implements RunHost {
   #fragments = new Map<string, FragmentSpec>()
   #widgetFragment = new Map<string, string>()
   readonly #timers = new Map<string, { ms: number; timer: NodeJS.Timeout }>()
+  /** The sidebar of the last page run (the pages `app.navigation` let this session see). */
+  #nav: NavEntry[] = []
+  /** The identity cookie `user` was read from (verified once per value). */
+  #userCookie: string | undefined = undefined
+  /** A user set by the test handle instead of the cookie. */
+  #testUser: StUser | null = null
   /** How often each form was cleared on submit: the browser redraws its controls when it changes. */
   readonly #formClears = new Map<string, number>()
 
@@ -96,11 +121,25 @@ export class PageSession implements RunHost {
     this.#opts = options
     this.id = options.id
     this.media = options.media
+    this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
     this.query = new QueryState('', () => this.#emit({ v: 1, type: 'query', query: this.query.toString() }))
   }
 
   get path(): string {
     return this.#path
+  }
+
+  get identity(): PageIdentity | null {
+    return this.#opts.identity?.() ?? null
+  }
+
+  /** The test handle's `user` option: this user instead of the identity cookie (null: the cookie again). */
+  setTestUser(user: StUser | null): void {
+    this.#testUser = user
+  }
+
+  redirect(url: string): void {
+    this.#emit({ v: 1, type: 'location', url })
   }
 
   get attached(): boolean {
@@ -277,7 +316,8 @@ export class PageSession implements RunHost {
     const requestId = this.context.requestId ?? null
     // Runs execute under the socket's request ID (requestRerun), so the line carries the ID shown here.
     this.#opts.logger.error({ err: e, session_ref: sessionRef(this.id), page: this.#path }, 'ui page exception')
-    if (this.#opts.showErrorDetails) return { name: e.name, message: e.message, stack: e.stack ?? null, hidden: false, requestId }
+    // The log line is scrubbed by the logger; what the visitor may see is scrubbed here.
+    if (this.#opts.showErrorDetails) return { name: e.name, message: scrubSecrets(e.message), stack: e.stack === undefined ? null : scrubSecrets(e.stack), hidden: false, requestId }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
   }
 
@@ -303,8 +343,7 @@ export class PageSession implements RunHost {
     for (const w of waiters) w()
   }
 
-  #resolvePage(): ResolvedPage | undefined {
-    const dir = this.#opts.directory()
+  #resolvePage(dir: PageDirectory, visible: readonly ResolvedPage[]): ResolvedPage | undefined {
     const deepLink = this.query.get('page')
     if (deepLink !== undefined) {
       const target = dir.byDeepLink(deepLink)
@@ -316,7 +355,30 @@ export class PageSession implements RunHost {
         return target
       }
     }
-    return dir.forPath(this.#path)
+    // `/` without a page of its own shows the first page this session may see.
+    return dir.get(this.#path) ?? (this.#path.replace(/\/+$/, '') === '' ? visible[0] : undefined)
+  }
+
+  /** `st.user` from the socket's identity cookie (or the test handle's user). */
+  async #readUser(): Promise<StUser> {
+    if (this.#testUser) return this.#testUser
+    const identity = this.identity
+    if (!identity) return SIGNED_OUT
+    const cookie = this.context.cookies[identity.cookieName]
+    if (cookie === this.#userCookie && (!this.user.isLoggedIn || this.user.expiresAt.getTime() > Date.now())) return this.user
+    this.#userCookie = cookie
+    return cookie === undefined ? SIGNED_OUT : ((await identity.user(this.context.cookies)) ?? SIGNED_OUT)
+  }
+
+  /** Back from the login with `?auth_code=`: take the one-time code out of the URL and exchange it for the API token. */
+  async #exchangeAuthCode(): Promise<void> {
+    const identity = this.identity
+    if (!identity || !this.query.has(DEFAULT_AUTH_CODE_QUERY_KEY)) return
+    try {
+      await exchangeAuthCodeFromQuery({ sessionState: this.state, queryParams: this.query }, this.#opts.client, { exchangePath: identity.exchangePath })
+    } catch (err) {
+      this.#opts.logger.warn({ reason: (err as Error).message }, 'ui could not exchange the auth_code of a login; the page runs without the API token')
+    }
   }
 
   async #run(): Promise<void> {
@@ -324,8 +386,10 @@ export class PageSession implements RunHost {
     const ctx = new RunContext(this.generation, this)
     const runId = ++this.#runId
     this.#emit({ v: 1, type: 'run_state', runId, running: true })
-    const page = this.#resolvePage()
+    const dir = this.#opts.directory()
     const st = createSt(ctx)
+    let page: ResolvedPage | undefined
+    let available = true
     let meta: PageMeta | null = null
     let outcome: Outcome = 'complete'
     let switchTo = ''
@@ -342,12 +406,25 @@ export class PageSession implements RunHost {
         if (change.meta.onChange) await change.meta.onChange(change.value)
       }
       ctx.check()
-      if (page) {
+      await this.#exchangeAuthCode()
+      this.user = await this.#readUser()
+      ctx.check()
+      // Hidden pages stay hidden when the navigation function fails: nothing is visible then.
+      this.#nav = []
+      const visible = await visiblePages(dir, this.#opts.navigation?.() ?? null, { user: this.user, context: this.context, sessionState: this.state })
+      ctx.check()
+      this.#nav = dir.nav(visible)
+      page = this.#resolvePage(dir, visible)
+      available = page === undefined || visible.some((p) => p.path === page!.path)
+      if (!page) this.#notFound(st, visible)
+      else if (!available) {
+        meta = NOT_AVAILABLE_META
+        this.#notAvailable(st)
+      }
+      else {
         const deps = await resolveInjections(page.inject, st, this.#opts.overrides)
         ctx.check()
         meta = parseReturnedMeta(await page.handler(st, this.#opts.client, deps as never))
-      } else {
-        this.#notFound(st)
       }
     } catch (err) {
       ;({ outcome, switchTo } = this.#failed(err, ctx, st))
@@ -525,7 +602,6 @@ export class PageSession implements RunHost {
   }
 
   #render(runId: number, page: ResolvedPage | undefined, meta: PageMeta | null, main: UiElement[], sidebar: UiElement[], partial: boolean): ServerMessage {
-    const dir = this.#opts.directory()
     const m = meta ?? page?.pageMeta ?? null
     const info: PageInfo = page
       ? { path: page.path, title: m?.pageTitle ?? page.title, icon: m?.pageIcon ?? page.icon, layout: m?.layout ?? 'centered', breadcrumb: m?.breadcrumb ?? null }
@@ -535,7 +611,7 @@ export class PageSession implements RunHost {
       type: 'render',
       runId,
       page: info,
-      nav: dir.nav(),
+      nav: this.#nav,
       main: asNodes(main),
       sidebar: asNodes(sidebar),
       query: this.query.toString(),
@@ -546,11 +622,23 @@ export class PageSession implements RunHost {
     }
   }
 
-  #notFound(st: St): void {
-    const pages = this.#opts.directory().pages
+  #notFound(st: St, pages: readonly ResolvedPage[]): void {
     st.title('Page not found')
     st.markdown(pages.length ? `There is no page at \`${this.#path}\`. These pages exist:` : 'This app has no pages yet: register one with `app.page("/", (st) => { ... })`.')
     for (const p of pages) st.link(p.title, p.path, { newTab: false, ...(p.icon ? { icon: p.icon } : {}) })
+  }
+
+  /** A page `app.navigation` hides from this session: said plainly, with the way in when signing in may help. */
+  #notAvailable(st: St): void {
+    st.title('Not available')
+    st.markdown(`The page \`${this.#path}\` is not available to you.`)
+    const identity = this.identity
+    if (identity && !this.user.isLoggedIn) {
+      st.markdown('You are not signed in; signing in may give you access.')
+      st.link('Sign in', identity.loginUrl(identity.providers[0]!, this.#path), { newTab: false })
+    }
+    const home = this.#nav[0]
+    if (home) st.link(`Go to ${home.title}`, home.path, { newTab: false })
   }
 
   #dataframePage(id: string, page: number, sort: SortSpec | null): void {

@@ -4,6 +4,8 @@ import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'
 import type { St, StContext } from '../st-types.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
+import type { PageIdentity, StUser } from '../user.js'
 import { sameValue } from '../st/values.js'
 import { RunAborted } from './signals.js'
 import type { UploadStore } from './upload-store.js'
@@ -20,6 +22,15 @@ export interface RunHost {
   readonly media: MediaStore
   /** Files posted to the upload endpoint for this session (`fileUploader` takes them by reference). */
   readonly uploads: UploadStore
+  readonly secrets: RegisteredSecrets
+  /** `st.user` of this run. */
+  readonly user: StUser
+  /** The app's login, or null when it has none. */
+  readonly identity: PageIdentity | null
+  /** The page path and query of this run (where `st.login()` comes back to). */
+  readonly path: string
+  /** Send the browser to an app URL (a full page load). */
+  redirect(url: string): void
   hasPage(path: string): boolean
   toast(body: string, icon: string | null): void
   dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined

@@ -8,6 +8,7 @@ import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
 import type { UploadIn, UploadOutcome } from './page-thread-messages.js'
+import { kIdentity, kNavigation } from '../../internal/symbols.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
@@ -56,6 +57,7 @@ const MALFORMED: ServerMessage = { v: 1, type: 'error', message: 'malformed mess
 export class LocalSessions implements SessionHost {
   readonly #manager: SessionManager
   #directory: PageDirectory
+  #app: PageApp
   readonly #logger: Logger
   readonly #basePath: string
   readonly #maxPendingUploadBytes: number
@@ -77,6 +79,7 @@ export class LocalSessions implements SessionHost {
     onDrop?: (id: string) => void
   }) {
     this.#directory = new PageDirectory(options.app.pages)
+    this.#app = options.app
     this.#logger = options.logger
     this.#basePath = options.basePath
     this.#maxPendingUploadBytes = options.maxPendingUploadBytes
@@ -95,6 +98,9 @@ export class LocalSessions implements SessionHost {
           overrides: options.overrides,
           showErrorDetails: options.showErrorDetails,
           runTimeoutMs: options.runTimeoutMs,
+          ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
+          navigation: () => this.#app[kNavigation] ?? null,
+          identity: () => this.#app[kIdentity] ?? null,
         }),
     })
   }
@@ -158,6 +164,7 @@ export class LocalSessions implements SessionHost {
   /** A reloaded app module: sessions rerun with the new page functions (state kept). */
   replaceApp(app: PageApp): number {
     this.#directory = new PageDirectory(app.pages)
+    this.#app = app
     return this.#manager.rerunAll()
   }
 

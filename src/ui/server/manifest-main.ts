@@ -1,6 +1,7 @@
 import { isSvcError } from '../../errors.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { loadTarget } from '../../target/load-target.js'
+import { declaredComponents } from '../components.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import type { ManifestReport } from './manifest.js'
 
@@ -14,7 +15,7 @@ const { target, cwd, appFile } = JSON.parse(process.argv[2] ?? '{}') as { target
 try {
   markPagesOnly()
   const { app, file, exportName } = await loadTarget(target, cwd)
-  await send({ t: 'ready', manifest: { settings: app.settings, pages: new PageDirectory(app.pages).keys(), file, exportName } })
+  await send({ t: 'ready', manifest: { settings: app.settings, pages: new PageDirectory(app.pages).keys(), file, exportName, components: declaredComponents() } })
   process.exit(0)
 } catch (err) {
   // A reload (the file is known) reports the failure as the browser's dev overlay shows it.

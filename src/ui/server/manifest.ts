@@ -17,6 +17,10 @@ const ManifestReportSchema = z.discriminatedUnion('t', [
       pages: z.array(z.object({ path: z.string(), slug: z.string(), title: z.string() })),
       file: z.string(),
       exportName: z.string(),
+      components: z.object({
+        folders: z.array(z.object({ name: z.string(), folder: z.string(), entry: z.string(), sameOrigin: z.boolean() })),
+        frameOrigins: z.array(z.string()),
+      }),
     }),
   }),
   z.object({

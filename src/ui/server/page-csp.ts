@@ -1,5 +1,6 @@
 import type { CspAdditions, CspSetting } from '../../settings/csp.js'
 import type { PageApp } from '../page-app.js'
+import { componentFrameOrigins } from '../components.js'
 import { mapCspNeed } from '../map-style.js'
 
 /**
@@ -40,9 +41,15 @@ export type ElementCspNeed = (settings: PageApp['settings']) => CspAdditions | n
  */
 export const ELEMENT_CSP_NEEDS: readonly ElementCspNeed[] = [mapCspNeed]
 
-/** The policy of an app's pages: defaults, the elements' needs for its settings, its `ui_csp`. */
+/**
+ * The policy of an app's pages: defaults, the elements' needs for its settings, the origins of
+ * the app's `url` components (`declareComponent(name, { url })`, e.g. a dev server) in
+ * `frame-src`, its `ui_csp`.
+ */
 export function appPageCsp(settings: PageApp['settings']): string | null {
-  return pageCsp(settings.ui_csp ?? null, ELEMENT_CSP_NEEDS.map((need) => need(settings)))
+  const origins = componentFrameOrigins()
+  const components: CspAdditions | null = origins.length > 0 ? { 'frame-src': [...origins] } : null
+  return pageCsp(settings.ui_csp ?? null, [...ELEMENT_CSP_NEEDS.map((need) => need(settings)), components])
 }
 
 /** Where a directive without a list of its own takes its sources from (CSP Level 3 fallbacks). */

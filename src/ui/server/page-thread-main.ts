@@ -5,6 +5,7 @@ import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { kSharedState } from '../../internal/symbols.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { loadTarget } from '../../target/load-target.js'
+import { declaredComponents } from '../components.js'
 import { overridesFromEnv } from '../inject.js'
 import { MediaStore } from '../media-store.js'
 import { LocalSessions, type BoundSession } from './local-sessions.js'
@@ -144,4 +145,4 @@ port.on('message', (m: ToPageThread) => {
 // The main thread reads a late beat as "busy" and places new sessions on other threads; a beat
 // late by more than `ui_run_timeout_s` gets this thread replaced.
 const beat = setInterval(() => post({ t: 'beat', running: running.size }), BEAT_MS)
-post({ t: 'ready', manifest: { settings: app.settings, pages: host.directory.keys(), file, exportName } })
+post({ t: 'ready', manifest: { settings: app.settings, pages: host.directory.keys(), file, exportName, components: declaredComponents() } })

@@ -1,4 +1,5 @@
 import type { ResolvedSettings } from '../../settings/schema.js'
+import type { DeclaredComponents } from '../components.js'
 import type { DevLoadError } from '../protocol.js'
 import type { PageKey } from '../runtime/page-directory.js'
 import type { StContext } from '../st-types.js'
@@ -24,6 +25,8 @@ export interface PageManifest {
   /** The app module's file and export (the dev-reload watcher watches its folder). */
   file: string
   exportName: string
+  /** Components the app declared: the main thread serves their files and frames their origins. */
+  components: DeclaredComponents
 }
 
 /** A file posted to the upload endpoint, on its way to the session's thread. */

@@ -9,6 +9,7 @@ import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../internal/reload-ignore.js'
 import { kSharedState } from '../../internal/symbols.js'
 import { parseChildEnv } from '../../../ipc/child-env.js'
+import { adoptComponents, declaredComponents } from '../components.js'
 import { MediaStore } from '../media-store.js'
 import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
@@ -157,7 +158,7 @@ async function loadInProcess(target: string): Promise<InProcess> {
   const settings = app.settings
   return {
     app,
-    manifest: { settings, pages: new PageDirectory(app.pages).keys(), file, exportName },
+    manifest: { settings, pages: new PageDirectory(app.pages).keys(), file, exportName, components: declaredComponents() },
     async sessions({ media, logger, basePath, showErrorDetails }) {
       const [{ LocalSessions }, { getClient }, { overridesFromEnv }, { PageSnapshots }] = await Promise.all([
         import('./local-sessions.js'),
@@ -190,7 +191,9 @@ function threadsOffOutsideApp(cwd: string): boolean {
   return settingSources(layers).ui_page_threads.kind !== 'default' && resolveSettings(layers).ui_page_threads === 0
 }
 
+/** The site the main thread shows; it also takes the app's components (their files, their origins in the CSP). */
 function siteOf(manifest: PageManifest): PageSite {
+  adoptComponents(manifest.components)
   return { settings: manifest.settings, pages: new PageIndex(manifest.pages) }
 }
 

@@ -10,6 +10,8 @@ import type { PageIndex } from '../runtime/page-directory.js'
 import type { SessionHost } from './local-sessions.js'
 import type { PageThreadPool } from './page-thread-pool.js'
 import { renderShell } from './shell.js'
+import { COMPONENT_PREFIX } from '../components.js'
+import { serveComponentFile } from './component-files.js'
 import { ClientAssets, generatedStyle, REVALIDATE, STATIC_PREFIX, THEME_STYLE_PREFIX, type GeneratedStyle, type StaticFile } from './static-files.js'
 import { sendStatic } from './send-static.js'
 import { sendCompressible } from './compress-body.js'
@@ -226,6 +228,10 @@ export class UiServer {
         return
       }
       sendStatic(req, res, file)
+      return
+    }
+    if (path.startsWith(base + COMPONENT_PREFIX)) {
+      await serveComponentFile(req, res, path.slice(base.length + COMPONENT_PREFIX.length), this.#opts.logger)
       return
     }
     const mediaPrefix = base + MEDIA_PREFIX

@@ -27,7 +27,9 @@ import type {
   ChatInputOptions, ChatMessageOptions, Dialog, DialogOptions, PopoverOptions, StatusContainer, StatusOptions, StreamSource, WriteStreamOptions,
 } from '../st-types.js'
 import * as more from './more.js'
-import type { Containers, IframeOptions, MapOptions, PlotlyChartOptions, PlotlyFigure, PlotlySelection, Callback } from '../st-types.js'
+import { component } from './component.js'
+import type { Component } from '../components.js'
+import type { ComponentOptions, Containers, IframeOptions, MapOptions, PlotlyChartOptions, PlotlyFigure, PlotlySelection, Callback } from '../st-types.js'
 import { mapProps } from './map.js'
 import { plotlyChart } from './plotly.js'
 import * as embed from './embed.js'
@@ -295,6 +297,9 @@ export class Container implements StContainer, w.Emitter {
   }
   downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, o?: DownloadButtonOptions): boolean {
     return w.downloadButton(this, label, data, o)
+  }
+  component<A, V, D = null>(def: Component<A, V>, args: A, o?: ComponentOptions<V, D>): V | D {
+    return component(this, def, args, o)
   }
 
   // ---- chat, streaming, overlays, status (st/chat.ts, st/overlays.ts) ----

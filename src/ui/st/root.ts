@@ -4,6 +4,9 @@ import type { RunContext } from '../runtime/run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/signals.js'
 import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
 import { Container } from './container.js'
+import type { RegisteredSecrets } from '../../secrets/register.js'
+import { clearAccessToken } from '../../auth/ui.js'
+import type { PageIdentity, StUser } from '../user.js'
 import { effectProps, logoProps } from './effects.js'
 
 /** The logo's node id: one per run, at the top of the sidebar list (the client shows it apart from the sidebar's elements). */
@@ -54,6 +57,10 @@ class StRoot extends Container implements St {
   readonly queryParams: QueryParams
   readonly context: StContext
 
+  get secrets(): RegisteredSecrets {
+    return this.ctx.host.secrets
+  }
+
   constructor(ctx: RunContext, target?: FragmentTarget) {
     super(ctx, target?.list ?? ctx.main, target?.id ?? 'm', null)
     this.sidebar = target ? new FragmentSidebar(ctx, [], target.id, null) : new Container(ctx, ctx.sidebar, 's', null)
@@ -96,6 +103,41 @@ class StRoot extends Container implements St {
   stop(): never {
     this.ctx.check()
     throw new StopRequested()
+  }
+
+  get user(): StUser {
+    return this.ctx.host.user
+  }
+
+  login(provider?: string): never {
+    this.ctx.check()
+    const identity = this.#identity('login')
+    const name = provider ?? identity.providers[0]!
+    if (!identity.providers.includes(name)) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `st.login(${JSON.stringify(provider)}): no login named so; this app has ${identity.providers.map((p) => JSON.stringify(p)).join(', ')} (the name given to app.attachOidcLogin)`)
+    }
+    this.ctx.host.redirect(identity.loginUrl(name, this.#here()))
+    throw new StopRequested()
+  }
+
+  logout(): never {
+    this.ctx.check()
+    const identity = this.#identity('logout')
+    clearAccessToken(this)
+    this.ctx.host.redirect(identity.logoutUrl(this.#here()))
+    throw new StopRequested()
+  }
+
+  #identity(call: string): PageIdentity {
+    const identity = this.ctx.host.identity
+    if (!identity) throw new SvcError('SVC_ERR_UI_BAD_CALL', `st.${call}(): this app has no login; call app.attachOidcLogin(client) in the app module (docs/auth.md)`)
+    return identity
+  }
+
+  /** This page and its query: where the browser comes back to. */
+  #here(): string {
+    const query = this.queryParams.toString()
+    return this.ctx.host.path + (query ? `?${query}` : '')
   }
 
   resetWidget(key: string): void {

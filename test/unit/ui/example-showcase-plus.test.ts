@@ -2,12 +2,14 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { app } from '../../../examples/showcase-plus/app.js'
 import { createUiTestHandle } from '../../../src/ui/app-test.js'
-import type { MapProps } from '../../../src/ui/elements.js'
+import type { ComponentProps, MapProps } from '../../../src/ui/elements.js'
+import { buildStarRating } from '../../helpers/example-component.js'
 
 describe('examples/showcase-plus', () => {
   // The page reads the stores from the app's own API: serve it on a loopback port for the page's client.
   const before = process.env.SVC_INTERNAL_API_BASE
   beforeAll(async () => {
+    await buildStarRating()
     await app.api.listen({ port: 0, host: '127.0.0.1' })
     process.env.SVC_INTERNAL_API_BASE = `http://127.0.0.1:${(app.api.server.address() as AddressInfo).port}`
   })
@@ -34,5 +36,25 @@ describe('examples/showcase-plus', () => {
     const after = at.get('map')[0]!.props as MapProps
     expect((after.color as string[]).filter((c) => c === 'rgba(148, 163, 184, 0.35)')).toHaveLength(10)
     expect(at.sidebar[0]!.type).toBe('logo')
+  })
+
+  it('the star rating gets the selection in its args and its value back; the sidebar shows who is signed in', async () => {
+    const at = await createUiTestHandle(app, { user: { sub: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' } }).run()
+    expect(at.exception).toEqual([])
+    expect(at.sidebar.map((e) => e.type)).toEqual(['logo', 'markdown', 'caption', 'button'])
+    expect(at.sidebar[1]!.props).toMatchObject({ html: '<p>Signed in as <strong>Ada Lovelace</strong></p>' })
+    const rating = at.get('component')[0]!
+    expect(rating.props as ComponentProps).toMatchObject({ name: 'star-rating', args: { max: 5, label: 'Rate the store network' }, value: 0 })
+    expect((rating.props as ComponentProps).src).toMatch(/^\/_stcore\/component\/star-rating\/[0-9a-f]{16}\/index\.html$/)
+    await at.send({ v: 1, type: 'widget', id: rating.id, value: 4 })
+    expect(at.get('caption').map((c) => c.props.html)).toContain('<p>Ada Lovelace rated the store network 4 of 5.</p>')
+    // A value the schema refuses (6 of 5 stars) never reaches the page.
+    await at.send({ v: 1, type: 'widget', id: rating.id, value: 6 })
+    expect(at.get('component')[0]!.props.value).toBe(4)
+  })
+
+  it('signed out without an IdP configured, the sidebar says how to turn sign-in on', async () => {
+    const at = await createUiTestHandle(app).run()
+    expect(at.sidebar[1]!.props).toMatchObject({ html: '<p>Sign-in is off: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.</p>' })
   })
 })

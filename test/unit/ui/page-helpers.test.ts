@@ -183,7 +183,7 @@ describe('pages manifest', () => {
     expect(m).toMatchObject({ manifest_version: 1, manifest_stability: 'stable', title: 'Portal' })
     expect(m.pages.map((p) => [p.path, p.title])).toEqual([['/users', 'Users'], ['/', 'Overview']])
     expect(m.pages[0]).toEqual({
-      path: '/users', title: 'Users', tags: ['admin'], description: 'All users', icon: '👥',
+      path: '/users', title: 'Users', tags: ['admin'], description: 'All users', icon: '👥', section: null,
       parameters: [
         { name: 'st', annotation: 'St' }, { name: 'client', annotation: 'ApiClient' },
         { name: 'users', annotation: 'Depends(loadUsers)' }, { name: 'lang', annotation: 'Header("accept-language")' },

@@ -96,6 +96,8 @@ const REGISTRY: Registry = {
   segmentedControl: SegmentedControl,
   feedback: Feedback,
   fragment: Fragment,
+  // Custom components: the sandboxed iframe and its protocol load with the first one.
+  component: lazyElement(() => import('../lazy/component.js').then((m) => m.mount), { minHeight: (p) => p.height ?? 150, formValue: true }),
   // Issue #25: each renderer is a lazily loaded chunk (pages without them load none of it).
   map: lazyElement(() => import('../lazy/map.js').then((m) => m.mount), { minHeight: (p) => p.height }),
   plotlyChart: lazyElement(() => import('../lazy/plotly.js').then((m) => m.mount), { minHeight: (p) => p.height ?? 450 }),

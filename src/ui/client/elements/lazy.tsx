@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { useRuntime } from '../context.js'
+import { useForm, useRuntime } from '../context.js'
 import { safeUrl } from '../url.js'
 import type { MountView, View } from '../lazy/view.js'
 import type { ElementProps } from './types.js'
@@ -10,16 +10,19 @@ interface LazyOptions<P> {
   minHeight?: (props: P) => number | null
   /** Draws nothing in the page's flow (an overlay): no box, so the element takes no space. */
   headless?: boolean
+  /** Inside a form, values wait for its submit button like other widgets' (custom components). */
+  formValue?: boolean
 }
 
 /**
  * An element drawn by a lazily loaded chunk (`lazy/*.ts`): the first node of that type imports
  * it, so `app.js` carries only this stub.
  */
-export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = () => null, headless = false }: LazyOptions<P> = {}): FunctionComponent<ElementProps<P>> {
+export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = () => null, headless = false, formValue = false }: LazyOptions<P> = {}): FunctionComponent<ElementProps<P>> {
   let module: Promise<MountView<P>> | null = null
   return function LazyElement({ node, props }: ElementProps<P>) {
     const rt = useRuntime()
+    const form = useForm()
     const host = useRef<HTMLDivElement>(null)
     const view = useRef<View<P> | null>(null)
     const latest = useRef(props)
@@ -40,7 +43,7 @@ export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = 
       module.then((mount) => {
         const el = headless ? document.createElement('div') : host.current
         if (!live || !el) return
-        const sendValue = (value: unknown) => rt.sendWidget(node.id, value)
+        const sendValue = (value: unknown) => (formValue && form ? form.set(node.id, value) : rt.sendWidget(node.id, value))
         const drawn = mount(el, latest.current, { basePath: rt.config.basePath, title: rt.config.title, mapStyle: rt.config.mapStyle, sendValue, safeUrl })
         view.current = drawn.view
         drawn.ready.then(() => live && setState(true), fail)

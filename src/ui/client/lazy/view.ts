@@ -11,7 +11,7 @@ export interface ViewHost {
   readonly title: string
   /** `st.map`'s basemap styles from the page config, or null for the defaults. */
   readonly mapStyle: { light: string; dark: string } | null
-  /** Send this node's widget value to the server (a rerun follows). */
+  /** Send this node's widget value to the server (a rerun follows), or to its form when the element asks (`formValue`). */
   sendValue(value: unknown): void
   /** The URL policy of the page client (`src/ui/url-policy.ts`): the URL to use, or undefined when it must not be loaded. */
   safeUrl(value: string, kind: 'link' | 'image'): string | undefined

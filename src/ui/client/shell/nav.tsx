@@ -17,10 +17,13 @@ export function Nav({ entries, activePath, onNavigate }: NavProps) {
   const rt = useRuntime()
   const renderList = (list: NavEntry[], depth: number) => (
     <ul class={depth === 0 ? 'svc-nav-list' : 'svc-nav-list svc-nav-sub'} role="list">
-      {sorted(list).map((entry) => {
+      {sorted(list).map((entry, i, all) => {
         const active = entry.path === activePath
+        // The server lists a section's pages together: its name heads the first of them.
+        const section = entry.section !== all[i - 1]?.section ? entry.section : undefined
         return (
           <li key={entry.path}>
+            {section ? <p class="svc-nav-section">{section}</p> : null}
             <a
               class={active ? 'svc-nav-link is-active' : 'svc-nav-link'}
               href={rt.href(entry.path)}
