@@ -44,6 +44,9 @@ export function pagesOnlyApi(log: Logger): FastifyInstance {
             decorations.set(name, value)
             return api
           }
+        case 'hasRoute':
+          // No route is kept here, so a route declared only when missing is declared (and ignored).
+          return () => false
         case 'hasDecorator':
           return (name: string | symbol) => decorations.has(name)
         case 'getDecorator':
