@@ -96,6 +96,10 @@ export type ServerMessage =
   | { v: 1; type: 'location'; url: string }
   | { v: 1; type: 'toast'; id: string; body: string; icon: string | null }
   | { v: 1; type: 'error'; message: string }
+  /** The session moved to another page thread (a reload, a thread replaced): send `hello` again on this socket. */
+  | { v: 1; type: 'resume' }
+  /** The run took longer than `ui_run_timeout_s` and was stopped; `hello` again runs the page anew. */
+  | { v: 1; type: 'run_stopped'; seconds: number }
   /** Answer to `dataframe_page`: one page of a dataframe of the latest run (no rerun). */
   | {
       v: 1
@@ -162,13 +166,43 @@ export const ClientMessage = z.discriminatedUnion('type', [
 ])
 export type ClientMessage = z.infer<typeof ClientMessage>
 
-export function parseClientMessage(text: string): ClientMessage | null {
+/** Nesting a client message may have (a data-editor edit is four levels deep). */
+export const MAX_MESSAGE_DEPTH = 32
+/** Array items and object keys a client message may hold, counted over the whole message. */
+export const MAX_MESSAGE_ENTRIES = 100_000
+
+/**
+ * Parse and validate one client message; null when it is not JSON, nests deeper than
+ * `MAX_MESSAGE_DEPTH`, holds more than `MAX_MESSAGE_ENTRIES` entries or is no page-protocol
+ * message. Its size was bounded before it was read (`ui_max_message_bytes`).
+ */
+export function parseClientMessage(text: string | Uint8Array): ClientMessage | null {
   let data: unknown
   try {
-    data = JSON.parse(text)
+    data = JSON.parse(typeof text === 'string' ? text : utf8.decode(text))
   } catch {
     return null
   }
+  if (!withinBounds(data)) return null
   const parsed = ClientMessage.safeParse(data)
   return parsed.success ? parsed.data : null
+}
+
+/** `fatal`: bytes that are not UTF-8 make the message malformed (the page server reads text frames unchecked). */
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** One pass over the parsed value, without recursion (a deep value must not exhaust the stack). */
+function withinBounds(root: unknown): boolean {
+  const stack: [unknown, number][] = [[root, 1]]
+  let entries = 0
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!
+    if (typeof value !== 'object' || value === null) continue
+    if (depth > MAX_MESSAGE_DEPTH) return false
+    const children = Array.isArray(value) ? value : Object.values(value)
+    entries += children.length
+    if (entries > MAX_MESSAGE_ENTRIES) return false
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+  }
+  return true
 }

@@ -20,6 +20,7 @@ import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
 import { sessionRef } from './session-ref.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
+import { UploadStore } from './upload-store.js'
 import { WidgetStore } from './widget-store.js'
 
 export type Send = (message: ServerMessage) => void
@@ -36,6 +37,8 @@ export interface PageSessionOptions {
   showErrorDetails: boolean
   /** A slow run sends what it has so far this often (ms). */
   partialFlushMs?: number
+  /** A run still going after this long (ms) is stopped (`ui_run_timeout_s`); 0 or absent: never. */
+  runTimeoutMs?: number
   /** `st.secrets`. */
   secrets?: Readonly<Record<string, unknown>>
   /** `app.navigation(fn)` (read on every run, like `directory`). */
@@ -70,6 +73,8 @@ function mergePartial(fresh: UiElement[], previous: UiElement[]): UiElement[] {
 export class PageSession implements RunHost {
   readonly id: string
   readonly widgets = new WidgetStore()
+  /** Files posted to the upload endpoint for this session, until its `fileUploader` takes them. */
+  readonly uploads = new UploadStore()
   readonly state: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   readonly query: QueryState
   readonly media: MediaStore
@@ -265,7 +270,29 @@ export class PageSession implements RunHost {
     this.generation++
     this.#send = null
     this.#syncTimers(new Map())
+    this.uploads.clear()
     this.#settle()
+  }
+
+  /**
+   * Stop the run of `ctx` when it is still going after `runTimeoutMs`: it turns stale (its next
+   * `st` call ends it) and the visitor is told. A run that never yields never lets this timer
+   * fire; the page server replaces its thread instead (page-thread-pool.ts).
+   */
+  #watchRun(ctx: RunContext, runId: number): NodeJS.Timeout | undefined {
+    const ms = this.#opts.runTimeoutMs ?? 0
+    if (ms <= 0) return undefined
+    return setTimeout(() => {
+      if (!ctx.current) return
+      const seconds = Math.round(ms / 100) / 10
+      this.#opts.logger.warn({ code: 'SVC_ERR_UI_RUN_TIMEOUT', page: this.#path, seconds }, `ui page run took longer than ${seconds} s and was stopped`)
+      this.generation++
+      // The click that started it is spent: the next run (the visitor's Rerun) must not repeat it.
+      this.widgets.activeTriggers.clear()
+      this.#emit({ v: 1, type: 'run_state', runId, running: false })
+      this.#emit({ v: 1, type: 'run_stopped', seconds })
+      if (!this.#scheduled) this.#settle()
+    }, ms)
   }
 
   hasPage(path: string): boolean {
@@ -368,6 +395,7 @@ export class PageSession implements RunHost {
     let switchTo = ''
     let flushed = 0
     const flushMs = this.#opts.partialFlushMs ?? DEFAULT_PARTIAL_FLUSH_MS
+    const watch = this.#watchRun(ctx, runId)
     const timer = setInterval(() => {
       if (!ctx.current || ctx.version === flushed) return
       flushed = ctx.version
@@ -402,6 +430,7 @@ export class PageSession implements RunHost {
       ;({ outcome, switchTo } = this.#failed(err, ctx, st))
     } finally {
       clearInterval(timer)
+      clearTimeout(watch)
     }
     if (!ctx.current) return
     if (outcome !== 'error') this.#lastError = null
@@ -470,6 +499,7 @@ export class PageSession implements RunHost {
     const st = createSt(ctx, { id, list: children })
     let outcome: Outcome = 'complete'
     let switchTo = ''
+    const watch = this.#watchRun(ctx, runId)
     try {
       for (const change of this.widgets.applyPending(this.state)) {
         if (change.meta.onChange) await change.meta.onChange(change.value)
@@ -478,6 +508,8 @@ export class PageSession implements RunHost {
       await spec.fn(st)
     } catch (err) {
       ;({ outcome, switchTo } = this.#failed(err, ctx, st))
+    } finally {
+      clearTimeout(watch)
     }
     if (!ctx.current) return
     if (outcome !== 'error') this.#lastError = null

@@ -1,9 +1,11 @@
-import { describeStartupError, readSidecarEnv, startSidecar, startupFatal, type RunningSidecar } from './sidecar.js'
-import { endOwnTree } from '../../../supervisor/kill-tree.js'
-import { logUncaught } from '../../internal/uncaught.js'
+import type { RunningSidecar } from './sidecar.js'
 
-// The bundled page server, started by the supervisor with child_process.fork (IPC present).
+// The bundled page server, started by the supervisor with child_process.fork (IPC present). Its
+// title is set before the rest loads, so `ps` never shows a nameless node while it starts.
 process.title = 'svc sidecar'
+const { describeStartupError, readSidecarEnv, startSidecar, startupFatal } = await import('./sidecar.js')
+const { endOwnTree } = await import('../../../supervisor/kill-tree.js')
+const { logUncaught } = await import('../../internal/uncaught.js')
 let sidecar: RunningSidecar | null = null
 let stopping = false
 
