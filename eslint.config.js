@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   // templates/ holds the files `svc new` writes into a user's folder: text here, not this project's code.
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'test/.tmp/**', 'bench/results/**', 'templates/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'test/.tmp/**', 'bench/results/**', 'templates/**', '**/dist/**'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -3,7 +3,7 @@
  * against a one-element baseline; bytes per rerun of a 10,000-row page whose slider moved; then
  * how many live sessions fit in 100 MiB of sidecar RSS; then isolation: one session's rerun
  * latency while another burns 2 s of CPU, with page threads and without (`ui_page_threads: 0`),
- * and the memory a page thread costs.
+ * and the memory of a whole `svc run` tree (examples/dashboard) idle and with one and two page sessions.
  * Run: npm run bench:pages (builds first; the sidecar is dist/src/ui/server/main.js).
  */
 import { app, BURN_KEY, PAGE_ELEMENTS, ROWS_PAGE_ROWS, SLIDER_KEY } from './fixtures/pages-app.js'
@@ -12,6 +12,7 @@ import { comparePair, engineDriver, socketDriver, type LatencyResult, type PageU
 import { machineLine, mean, MIB, ms, printTable, ratio } from './pages-lib/report.js'
 import { describeSessions, sessionsPerBudget } from './pages-lib/session-memory.js'
 import { SidecarProcess } from './pages-lib/sidecar-process.js'
+import { summed, treeMemory, type TreeMemory } from './pages-lib/tree-memory.js'
 import { findWidget, PageSocket } from './pages-lib/page-socket.js'
 
 const APP_TARGET = 'bench/fixtures/pages-app.ts:app'
@@ -110,4 +111,16 @@ printTable(['', "B's reruns", 'p50 ms', 'max ms', 'RSS MiB (2 sessions)'], [
   isoRow('ui_page_threads: 0 (one event loop)', inProcess),
   isoRow(`ui_page_threads: ${THREADS}`, pooled),
 ])
-console.log(`memory per page thread (app loaded, one session each): ${((pooled.rss - inProcess.rss) / THREADS / MIB).toFixed(1)} MiB of sidecar RSS`)
+
+const TREE_APP = 'examples/dashboard/app.ts:app'
+const TREE_SESSIONS = 2
+console.log(`\n5. Memory of a whole tree: svc run ${TREE_APP} (bundled page server), idle and with 1..${TREE_SESSIONS} page sessions on /; targets on Node 24: idle < 250 MB, one session < 300 MB`)
+const tree = await treeMemory(TREE_APP, '/', TREE_SESSIONS)
+const titles = [...tree.idle.keys()]
+const mb = (b: number): string => (b / 1e6).toFixed(0)
+printTable(['', ...titles, 'sum MB', 'target'], [
+  ['idle', ...titles.map((t) => mb(tree.idle.get(t)?.rssBytes ?? 0)), mb(summed(tree.idle)), summed(tree.idle) < 250e6 ? 'met' : 'missed'],
+  ...tree.withSessions.map((m, i) => [`${i + 1} session${i ? 's' : ''}`, ...titles.map((t) => mb(m.get(t)?.rssBytes ?? 0)), mb(summed(m)), i === 0 ? (summed(m) < 300e6 ? 'met' : 'missed') : '-']),
+])
+const sidecar = (m: TreeMemory): number => m.get('svc sidecar')?.rssBytes ?? 0
+console.log(`page server: idle ${mb(sidecar(tree.idle))} MB (no page thread), +${mb(sidecar(tree.withSessions[0]!) - sidecar(tree.idle))} MB with the first session (its thread), +${mb(sidecar(tree.withSessions[1]!) - sidecar(tree.withSessions[0]!))} MB with the second (a second thread)`)

@@ -19,6 +19,10 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // ASCII only (characters escaped, comments dropped): V8 then keeps the source as a one-byte
+  // string, 0.6 MB instead of 1.5 MB in every isolate (each process and each page thread).
+  charset: 'ascii',
+  minifyWhitespace: true,
   banner: { js: `// zod ${version} (MIT License, https://github.com/colinhacks/zod), bundled by scripts/bundle-zod.mjs` },
   logLevel: 'warning',
 })

@@ -1,19 +1,13 @@
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type HTTPMethods } from 'fastify'
-import { fastifySwagger } from '@fastify/swagger'
-import { randomUUID } from 'node:crypto'
+import type { FastifyServerOptions, HTTPMethods } from 'fastify'
 import type { Logger } from 'pino'
 import { resolveProcessSettings } from './settings/resolve.js'
 import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger } from './logging/logger.js'
-import { ApiRequestLogController } from './logging/api-request-log.js'
-import { getRequestId } from './logging/context.js'
 import { isPagesOnly } from './internal/process-role.js'
-import { markCompilersDefault, withLazySchemaCompilers } from './api/lazy-schema-compilers.js'
-import { serveDocsUiOnFirstUse } from './internal/lazy-docs-ui.js'
+import { pagesOnlyApi } from './internal/pages-only-api.js'
 import type { NavigationFn } from './ui/navigation.js'
 import type { PageIdentity } from './auth/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
-import { loadOpenApiTransforms, openApiTransform, openApiTransformObject } from './api/openapi.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
 import type { ZodSchema } from './api/zod-schema.js'
 import { kIdentity, kNavigation, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
@@ -32,6 +26,10 @@ import { SvcError } from './errors.js'
 import { SharedState, redisReadiness } from './shared-state/shared-state.js'
 import type { SessionStore } from './ui/url-session.js'
 import { kSecretsReport, loadSecrets, type SecretsOf, type SecretsReport, type SecretsSchema } from './secrets/secrets.js'
+
+// A process that only runs pages (the page server) never loads Fastify: it is decided before the
+// app module is imported (src/internal/process-role.ts).
+const apiModule = isPagesOnly() ? null : await import('./api-instance.js')
 
 export interface SvcOptions<S extends SecretsSchema | undefined = undefined> extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
@@ -83,46 +81,13 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
     this[kSecretsReport] = secrets.report
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
-    const apiOptions: FastifyServerOptions = {
-      ...(fastifyOptions as FastifyServerOptions),
-      loggerInstance: childLogger(root, 'svc.api') as FastifyBaseLogger,
-      logController: new ApiRequestLogController(this.settings),
-      requestIdHeader: false,
-      genReqId: () => getRequestId() ?? randomUUID(),
-      trustProxy: this.settings.trust_proxy,
-    }
-    const compilers = withLazySchemaCompilers(fastifyOptions?.schemaController)
-    const api = Fastify({ ...apiOptions, schemaController: compilers.options }) as unknown as SvcApi
-    this.api = markCompilersDefault(api, compilers.lazy) ? api : (Fastify(apiOptions) as unknown as SvcApi)
-    // The id goes out with Fastify's own headers: a header set on the raw response before
-    // Fastify writes the head makes Node merge the two header sets on every answer.
-    this.api.addHook('onRequest', (request, reply, done) => {
-      reply.header('x-request-id', request.id)
-      done()
-    })
+    const apiLogger = childLogger(root, 'svc.api')
+    this.api = (apiModule ? apiModule.createApi(this.settings, apiLogger, fastifyOptions as FastifyServerOptions | undefined) : pagesOnlyApi(apiLogger)) as unknown as SvcApi
     this.#errorDetails = this.settings.show_error_details ?? false
     answerServerErrorsPrivately(this.api, () => this.#errorDetails)
     applyCors(this.api, this.settings)
     answerSchemaErrors(this.api)
-    if (!isPagesOnly()) {
-      const base = this.settings.root_path + this.settings.api_mount_path
-      // Applied synchronously (not via register) so that routes the user declares right after
-      // `new Svc()` are seen by the OpenAPI collector's onRoute hook.
-      fastifySwagger(this.api, {
-        openapi: {
-          openapi: '3.1.0',
-          info: { title: this.settings.title, version: '0.1.0' },
-          servers: [{ url: base }],
-        },
-        transform: openApiTransform,
-        transformObject: openApiTransformObject,
-      }, () => {})
-      serveDocsUiOnFirstUse(this.api, base, loadOpenApiTransforms)
-      this.api.get('/openapi.json', { schema: { hide: true } }, async () => {
-        await loadOpenApiTransforms()
-        return this.api.swagger()
-      })
-    }
+    apiModule?.documentApi(this.api, this.settings)
     this.#shared = new SharedState(this.settings, childLogger(root, 'svc.redis'))
     registerHealthRoutes(this.api, () => this.#health, this.settings.root_path, () => redisReadiness(this.#shared))
     this.api.addHook('onClose', async () => this.#shared.close())

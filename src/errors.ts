@@ -79,6 +79,11 @@ export const ERRORS = {
   SVC_ERR_UI_SIDECAR_START: { status: 500, error: 'ui_start_failed' },
   SVC_ERR_UI_CACHE: { status: 500, error: 'page_cache' },
   SVC_ERR_UI_PAGE_THREAD: { status: 500, error: 'page_thread_failed' },
+  SVC_ERR_UI_MESSAGE_TOO_LARGE: { status: 500, error: 'page_message_too_large' },
+  SVC_ERR_UI_UPLOAD_TOO_LARGE: { status: 413, error: 'payload_too_large' },
+  SVC_ERR_UI_UPLOAD_REJECTED: { status: 400, error: 'bad_request' },
+  SVC_ERR_UI_UPLOAD_SESSION: { status: 404, error: 'session_not_found' },
+  SVC_ERR_UI_RUN_TIMEOUT: { status: 500, error: 'page_run_timeout' },
   SVC_ERR_UI_INTERNAL: { status: 500, error: 'internal' },
   // REDIS: shared state across replicas (`redis_url`)
   SVC_ERR_REDIS_UNAVAILABLE: { status: 503, error: 'shared_state_unavailable' },
@@ -90,7 +95,8 @@ export const ERRORS = {
 
 export type SvcErrorCode = keyof typeof ERRORS
 
-const kSvcError = Symbol.for('svc.error')
+/** The brand of every svc error (global, so every copy of svc in a process agrees). */
+export const kSvcError = Symbol.for('svc.error')
 
 /** Every error svc raises on purpose. Recognise it with `isSvcError(e)`, then `switch (e.code)`. */
 export class SvcError extends Error {

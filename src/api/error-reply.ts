@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { http } from '../internal/node-http.js'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { ERRORS } from '../errors.js'
 
@@ -32,7 +32,7 @@ export function answerServerErrorsPrivately(api: FastifyInstance, details: () =>
     unhandled.delete(reply)
     const status = reply.statusCode
     const body = {
-      error: status === 500 ? ERRORS.SVC_ERR_API_INTERNAL.error : snakeCase(STATUS_CODES[status] ?? 'server error'),
+      error: status === 500 ? ERRORS.SVC_ERR_API_INTERNAL.error : snakeCase(http.STATUS_CODES[status] ?? 'server error'),
       message: details() ? error.message : GENERIC_SERVER_ERROR_MESSAGE,
       request_id: request.id,
       ...(details() && error.stack ? { stack: error.stack } : {}),

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { fastifyCors } from '@fastify/cors'
+import { createRequire } from 'node:module'
 import { SvcError } from '../errors.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 
@@ -45,6 +45,8 @@ export function corsOrigins(settings: CorsSettings): string[] {
 export function applyCors(api: FastifyInstance, settings: CorsSettings): void {
   const origins = corsOrigins(settings)
   if (origins.length === 0) return
+  // Loaded only when CORS is configured.
+  const { fastifyCors } = createRequire(import.meta.url)('@fastify/cors') as typeof import('@fastify/cors')
   void api.register(fastifyCors, {
     origin: origins.includes('*') ? '*' : origins,
     credentials: settings.cors_allow_credentials,

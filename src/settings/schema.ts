@@ -171,6 +171,17 @@ export const FIELDS = {
   /** Worker threads running page sessions; null = max(2, available cores); 0 = in the page server's own thread. */
   /** Each thread holds a copy of the app (~90 MiB): two isolate one busy page; raise it for many concurrent heavy pages. */
   ui_page_threads: { schema: z.number().int().min(0).max(64), default: 2, parse: asNumber },
+  /** Largest message a browser may send on the page socket, checked before it is read (close 1009); 0 = unlimited. */
+  ui_max_message_bytes: {
+    // ws keeps the limit in a 32-bit integer.
+    schema: z.number().int().min(0).max(2 ** 31 - 1),
+    default: 1024 * 1024, // 1 MiB: widget input; files go over the upload endpoint
+    parse: asNumber,
+  },
+  /** Largest file one upload request may carry (`POST {root}/_stcore/upload`); 0 = unlimited. */
+  ui_max_upload_bytes: { schema: z.number().int().min(0), default: 32 * 1024 * 1024, parse: asNumber },
+  /** A page run longer than this is stopped (a page thread that never yields is replaced); 0 = no limit. */
+  ui_run_timeout_s: { schema: seconds, default: 30, parse: asNumber },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
   /** Shared state for several replicas (OIDC login state, URL sessions, page sessions); '' = in memory. */

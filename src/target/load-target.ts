@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url'
 import { register } from 'tsx/esm/api'
 import { resolveSync } from './app-format-hooks.js'
 import { SvcError } from '../errors.js'
-import { isSvc, type Svc } from '../app.js'
+import type { Svc } from '../app.js'
+import { kSvcApp } from '../internal/symbols.js'
 import { describeImportFailure } from './import-failure.js'
 import { parseTarget, resolveTargetFile } from './target-path.js'
 
@@ -62,7 +63,7 @@ export async function loadTarget(target: string, cwd: string = process.cwd()): P
     )
   }
   const value = mod[exportName]
-  if (!isSvc(value)) {
+  if (!isSvcBrand(value)) {
     const kind = value === null ? 'null' : typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value
     throw new SvcError(
       'SVC_ERR_TARGET_NOT_SVC',
@@ -70,4 +71,13 @@ export async function loadTarget(target: string, cwd: string = process.cwd()): P
     )
   }
   return { app: value, file, exportName }
+}
+
+/**
+ * `isSvc` without importing the Svc class: whether the app module is imported before or after
+ * the process says it runs pages only (src/internal/process-role.ts) must be this module's
+ * caller's choice, so nothing here may load src/app.ts first.
+ */
+function isSvcBrand(value: unknown): value is Svc {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kSvcApp] === true
 }

@@ -96,6 +96,27 @@ export function folderComponent(name: string): FolderComponent | undefined {
   return registry().get(name)
 }
 
+/** The components an app declared, as the page server's main thread (which never loads the app) needs them. */
+export interface DeclaredComponents {
+  folders: { name: string; folder: string; entry: string; sameOrigin: boolean }[]
+  frameOrigins: string[]
+}
+
+/** What `declareComponent` registered in this process (a page thread or the manifest child). */
+export function declaredComponents(): DeclaredComponents {
+  const folders = [...registry().values()].map((c) => ({ name: c.name, folder: c.folder, entry: c.entry, sameOrigin: c.sameOrigin }))
+  return { folders, frameOrigins: [...componentFrameOrigins()] }
+}
+
+/**
+ * Register what the app declared elsewhere: the page server's main thread serves the folders'
+ * files and frames the url components' origins. Each folder is read afresh, as a re-declaration is.
+ */
+export function adoptComponents(declared: DeclaredComponents): void {
+  for (const c of declared.folders) registry().set(c.name, new FolderComponent(c.name, c.folder, c.entry, c.sameOrigin))
+  for (const origin of declared.frameOrigins) addFrameOrigin(origin)
+}
+
 /**
  * A folder of built files, hashed on first use (the version in its URL, so browsers may cache
  * its files for good) and served only from the list read then: no path outside it is reachable.

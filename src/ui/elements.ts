@@ -261,8 +261,11 @@ export interface NumberInputProps extends WidgetBase {
  */
 export interface DateInputProps extends WidgetBase { value: string | null | [string, string]; min: string | null; max: string | null }
 
-/** What the client sends for each chosen file (base64 body). */
-export interface UploadedFilePayload { name: string; type: string; size: number; dataBase64: string }
+/**
+ * What the client sends for each chosen file: the reference the upload endpoint answered
+ * (`POST {base}/_stcore/upload`), or the bytes inline as base64 (tests; bounded by the message size).
+ */
+export type UploadedFilePayload = { name: string; type: string; size: number } & ({ ref: string } | { dataBase64: string })
 /** sends UploadedFilePayload[] (empty array clears). `value` lists what the server holds. */
 export interface FileUploaderProps extends WidgetBase {
   value: { name: string; type: string; size: number }[]

@@ -3,9 +3,11 @@ import { z } from '../internal/zod.js'
 /**
  * The page protocol between the bundled sidecar (`src/ui/server`) and the browser client
  * (`src/ui/client`): JSON text frames over `WS {base}/_stcore/stream`. Every message carries
- * `v: 1`. Client messages are validated here (a boundary); server messages are typed only.
+ * `v: UI_PROTOCOL_VERSION`. Client messages are validated here (a boundary); server messages are typed only.
  */
-export const UI_PROTOCOL_VERSION = 1
+import { UI_PROTOCOL_VERSION } from './protocol-version.js'
+
+export { UI_PROTOCOL_VERSION }
 
 /**
  * One rendered element. Containers (columns, tabs, expander, container, form, empty) have children.
@@ -61,12 +63,12 @@ export interface DevLoadError {
 }
 
 export type ServerMessage =
-  | { v: 1; type: 'session'; sessionId: string; restored: boolean }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'session'; sessionId: string; restored: boolean }
   /** Sent on connect and on every change while `svc dev --reload` runs; `error: null` clears it. */
-  | { v: 1; type: 'dev_error'; error: DevLoadError | null }
-  | { v: 1; type: 'run_state'; runId: number; running: boolean }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'dev_error'; error: DevLoadError | null }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'run_state'; runId: number; running: boolean }
   | {
-      v: 1
+      v: typeof UI_PROTOCOL_VERSION
       type: 'render'
       runId: number
       page: PageInfo
@@ -90,15 +92,19 @@ export type ServerMessage =
        */
       seen?: number
     }
-  | { v: 1; type: 'query'; query: string }
-  | { v: 1; type: 'navigate'; path: string; query: string }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'query'; query: string }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'navigate'; path: string; query: string }
   /** Leave the page for an app URL (`st.login()`, `st.logout()`): `url` starts with `/`, the client adds the root path. */
-  | { v: 1; type: 'location'; url: string }
-  | { v: 1; type: 'toast'; id: string; body: string; icon: string | null }
-  | { v: 1; type: 'error'; message: string }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'location'; url: string }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'toast'; id: string; body: string; icon: string | null }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'error'; message: string }
+  /** The session moved to another page thread (a reload, a thread replaced): send `hello` again on this socket. */
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'resume' }
+  /** The run took longer than `ui_run_timeout_s` and was stopped; `hello` again runs the page anew. */
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'run_stopped'; seconds: number }
   /** Answer to `dataframe_page`: one page of a dataframe of the latest run (no rerun). */
   | {
-      v: 1
+      v: typeof UI_PROTOCOL_VERSION
       type: 'dataframe_rows'
       id: string
       runId: number
@@ -127,7 +133,7 @@ type RenderMessage = Extract<ServerMessage, { type: 'render' }>
 /** What a socket carries: `ServerMessage` with the render's trees encoded as `WireNode`s. */
 export type WireServerMessage = Exclude<ServerMessage, RenderMessage> | (Omit<RenderMessage, 'main' | 'sidebar'> & { main: WireNode[]; sidebar: WireNode[] })
 
-const v1 = { v: z.literal(1) }
+const v1 = { v: z.literal(UI_PROTOCOL_VERSION) }
 /**
  * Every message after `hello` carries its number on the socket (1, 2, ...), which renders quote
  * back as `seen`; numbers, not a count, so a message the server could not take leaves no gap.
@@ -162,13 +168,43 @@ export const ClientMessage = z.discriminatedUnion('type', [
 ])
 export type ClientMessage = z.infer<typeof ClientMessage>
 
-export function parseClientMessage(text: string): ClientMessage | null {
+/** Nesting a client message may have (a data-editor edit is four levels deep). */
+export const MAX_MESSAGE_DEPTH = 32
+/** Array items and object keys a client message may hold, counted over the whole message. */
+export const MAX_MESSAGE_ENTRIES = 100_000
+
+/**
+ * Parse and validate one client message; null when it is not JSON, nests deeper than
+ * `MAX_MESSAGE_DEPTH`, holds more than `MAX_MESSAGE_ENTRIES` entries or is no page-protocol
+ * message. Its size was bounded before it was read (`ui_max_message_bytes`).
+ */
+export function parseClientMessage(text: string | Uint8Array): ClientMessage | null {
   let data: unknown
   try {
-    data = JSON.parse(text)
+    data = JSON.parse(typeof text === 'string' ? text : utf8.decode(text))
   } catch {
     return null
   }
+  if (!withinBounds(data)) return null
   const parsed = ClientMessage.safeParse(data)
   return parsed.success ? parsed.data : null
+}
+
+/** `fatal`: bytes that are not UTF-8 make the message malformed (the page server reads text frames unchecked). */
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** One pass over the parsed value, without recursion (a deep value must not exhaust the stack). */
+function withinBounds(root: unknown): boolean {
+  const stack: [unknown, number][] = [[root, 1]]
+  let entries = 0
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!
+    if (typeof value !== 'object' || value === null) continue
+    if (depth > MAX_MESSAGE_DEPTH) return false
+    const children = Array.isArray(value) ? value : Object.values(value)
+    entries += children.length
+    if (entries > MAX_MESSAGE_ENTRIES) return false
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+  }
+  return true
 }

@@ -48,6 +48,28 @@ it('the page server loads the app without the OpenAPI builder, the docs UI, undi
   expect(await heavyLoaded('pages')).toEqual([])
 }, 40_000)
 
+const PAGES_ONLY_SCRIPT = `
+import { createRequire } from 'node:module'
+;(await import('./dist/src/internal/process-role.js')).markPagesOnly()
+const { loadTarget } = await import('./dist/src/target/load-target.js')
+const { app } = await loadTarget('examples/dashboard/app.ts:app')
+const api = app.api
+api.decorate('db', { name: 'pool' })
+const chained = api.get('/x', async () => 1).addHook('onRequest', async () => {}) === api
+let listen = ''
+try { api.listen() } catch (err) { listen = err.code }
+const loaded = Object.keys(createRequire(import.meta.url).cache)
+const fastify = ['/node_modules/fastify/', '/node_modules/avvio/', '/node_modules/find-my-way/', '/node_modules/@fastify/swagger/'].filter((m) => loaded.some((f) => f.includes(m)))
+await api.ready()
+await api.close()
+console.log(JSON.stringify({ fastify, chained, db: api.db, listen, pages: app.pages.length > 0 }))
+`
+
+it('a process that runs pages only never loads Fastify: app.api takes the app\'s declarations and ignores them', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', PAGES_ONLY_SCRIPT], { cwd: REPO, timeout: 30_000 })
+  expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ fastify: [], chained: true, db: { name: 'pool' }, listen: 'SVC_ERR_UI_BAD_CALL', pages: true })
+}, 40_000)
+
 it('an app that serves its API loads the OpenAPI builder once readied; not the docs UI before a docs request, the test client, nor ajv for routes without schemas', async () => {
   expect(await heavyLoaded('api')).toEqual(['/node_modules/yaml/'])
 }, 40_000)

@@ -13,7 +13,7 @@ afterAll(async () => {
   rmSync(file, { force: true })
 })
 
-it('SVC_DEV_RELOAD=1 re-imports the app on change and reruns open sessions with their state', async () => {
+it('SVC_DEV_RELOAD=1 loads the app on fresh page threads on change; open sessions continue there with their state', async () => {
   writeFileSync(file, `import { Svc } from '../../src/app.js'
 export const app = new Svc({ log_level: 'warn' })
 app.page('/', (st) => {
@@ -24,7 +24,12 @@ app.page('/', (st) => {
   sc = await startSidecar(`test/fixtures/ui-reload-${process.pid}.ts`, { SVC_DEV_RELOAD: '1' })
   client = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
   client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+  const { sessionId } = await client.next('session')
   expect(textOf(await client.render())).toBe('v1 n=1')
   writeFileSync(file, readFileSync(file, 'utf8').replace("'v1 n='", "'v2 n='"))
+  // Fresh page threads load the new code; the session moves there with its state, on the same socket.
+  await client.next('resume', 20_000)
+  client.send({ type: 'hello', sessionId, path: '/', query: '' })
+  expect(await client.next('session')).toMatchObject({ sessionId, restored: true })
   expect(textOf(await client.render(10_000))).toBe('v2 n=2')
 })

@@ -198,27 +198,54 @@ describe('ui page threads: a crashed thread', () => {
     await sc?.stop()
   })
 
-  it('a thread that crashes is replaced; its sessions get an error and reconnect, the others keep running', async () => {
+  it('a thread that crashes is replaced: its sessions continue on a new thread with their state, on the same socket; the others keep running', async () => {
     const a = await connect()
     const { session: sa, render: ra } = await hello(a)
+    a.send({ type: 'widget', id: buttonId(ra, 'Add'), value: true, trigger: true })
+    expect(textOf(await a.render())).toContain('count=1')
     const b = await connect()
     const { render: rb } = await hello(b)
-    const closed = once(a.ws, 'close') as Promise<[number, Buffer]>
+    let closed = false
+    a.ws.on('close', () => (closed = true))
     a.send({ type: 'widget', id: buttonId(ra, 'Crash'), value: true, trigger: true })
-    const error = await a.next('error', 10_000)
-    expect(error.message).toMatch(/restarted this session/)
-    const [code] = await closed
-    expect(code).toBe(1012)
+    // No close and no reconnect: the page server asks the browser to say hello again on this socket.
+    await a.next('resume', 10_000)
+    const again = await hello(a, sa.sessionId)
+    expect(again.session).toMatchObject({ sessionId: sa.sessionId, restored: true })
+    expect(textOf(again.render)).toContain('count=1')
+    expect(closed).toBe(false)
 
     // The other thread's session is untouched.
     b.send({ type: 'widget', id: buttonId(rb, 'Add'), value: true, trigger: true })
     expect(textOf(await b.render())).toContain('count=1')
 
     expect((await fetch(`${sc.url}/_stcore/health`)).status).toBe(200)
-    const back = await connect()
-    const { session, render } = await hello(back, sa.sessionId)
-    expect(session.restored).toBe(false)
-    expect(textOf(render)).toContain('count=0')
+    const lines = sc.stdout().split('\n').filter((l) => l.includes('ui page thread stopped'))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).not.toContain(sa.sessionId!)
     expect(sc.stderr()).toBe('')
   }, 60_000)
+
+  it('a session whose page crashes its thread on every run stops being moved: its socket closes with 1011', async () => {
+    const c = await connect()
+    const { session, render } = await hello(c)
+    const closed = once(c.ws, 'close') as Promise<[number, Buffer]>
+    let sessionId = session.sessionId
+    let crash = buttonId(render, 'Crash')
+    for (let round = 0; ; round++) {
+      c.send({ type: 'widget', id: crash, value: true, trigger: true })
+      const answer = await Promise.race([
+        c.next('resume', 10_000).then(() => 'resume' as const, () => 'none' as const),
+        closed.then(() => 'closed' as const),
+      ])
+      if (answer === 'closed') break
+      expect(answer).toBe('resume')
+      expect(round).toBeLessThan(3)
+      const again = await hello(c, sessionId)
+      sessionId = again.session.sessionId
+      crash = buttonId(again.render, 'Crash')
+    }
+    const [code] = await closed
+    expect(code).toBe(1011)
+  }, 90_000)
 })

@@ -32,8 +32,10 @@ const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]
   ['src/ui', ['src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings']],
   ['src/ui/client', ['src/component', 'src/settings', 'src/ui']],
   ['src/shared-state', ['src/auth', 'src/errors.ts', 'src/internal', 'src/settings', 'src/ui']],
-  ['src/app.ts', ['src/api', 'src/auth', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings', 'src/shared-state', 'src/ui']],
-  ['src/target', ['src/app.ts', 'src/errors.ts']],
+  // The app's Fastify instance, loaded by src/app.ts only where the API is served.
+  ['src/api-instance.ts', ['src/api', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings']],
+  ['src/app.ts', ['src/api', 'src/api-instance.ts', 'src/auth', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings', 'src/shared-state', 'src/ui']],
+  ['src/target', ['src/app.ts', 'src/errors.ts', 'src/internal']],
   // The processes (page server, gateway worker, supervisor, CLI); the in-process test client builds a gateway.
   ['src/ui/server', ['ipc', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui', 'state']],
   ['gateway', ['ipc', 'src/app.ts', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/tracing', 'src/ui/server']],

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { RuntimeContext, useRuntime, useViewState } from './context.js'
 import type { Runtime } from './runtime.js'
 import { Nav, flattenNav } from './shell/nav.js'
-import { ErrorBanner, ReconnectBanner, RunningIndicator, Toasts } from './shell/status.js'
+import { ErrorBanner, ReconnectBanner, RunningIndicator, StoppedBanner, Toasts } from './shell/status.js'
 import { ThemeMenu } from './shell/theme-menu.js'
 import { DevErrorOverlay } from './shell/dev-error.js'
 import { Nodes } from './render.js'
@@ -64,6 +64,7 @@ export function App({ runtime }: { runtime: Runtime }) {
           <div class={state.notFound ? 'svc-block-container is-not-found' : 'svc-block-container'}>
             <ReconnectBanner state={state} />
             <ErrorBanner message={state.error} />
+            <StoppedBanner seconds={state.stoppedAfter} />
             {state.page?.breadcrumb && state.page.breadcrumb.length > 0 ? (
               <nav class="svc-breadcrumb" aria-label="Breadcrumb">
                 {state.page.breadcrumb.map((b, i) => (

@@ -3,6 +3,7 @@ import type { ClientConfig } from './config.js'
 import { Connection, type ConnectionStatus } from './connection.js'
 import { RenderDecoder } from './patch.js'
 import { pageHref, pagePathFromLocation, streamUrl, stripQuestionMark } from './url.js'
+import { UI_PROTOCOL_VERSION } from '../protocol-version.js'
 
 export interface Toast {
   id: string
@@ -24,6 +25,8 @@ export interface ViewState {
   notFound: boolean
   toasts: Toast[]
   error: string | null
+  /** The last run took longer than the server's limit (`ui_run_timeout_s`) and was stopped: its seconds. */
+  stoppedAfter: number | null
   /** `svc dev --reload`: the app's last save did not load (the page runs the previous version). */
   devError: DevLoadError | null
   /** Current page path (relative to basePath); follows navigation before the server answers. */
@@ -72,6 +75,7 @@ export class Runtime {
       notFound: false,
       toasts: [],
       error: null,
+      stoppedAfter: null,
       devError: null,
       path: this.#locationPath(),
     }
@@ -128,20 +132,46 @@ export class Runtime {
   }
 
   sendWidget(id: string, value: unknown, trigger?: boolean): void {
-    this.#send(trigger ? { v: 1, type: 'widget', id, value, trigger: true } : { v: 1, type: 'widget', id, value })
+    this.#send(trigger ? { v: UI_PROTOCOL_VERSION, type: 'widget', id, value, trigger: true } : { v: UI_PROTOCOL_VERSION, type: 'widget', id, value })
   }
 
   submitForm(formId: string, values: Record<string, unknown>): void {
-    this.#send({ v: 1, type: 'form_submit', formId, values })
+    this.#send({ v: UI_PROTOCOL_VERSION, type: 'form_submit', formId, values })
   }
 
   rerun(): void {
-    this.#send({ v: 1, type: 'rerun' })
+    this.#send({ v: UI_PROTOCOL_VERSION, type: 'rerun' })
+  }
+
+  /** After a stopped run: run the page again (a `hello`, which also finds the session a new page thread). */
+  rerunStopped(): void {
+    this.#set({ stoppedAfter: null })
+    this.#hello()
+  }
+
+  /**
+   * Send one file to the page server (`POST {base}/_stcore/upload`, streamed from disk by the
+   * browser); resolves with the reference the `fileUploader` message carries instead of the bytes.
+   */
+  async upload(file: File): Promise<string> {
+    if (this.#sessionId === null || !this.#inSession) throw new Error('not connected; try again in a moment')
+    const res = await fetch(`${this.config.basePath}/_stcore/upload`, {
+      method: 'POST',
+      body: file,
+      headers: {
+        'content-type': file.type || 'application/octet-stream',
+        'x-svc-session': this.#sessionId,
+        'x-svc-file-name': encodeURIComponent(file.name),
+      },
+    })
+    const body = (await res.json().catch(() => null)) as { ref?: string; message?: string } | null
+    if (!res.ok || typeof body?.ref !== 'string') throw new Error(body?.message ?? `the upload failed (HTTP ${res.status})`)
+    return body.ref
   }
 
   /** Ask for another page or sort of a dataframe; the answer goes to `onDataframeRows` listeners. */
   requestDataframePage(id: string, page: number, sort: DataframeRows['sort']): void {
-    this.#send({ v: 1, type: 'dataframe_page', id, page, sort })
+    this.#send({ v: UI_PROTOCOL_VERSION, type: 'dataframe_page', id, page, sort })
   }
 
   onDataframeRows(id: string, listener: (rows: DataframeRows) => void): () => void {
@@ -160,7 +190,9 @@ export class Runtime {
     if (document.activeElement?.closest('.svc-sidebar, .svc-page-card, .svc-link')) {
       document.getElementById('svc-main')?.focus({ preventScroll: true })
     }
-    this.#send({ v: 1, type: 'navigate', path: this.href(path), query })
+    // After a stopped run the session waits for a hello, which takes the new location along.
+    if (this.#state.stoppedAfter !== null) this.rerunStopped()
+    else this.#send({ v: UI_PROTOCOL_VERSION, type: 'navigate', path: this.href(path), query })
   }
 
   href(path: string, query = ''): string {
@@ -178,7 +210,8 @@ export class Runtime {
   readonly #onPopState = (): void => {
     const path = this.#locationPath()
     this.#set({ path })
-    this.#send({ v: 1, type: 'navigate', path: location.pathname, query: stripQuestionMark(location.search) })
+    if (this.#state.stoppedAfter !== null) this.rerunStopped()
+    else this.#send({ v: UI_PROTOCOL_VERSION, type: 'navigate', path: location.pathname, query: stripQuestionMark(location.search) })
   }
 
   #locationPath(): string {
@@ -191,7 +224,7 @@ export class Runtime {
    */
   #hello(): void {
     this.#connection.send({
-      v: 1,
+      v: UI_PROTOCOL_VERSION,
       type: 'hello',
       sessionId: this.#sessionId,
       path: location.pathname,
@@ -225,7 +258,7 @@ export class Runtime {
         }
         this.#sessionId = message.sessionId
         this.#inSession = true
-        this.#set({ status: 'connected', everConnected: true, error: null })
+        this.#set({ status: 'connected', everConnected: true, error: null, stoppedAfter: null })
         const pending = this.#pending
         this.#pending = []
         for (const m of pending) this.#sendNumbered(m)
@@ -252,6 +285,16 @@ export class Runtime {
         return
       case 'error':
         this.#set({ error: message.message })
+        return
+      case 'resume':
+        // The session moved to another page thread: say hello again on this socket (no reconnect).
+        // Its first render there is complete, so the decoder needs no reset.
+        this.#inSession = false
+        this.#hello()
+        return
+      case 'run_stopped':
+        this.#inSession = false
+        this.#set({ running: false, stoppedAfter: message.seconds })
         return
       case 'dev_error':
         this.#set({ devError: message.error })

@@ -23,42 +23,25 @@ function trimSlash(p: string): string {
   return t === '' ? '/' : t
 }
 
-/**
- * The app's pages in navigation order: explicit `order` (options, then static pageMeta) first,
- * lowest first; the rest in registration order. Pages named as another page's `children` appear
- * under it instead of at the top level.
- */
-export class PageDirectory {
-  readonly pages: readonly ResolvedPage[]
-  readonly #byPath = new Map<string, ResolvedPage>()
+/** What finding a page needs: the page server's main thread knows only these (from the manifest). */
+export interface PageKey {
+  readonly path: string
+  readonly slug: string
+  readonly title: string
+}
 
-  constructor(records: readonly PageRecord<unknown, unknown>[]) {
-    const resolved = records.map((r, index) => {
-      const o = (r.options ?? {}) as PageOptions
-      const meta = o.pageMeta ?? null
-      const handler = r.handler as PageHandler
-      const page: ResolvedPage = {
-        path: r.path,
-        slug: r.slug,
-        title: o.title ?? meta?.pageTitle ?? defaultPageTitle(r.path, handler),
-        icon: o.icon ?? meta?.pageIcon ?? null,
-        tags: [...(o.tags ?? [])],
-        description: o.description ?? meta?.description ?? null,
-        order: o.order ?? meta?.order ?? null,
-        section: typeof o.section === 'string' && o.section.trim() !== '' ? o.section.trim() : null,
-        pageMeta: meta,
-        inject: o.inject ?? {},
-        handler,
-      }
-      return { page, index }
-    })
-    resolved.sort((a, b) => (a.page.order ?? Infinity) - (b.page.order ?? Infinity) || a.index - b.index)
-    this.pages = resolved.map((r) => r.page)
-    for (const p of this.pages) this.#byPath.set(trimSlash(p.path), p)
+/** Pages looked up by browser path and by `?page=` deep link. */
+export class PageIndex<P extends PageKey = PageKey> {
+  readonly pages: readonly P[]
+  readonly #byPath = new Map<string, P>()
+
+  constructor(pages: readonly P[]) {
+    this.pages = pages
+    for (const p of pages) this.#byPath.set(trimSlash(p.path), p)
   }
 
   /** Exact path, ignoring a trailing slash. */
-  get(path: string): ResolvedPage | undefined {
+  get(path: string): P | undefined {
     return this.#byPath.get(trimSlash(path))
   }
 
@@ -67,14 +50,30 @@ export class PageDirectory {
   }
 
   /** The page for a browser path; `/` falls back to the first page when none is registered there. */
-  forPath(path: string): ResolvedPage | undefined {
+  forPath(path: string): P | undefined {
     return this.get(path) ?? (trimSlash(path) === '/' ? this.pages[0] : undefined)
   }
 
   /** `?page=` deep links: match a page's title, path or slug (case-insensitive for titles). */
-  byDeepLink(value: string): ResolvedPage | undefined {
+  byDeepLink(value: string): P | undefined {
     const v = value.trim()
     return this.pages.find((p) => p.title.toLowerCase() === v.toLowerCase() || trimSlash(p.path) === trimSlash(v.startsWith('/') ? v : '/' + v) || p.slug === v)
+  }
+}
+
+/**
+ * The app's pages in navigation order: explicit `order` (options, then static pageMeta) first,
+ * lowest first; the rest in registration order. Pages named as another page's `children` appear
+ * under it instead of at the top level.
+ */
+export class PageDirectory extends PageIndex<ResolvedPage> {
+  constructor(records: readonly PageRecord<unknown, unknown>[]) {
+    super(resolvePages(records))
+  }
+
+  /** What the page server's main thread needs to route browser paths. */
+  keys(): PageKey[] {
+    return this.pages.map((p) => ({ path: p.path, slug: p.slug, title: p.title }))
   }
 
   /**
@@ -101,4 +100,28 @@ export class PageDirectory {
     }
     return [...groups.values()].flat().map(entry)
   }
+}
+
+function resolvePages(records: readonly PageRecord<unknown, unknown>[]): ResolvedPage[] {
+  const resolved = records.map((r, index) => {
+    const o = (r.options ?? {}) as PageOptions
+    const meta = o.pageMeta ?? null
+    const handler = r.handler as PageHandler
+    const page: ResolvedPage = {
+      path: r.path,
+      slug: r.slug,
+      title: o.title ?? meta?.pageTitle ?? defaultPageTitle(r.path, handler),
+      icon: o.icon ?? meta?.pageIcon ?? null,
+      tags: [...(o.tags ?? [])],
+      description: o.description ?? meta?.description ?? null,
+      order: o.order ?? meta?.order ?? null,
+      section: typeof o.section === 'string' && o.section.trim() !== '' ? o.section.trim() : null,
+      pageMeta: meta,
+      inject: o.inject ?? {},
+      handler,
+    }
+    return { page, index }
+  })
+  resolved.sort((a, b) => (a.page.order ?? Infinity) - (b.page.order ?? Infinity) || a.index - b.index)
+  return resolved.map((r) => r.page)
 }

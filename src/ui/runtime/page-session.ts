@@ -20,7 +20,9 @@ import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
 import { sessionRef } from './session-ref.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
+import { UploadStore } from './upload-store.js'
 import { WidgetStore } from './widget-store.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
 export type Send = (message: ServerMessage) => void
 
@@ -36,6 +38,8 @@ export interface PageSessionOptions {
   showErrorDetails: boolean
   /** A slow run sends what it has so far this often (ms). */
   partialFlushMs?: number
+  /** A run still going after this long (ms) is stopped (`ui_run_timeout_s`); 0 or absent: never. */
+  runTimeoutMs?: number
   /** `st.secrets`. */
   secrets?: Readonly<Record<string, unknown>>
   /** `app.navigation(fn)` (read on every run, like `directory`). */
@@ -70,6 +74,8 @@ function mergePartial(fresh: UiElement[], previous: UiElement[]): UiElement[] {
 export class PageSession implements RunHost {
   readonly id: string
   readonly widgets = new WidgetStore()
+  /** Files posted to the upload endpoint for this session, until its `fileUploader` takes them. */
+  readonly uploads = new UploadStore()
   readonly state: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   readonly query: QueryState
   readonly media: MediaStore
@@ -117,7 +123,7 @@ export class PageSession implements RunHost {
     this.id = options.id
     this.media = options.media
     this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
-    this.query = new QueryState('', () => this.#emit({ v: 1, type: 'query', query: this.query.toString() }))
+    this.query = new QueryState('', () => this.#emit({ v: UI_PROTOCOL_VERSION, type: 'query', query: this.query.toString() }))
   }
 
   get path(): string {
@@ -134,7 +140,7 @@ export class PageSession implements RunHost {
   }
 
   redirect(url: string): void {
-    this.#emit({ v: 1, type: 'location', url })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'location', url })
   }
 
   get attached(): boolean {
@@ -265,7 +271,29 @@ export class PageSession implements RunHost {
     this.generation++
     this.#send = null
     this.#syncTimers(new Map())
+    this.uploads.clear()
     this.#settle()
+  }
+
+  /**
+   * Stop the run of `ctx` when it is still going after `runTimeoutMs`: it turns stale (its next
+   * `st` call ends it) and the visitor is told. A run that never yields never lets this timer
+   * fire; the page server replaces its thread instead (page-thread-pool.ts).
+   */
+  #watchRun(ctx: RunContext, runId: number): NodeJS.Timeout | undefined {
+    const ms = this.#opts.runTimeoutMs ?? 0
+    if (ms <= 0) return undefined
+    return setTimeout(() => {
+      if (!ctx.current) return
+      const seconds = Math.round(ms / 100) / 10
+      this.#opts.logger.warn({ code: 'SVC_ERR_UI_RUN_TIMEOUT', page: this.#path, seconds }, `ui page run took longer than ${seconds} s and was stopped`)
+      this.generation++
+      // The click that started it is spent: the next run (the visitor's Rerun) must not repeat it.
+      this.widgets.activeTriggers.clear()
+      this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: false })
+      this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_stopped', seconds })
+      if (!this.#scheduled) this.#settle()
+    }, ms)
   }
 
   hasPage(path: string): boolean {
@@ -273,7 +301,7 @@ export class PageSession implements RunHost {
   }
 
   toast(body: string, icon: string | null): void {
-    this.#emit({ v: 1, type: 'toast', id: randomUUID(), body, icon })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'toast', id: randomUUID(), body, icon })
   }
 
   dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined {
@@ -358,7 +386,7 @@ export class PageSession implements RunHost {
     this.#runningScope = null
     const ctx = new RunContext(this.generation, this)
     const runId = ++this.#runId
-    this.#emit({ v: 1, type: 'run_state', runId, running: true })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: true })
     const dir = this.#opts.directory()
     const st = createSt(ctx)
     let page: ResolvedPage | undefined
@@ -368,6 +396,7 @@ export class PageSession implements RunHost {
     let switchTo = ''
     let flushed = 0
     const flushMs = this.#opts.partialFlushMs ?? DEFAULT_PARTIAL_FLUSH_MS
+    const watch = this.#watchRun(ctx, runId)
     const timer = setInterval(() => {
       if (!ctx.current || ctx.version === flushed) return
       flushed = ctx.version
@@ -402,6 +431,7 @@ export class PageSession implements RunHost {
       ;({ outcome, switchTo } = this.#failed(err, ctx, st))
     } finally {
       clearInterval(timer)
+      clearTimeout(watch)
     }
     if (!ctx.current) return
     if (outcome !== 'error') this.#lastError = null
@@ -436,7 +466,7 @@ export class PageSession implements RunHost {
       const [path, query = ''] = switchTo.split('?', 2) as [string, string?]
       this.#path = path
       this.query.reset(query)
-      this.#emit({ v: 1, type: 'navigate', path, query })
+      this.#emit({ v: UI_PROTOCOL_VERSION, type: 'navigate', path, query })
       this.requestRerun()
       return
     }
@@ -448,7 +478,7 @@ export class PageSession implements RunHost {
       this.rerunFor(next)
       return
     }
-    this.#emit({ v: 1, type: 'run_state', runId, running: false })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: false })
     if (!this.#scheduled) this.#settle()
   }
 
@@ -465,11 +495,12 @@ export class PageSession implements RunHost {
     this.#runningScope = id
     const ctx = new RunContext(this.generation, this, id)
     const runId = ++this.#runId
-    this.#emit({ v: 1, type: 'run_state', runId, running: true })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: true })
     const children: UiElement[] = []
     const st = createSt(ctx, { id, list: children })
     let outcome: Outcome = 'complete'
     let switchTo = ''
+    const watch = this.#watchRun(ctx, runId)
     try {
       for (const change of this.widgets.applyPending(this.state)) {
         if (change.meta.onChange) await change.meta.onChange(change.value)
@@ -478,6 +509,8 @@ export class PageSession implements RunHost {
       await spec.fn(st)
     } catch (err) {
       ;({ outcome, switchTo } = this.#failed(err, ctx, st))
+    } finally {
+      clearTimeout(watch)
     }
     if (!ctx.current) return
     if (outcome !== 'error') this.#lastError = null
@@ -575,7 +608,7 @@ export class PageSession implements RunHost {
       ? { path: page.path, title: m?.pageTitle ?? page.title, icon: m?.pageIcon ?? page.icon, layout: m?.layout ?? 'centered', breadcrumb: m?.breadcrumb ?? null }
       : { path: this.#path, title: 'Page not found', icon: null, layout: 'centered', breadcrumb: null }
     return {
-      v: 1,
+      v: UI_PROTOCOL_VERSION,
       type: 'render',
       runId,
       page: info,
@@ -615,7 +648,7 @@ export class PageSession implements RunHost {
     const view = pageView(table, page, sort)
     this.#dfViews.set(id, { page: view.page, sort: view.sort })
     this.#emit({
-      v: 1, type: 'dataframe_rows', id, runId: this.#renderedRunId, page: view.page, pageSize: table.pageSize,
+      v: UI_PROTOCOL_VERSION, type: 'dataframe_rows', id, runId: this.#renderedRunId, page: view.page, pageSize: table.pageSize,
       totalRows: table.rows.length, sort: view.sort, rows: view.rows, rowIds: view.rowIds,
     })
   }

@@ -8,6 +8,7 @@ import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageIdentity, StUser } from '../../auth/user.js'
 import { sameValue } from '../st/values.js'
 import { RunAborted } from './signals.js'
+import type { UploadStore } from './upload-store.js'
 import type { WidgetMeta, WidgetStore } from './widget-store.js'
 
 /** What a run needs from its session. */
@@ -19,6 +20,8 @@ export interface RunHost {
   readonly query: QueryState
   readonly context: StContext
   readonly media: MediaStore
+  /** Files posted to the upload endpoint for this session (`fileUploader` takes them by reference). */
+  readonly uploads: UploadStore
   readonly secrets: RegisteredSecrets
   /** `st.user` of this run. */
   readonly user: StUser

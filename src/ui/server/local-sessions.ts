@@ -3,14 +3,17 @@ import type { ApiClient } from '../../client/api-client.js'
 import { runWithRequestId } from '../../logging/context.js'
 import type { MediaStore } from '../media-store.js'
 import type { PageApp } from '../page-app.js'
-import type { ClientMessage, ServerMessage } from '../protocol.js'
+import { parseClientMessage, type ClientMessage, type ServerMessage } from '../protocol.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
+import type { UploadIn, UploadOutcome } from './page-thread-messages.js'
 import { kIdentity, kNavigation } from '../../internal/symbols.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
+import { stripBase } from './ws-endpoint.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
 /** Where a page session's output goes: the browser's socket, or the main thread that holds it. */
 export interface SessionOutput {
@@ -18,39 +21,59 @@ export interface SessionOutput {
   send(message: ServerMessage | string): void
   /** Close the socket; the browser reconnects. */
   close(code: number, reason: string): void
+  /** A run of the session started or ended (a page thread tells the main thread, which watches for runaways). */
+  run?(running: boolean): void
+  /**
+   * The session left this socket (its page thread was replaced): `message` tells the browser to
+   * say `hello` again, at once (`resume`) or when the visitor asks (`run_stopped`).
+   */
+  unbind(message: ServerMessage): void
 }
 
 /** One socket's hold on its session. */
 export interface BoundSession {
   readonly id: string
-  handle(msg: ClientMessage): void
+  /** One client message as the socket delivered it (UTF-8 JSON); `done` once it was handled. */
+  handle(bytes: Uint8Array, done: () => void): void
   /** The socket closed: the session is kept for the TTL. */
   release(): void
 }
 
-/** What the page WebSocket talks to: sessions in this thread, or a pool of page threads. */
+/** What the page WebSocket and the upload endpoint talk to: sessions in this thread, or a pool of page threads. */
 export interface SessionHost {
   readonly size: number
   /** Open or resume `requestedId`, send the `session` message, start the first run. */
   open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession>
+  /** Keep an uploaded file for its session until its `fileUploader` names it. */
+  upload(upload: UploadIn): Promise<UploadOutcome>
+  close(): Promise<void>
 }
+
+const MALFORMED: ServerMessage = { v: UI_PROTOCOL_VERSION, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' }
 
 /**
  * Page sessions running in this thread: the sidecar's own event loop (`ui_page_threads: 0`) or
- * one page thread of the pool (page-thread-main.ts).
+ * one page thread of the pool (page-thread-main.ts). Client messages are parsed here, once.
  */
 export class LocalSessions implements SessionHost {
   readonly #manager: SessionManager
   #directory: PageDirectory
   #app: PageApp
   readonly #logger: Logger
+  readonly #basePath: string
+  readonly #maxPendingUploadBytes: number
 
   constructor(options: {
     app: PageApp
     client: ApiClient
     media: MediaStore
     logger: Logger
+    basePath: string
     ttlMs: number
+    /** `ui_run_timeout_s` in ms; 0 = none. */
+    runTimeoutMs: number
+    /** What one session may hold in uploads its page has not taken yet; 0 = no bound. */
+    maxPendingUploadBytes: number
     showErrorDetails: boolean
     overrides: Readonly<Record<string, unknown>>
     snapshots: PageSnapshots | null
@@ -59,6 +82,8 @@ export class LocalSessions implements SessionHost {
     this.#directory = new PageDirectory(options.app.pages)
     this.#app = options.app
     this.#logger = options.logger
+    this.#basePath = options.basePath
+    this.#maxPendingUploadBytes = options.maxPendingUploadBytes
     this.#manager = new SessionManager({
       ttlMs: options.ttlMs,
       logger: options.logger,
@@ -73,6 +98,7 @@ export class LocalSessions implements SessionHost {
           logger: options.logger,
           overrides: options.overrides,
           showErrorDetails: options.showErrorDetails,
+          runTimeoutMs: options.runTimeoutMs,
           ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
           navigation: () => this.#app[kNavigation] ?? null,
           identity: () => this.#app[kIdentity] ?? null,
@@ -84,21 +110,56 @@ export class LocalSessions implements SessionHost {
     return this.#manager.size
   }
 
+  /** The page path session `id` is on (for log lines about its runs). */
+  pathOf(id: string): string {
+    return this.#manager.get(id)?.path ?? '/'
+  }
+
+  get directory(): PageDirectory {
+    return this.#directory
+  }
+
   async open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession> {
     const { session, restored } = await this.#manager.open(hello.requestedId)
     return runWithRequestId(context.requestId, () => {
       // Renders send what changed since this socket's last one (a new socket starts complete).
       const encoder = new RenderEncoder()
-      session.attach(this.#manager.committing(session, (m) => out.send(encoder.encode(m))), context)
-      out.send({ v: 1, type: 'session', sessionId: session.id, restored })
+      const send = this.#manager.committing(session, (m) => out.send(encoder.encode(m)))
+      session.attach((m) => {
+        if (m.type === 'run_state') out.run?.(m.running)
+        send(m)
+      }, context)
+      out.send({ v: UI_PROTOCOL_VERSION, type: 'session', sessionId: session.id, restored })
       this.#logger.info({ restored, session_count: this.#manager.size }, 'ui session connected')
       session.start(hello.path, hello.query)
       return {
         id: session.id,
-        handle: (msg: ClientMessage) => runWithRequestId(context.requestId, () => session.handle(msg)),
+        handle: (bytes: Uint8Array, done: () => void) => {
+          try {
+            const msg = parseClientMessage(bytes)
+            if (msg === null) {
+              this.#logger.debug('ui dropped a malformed page message')
+              out.send(MALFORMED)
+            } else {
+              // Every hello is answered with the session, also one on a socket that holds it already (a Rerun after a stopped run).
+              if (msg.type === 'hello') out.send({ v: UI_PROTOCOL_VERSION, type: 'session', sessionId: session.id, restored: true })
+              runWithRequestId(context.requestId, () => session.handle(this.#relative(msg)))
+            }
+          } finally {
+            done()
+          }
+        },
         release: () => this.#manager.release(session),
       }
     })
+  }
+
+  async upload(upload: UploadIn): Promise<UploadOutcome> {
+    const session = this.#manager.get(upload.sessionId)
+    if (!session) return { ok: false, status: 404, message: 'no such page session here (it expired, or lives on another replica); reload the page' }
+    const ref = session.uploads.add({ name: upload.name, type: upload.type, bytes: upload.bytes }, this.#maxPendingUploadBytes)
+    if (ref === null) return { ok: false, status: 400, message: 'this session holds too many uploads its page has not taken yet; wait for the page to pick them up' }
+    return { ok: true, ref }
   }
 
   /** A reloaded app module: sessions rerun with the new page functions (state kept). */
@@ -108,8 +169,18 @@ export class LocalSessions implements SessionHost {
     return this.#manager.rerunAll()
   }
 
+  /** Write every session's snapshot now (its thread is about to be replaced). */
+  async handover(): Promise<void> {
+    await this.#manager.flushSnapshots()
+  }
+
   async close(): Promise<void> {
     await this.#manager.flushSnapshots()
     this.#manager.closeAll()
+  }
+
+  /** Paths travel as full browser paths; pages are registered without the base path. */
+  #relative(msg: ClientMessage): ClientMessage {
+    return msg.type === 'navigate' || msg.type === 'hello' ? { ...msg, path: stripBase(msg.path, this.#basePath) } : msg
   }
 }

@@ -5,18 +5,20 @@ import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { kSharedState } from '../../internal/symbols.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { loadTarget } from '../../target/load-target.js'
+import { declaredComponents } from '../components.js'
 import { overridesFromEnv } from '../inject.js'
 import { MediaStore } from '../media-store.js'
-import { importAppModule } from './dev-reload.js'
 import { LocalSessions, type BoundSession } from './local-sessions.js'
 import { BEAT_MS, type FromPageThread, type PageThreadData, type ToPageThread } from './page-thread-messages.js'
 import { PageSnapshots } from './session-snapshots.js'
+import { MainThreadSnapshots } from './thread-snapshots.js'
 
 // One page thread of the sidecar's pool (page-thread-pool.ts): it loads the app itself and runs
-// the page sessions the main thread routes here; sockets and HTTP stay in the main thread.
+// the page sessions the main thread routes here; sockets and HTTP stay in the main thread, which
+// never imports the app.
 const port = parentPort!
 const data = workerData as PageThreadData
-const post = (m: FromPageThread): void => port.postMessage(m)
+const post = (m: FromPageThread, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer)
 
 /**
  * Media bytes go to the main thread, which serves them over HTTP. Every add is relayed (the main
@@ -35,21 +37,31 @@ try {
   markPagesOnly()
   loaded = await loadTarget(data.target, data.cwd)
 } catch (err) {
-  post({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err) })
+  const { devLoadError } = await import('./dev-load-error.js')
+  // loadTarget wraps what the import threw in its one-line SvcError; the overlay reads the original.
+  const cause = isSvcError(err) && err.code === 'SVC_ERR_TARGET_IMPORT_FAILED' ? (err.cause ?? err) : err
+  post({ t: 'fatal', code: isSvcError(err) ? err.code : null, message: (err as Error)?.message ?? String(err), devError: devLoadError(data.appFile, cause, data.cwd) })
   process.exit(1)
 }
 const { app, file, exportName } = loaded
-const logger = childLogger(createRootLogger(app.settings), 'svc.ui').child({ thread: threadId })
+
+const settings = app.settings
+const logger = childLogger(createRootLogger(settings), 'svc.ui').child({ thread: threadId })
 const redis = app[kSharedState]?.redis ?? null
+// Without Redis the main thread keeps the snapshots, so a session outlives its thread.
+const local = redis ? null : new MainThreadSnapshots((call) => post({ t: 'snapshot', call }))
 const host = new LocalSessions({
   app,
   client: getClient(app),
   media: new RelayedMedia({ basePath: data.basePath, maxBytes: 0 }),
   logger,
-  ttlMs: app.settings.ui_session_ttl_s * 1000,
-  showErrorDetails: app.settings.show_error_details ?? data.devMode,
+  basePath: data.basePath,
+  ttlMs: settings.ui_session_ttl_s * 1000,
+  runTimeoutMs: settings.ui_run_timeout_s * 1000,
+  maxPendingUploadBytes: settings.ui_max_upload_bytes,
+  showErrorDetails: settings.show_error_details ?? data.devMode,
   overrides: overridesFromEnv(),
-  snapshots: redis ? new PageSnapshots({ backend: redis, ttlSeconds: app.settings.ui_session_ttl_s, logger }) : null,
+  snapshots: new PageSnapshots({ backend: redis ?? local!, ttlSeconds: settings.ui_session_ttl_s, logger }),
   onDrop: (sessionId) => post({ t: 'gone', sessionId }),
 })
 void redis?.probe()
@@ -59,22 +71,32 @@ const running = new Set<number>()
 
 async function open(m: Extract<ToPageThread, { t: 'open' }>): Promise<BoundSession | null> {
   try {
+    let sessionId: string | null = null
     const bound = await host.open(m, m.context, {
-      send: (message) => {
-        if (typeof message === 'string') return post({ t: 'out', conn: m.conn, data: message })
-        if (message.type !== 'run_state') return post({ t: 'out', conn: m.conn, data: JSON.stringify(message) })
-        if (message.running) running.add(m.conn)
+      send: (message) => post({ t: 'out', conn: m.conn, data: typeof message === 'string' ? message : JSON.stringify(message) }),
+      run: (started) => {
+        if (started) running.add(m.conn)
         else running.delete(m.conn)
-        post({ t: 'out', conn: m.conn, data: JSON.stringify(message), running: running.size })
+        post({ t: 'run', conn: m.conn, running: running.size, page: started ? host.pathOf(sessionId ?? '') : null })
       },
       close: () => undefined,
+      unbind: () => undefined,
     })
+    sessionId = bound.id
     post({ t: 'opened', conn: m.conn, sessionId: bound.id })
     return bound
   } catch (err) {
     post({ t: 'open_failed', conn: m.conn, message: (err as Error)?.message ?? String(err) })
     return null
   }
+}
+
+function handle(conn: number, bytes: Uint8Array): void {
+  const bound = conns.get(conn)
+  const done = (): void => post({ t: 'ack', conn })
+  if (bound === undefined) done()
+  else if (bound instanceof Promise) void bound.then((b) => (b ? b.handle(bytes, done) : done()))
+  else bound.handle(bytes, done)
 }
 
 port.on('message', (m: ToPageThread) => {
@@ -90,12 +112,9 @@ port.on('message', (m: ToPageThread) => {
       })
       return
     }
-    case 'msg': {
-      const bound = conns.get(m.conn)
-      if (bound instanceof Promise) void bound.then((b) => b?.handle(m.msg))
-      else bound?.handle(m.msg)
+    case 'msg':
+      handle(m.conn, m.bytes)
       return
-    }
     case 'release': {
       const bound = conns.get(m.conn)
       conns.delete(m.conn)
@@ -103,16 +122,27 @@ port.on('message', (m: ToPageThread) => {
       if (bound && !(bound instanceof Promise)) bound.release()
       return
     }
-    case 'reload':
-      void importAppModule(file, exportName, logger).then((next) => post({ t: 'reloaded', reran: next ? host.replaceApp(next) : 0 }))
+    case 'upload':
+      void host.upload(m.upload).then((outcome) => post({ t: 'uploaded', id: m.id, outcome }))
+      return
+    case 'snapshot_value':
+      local?.answer(m.id, m.value)
+      return
+    case 'handover':
+      void host.handover().finally(() => post({ t: 'handed_over' }))
       return
     case 'close':
       clearInterval(beat)
       void host.close().finally(() => post({ t: 'closed' }))
       return
+    default: {
+      const never: never = m
+      return never
+    }
   }
 })
 
-// The main thread reads a late beat as "busy" and places new sessions on other threads.
+// The main thread reads a late beat as "busy" and places new sessions on other threads; a beat
+// late by more than `ui_run_timeout_s` gets this thread replaced.
 const beat = setInterval(() => post({ t: 'beat', running: running.size }), BEAT_MS)
-post({ t: 'ready' })
+post({ t: 'ready', manifest: { settings: app.settings, pages: host.directory.keys(), file, exportName, components: declaredComponents() } })

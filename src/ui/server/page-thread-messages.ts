@@ -1,4 +1,7 @@
-import type { ClientMessage } from '../protocol.js'
+import type { ResolvedSettings } from '../../settings/schema.js'
+import type { DeclaredComponents } from '../components.js'
+import type { DevLoadError } from '../protocol.js'
+import type { PageKey } from '../runtime/page-directory.js'
 import type { StContext } from '../st-types.js'
 
 /** What a page thread starts with (`workerData`). */
@@ -8,31 +11,75 @@ export interface PageThreadData {
   basePath: string
   /** `svc dev`: `show_error_details` defaults to on (each thread reads the setting from its app). */
   devMode: boolean
+  /** The app module's file, named in a load error's report (`svc dev --reload` shows it in the browser). */
+  appFile: string
 }
+
+/**
+ * What the page server's main thread knows of the app: its resolved settings and how to find a
+ * page, reported by a thread that loaded it. The main thread holds no app module.
+ */
+export interface PageManifest {
+  settings: ResolvedSettings
+  pages: PageKey[]
+  /** The app module's file and export (the dev-reload watcher watches its folder). */
+  file: string
+  exportName: string
+  /** Components the app declared: the main thread serves their files and frames their origins. */
+  components: DeclaredComponents
+}
+
+/** A file posted to the upload endpoint, on its way to the session's thread. */
+export interface UploadIn {
+  sessionId: string
+  name: string
+  type: string
+  bytes: Uint8Array
+}
+
+export type UploadOutcome = { ok: true; ref: string } | { ok: false; status: 400 | 404; message: string }
 
 /** Main thread → page thread. `conn` numbers one page socket of the main thread. */
 export type ToPageThread =
   | { t: 'open'; conn: number; requestedId: string | null; path: string; query: string; context: StContext }
-  | { t: 'msg'; conn: number; msg: ClientMessage }
+  /** One client message as the socket delivered it (UTF-8 JSON, parsed in the thread). */
+  | { t: 'msg'; conn: number; bytes: Uint8Array }
   | { t: 'release'; conn: number }
-  | { t: 'reload' }
+  | { t: 'upload'; id: number; upload: UploadIn }
+  /** Write every session's snapshot now (the threads are being replaced). */
+  | { t: 'handover' }
+  | { t: 'snapshot_value'; id: number; value: string | null }
   | { t: 'close' }
+
+/** The snapshot store calls a page thread makes to the main thread (when there is no Redis). */
+export type SnapshotCall =
+  | { op: 'set'; key: string; value: string; ttlSeconds: number }
+  | { op: 'get'; key: string; id: number }
+  | { op: 'expire'; key: string; ttlSeconds: number }
+  | { op: 'del'; key: string }
 
 /** Page thread → main thread. */
 export type FromPageThread =
-  | { t: 'ready' }
-  | { t: 'fatal'; code: string | null; message: string }
+  | { t: 'ready'; manifest: PageManifest }
+  /** The app did not load; `devError`: the same as the browser's dev overlay shows it. */
+  | { t: 'fatal'; code: string | null; message: string; devError: DevLoadError }
+  /** Page output for one socket, already JSON: the main thread sends it as is. */
+  | { t: 'out'; conn: number; data: string }
   /**
-   * Page output for one socket, already JSON (the main thread sends it as is); with a run starting
-   * or ending, how many of the thread's sessions have a run in progress.
+   * A run of `conn`'s session started (`page`: where) or ended (`page: null`); `running`: how many
+   * of the thread's sessions have a run in progress now.
    */
-  | { t: 'out'; conn: number; data: string; running?: number }
+  | { t: 'run'; conn: number; running: number; page: string | null }
   | { t: 'opened'; conn: number; sessionId: string }
   | { t: 'open_failed'; conn: number; message: string }
+  /** A client message of `conn` was handled: the main thread may read more from its socket. */
+  | { t: 'ack'; conn: number }
   | { t: 'gone'; sessionId: string }
   | { t: 'media'; bytes: Uint8Array; mime: string; fileName: string | null }
+  | { t: 'uploaded'; id: number; outcome: UploadOutcome }
+  | { t: 'snapshot'; call: SnapshotCall }
   | { t: 'beat'; running: number }
-  | { t: 'reloaded'; reran: number }
+  | { t: 'handed_over' }
   | { t: 'closed' }
 
 /** A page thread reports this often that its event loop turns. */

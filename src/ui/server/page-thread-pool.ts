@@ -1,103 +1,79 @@
 import { performance } from 'node:perf_hooks'
-import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
-import { SvcError, type SvcErrorCode } from '../../errors.js'
+import { SvcError } from '../../errors.js'
 import type { MediaStore } from '../media-store.js'
-import type { ClientMessage } from '../protocol.js'
+import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
-import { BUSY_AFTER_MS, type FromPageThread, type PageThreadData, type ToPageThread } from './page-thread-messages.js'
+import type { FromPageThread, PageManifest, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
+import { PageThread, type Conn, type Hello } from './page-thread.js'
+import { LocalSnapshotStore } from './thread-snapshots.js'
+import { reloadManifest, unexplainedLoadError } from './manifest.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
-/** A page thread that does not answer `close` within this is terminated. */
+/** A page thread that does not answer `close` (or `handover`) within this is terminated. */
 export const THREAD_CLOSE_MS = 3_000
-/** Close code for sockets of a page thread that crashed: the browser reconnects (to another thread). */
-export const THREAD_CRASH_CLOSE_CODE = 1012
+/** Close code for a socket whose session keeps losing its page thread (a page that crashes it on every run). */
+export const THREAD_CRASH_CLOSE_CODE = 1011
+/** How often the watchdog looks at the threads. */
+const WATCHDOG_MS = 250
+/** A thread whose event loop has not turned for this long and that has no socket left is ended. */
+export const RECLAIM_AFTER_MS = 2_000
+/** When every thread has been stalled this long, one more than `ui_page_threads` starts for new sessions. */
+export const OVERFLOW_AFTER_MS = 1_000
+/** With `ui_run_timeout_s: 0`, the page server reports "not ready" once every thread has been stalled this long. */
+export const STALLED_READY_MS = 10_000
+/** A session continues on a new thread after a crash at most this often per minute; then its socket closes. */
+const MAX_RESUMES_PER_MINUTE = 3
+/** An opening session is placed on another thread at most this often when its thread stops first. */
+const MAX_PLACEMENTS = 3
 
-interface Conn {
-  out: SessionOutput
-  opened: ((bound: BoundSession) => void) | null
-  failed: ((err: Error) => void) | null
-}
-
-class PageThread {
-  readonly worker: Worker
-  readonly ready: Promise<void>
-  readonly conns = new Map<number, Conn>()
-  readonly sessions = new Set<string>()
-  pendingOpens = 0
-  /** Sessions of this thread with a run in progress (a run may be burning CPU right now). */
-  running = 0
-  lastBeat = performance.now()
-  alive = true
-  wasReady = false
-  /** The uncaught error it died of, if any. */
-  error: Error | null = null
-  closed: (() => void) | null = null
-  readonly reloads: ((reran: number) => void)[] = []
-
-  constructor(worker: Worker, ready: Promise<void>) {
-    this.worker = worker
-    this.ready = ready
-  }
-
-  post(m: ToPageThread): void {
-    this.worker.postMessage(m)
-  }
-
-  get load(): number {
-    return this.sessions.size + this.pendingOpens
-  }
-
-  /** A thread still loading the app is not busy: a session placed there waits for it, then runs alone. */
-  busy(now: number): boolean {
-    return this.wasReady && now - this.lastBeat > BUSY_AFTER_MS
-  }
+export interface PageThreadPoolOptions {
+  /** `ui_page_threads`. */
+  size: number
+  data: PageThreadData
+  logger: Logger
+  /** The page server's media store: threads hand it what pages show. */
+  media: MediaStore
+  /** `ui_run_timeout_s` in ms; 0 = none. */
+  runTimeoutMs: number
 }
 
 /**
- * Page sessions on a pool of worker threads, so a page burning CPU stalls only the sessions of
- * its own thread. The main thread keeps HTTP and the sockets and relays page-protocol messages.
- * A session is pinned to the thread that created it (its state lives there); a new one goes to
- * the thread with the fewest sessions among those whose event loop is turning. A thread that
- * crashes is replaced; its sockets are closed so their browsers reconnect to a live thread.
+ * Page sessions on worker threads, so a page burning CPU stalls only the sessions of its own
+ * thread. The main thread keeps HTTP and the sockets, relays page messages as raw bytes (each
+ * thread parses its own) and never imports the app.
+ *
+ * - Threads start on demand, up to `ui_page_threads`: a new session goes to a thread without
+ *   sessions, else a new thread, else the least loaded among those whose event loop turns. When
+ *   every thread has been stalled for `OVERFLOW_AFTER_MS`, one extra thread starts.
+ * - A session stays on the thread that holds it. Without Redis its snapshot is kept here
+ *   (`LocalSnapshotStore`), so when its thread goes (a dev reload, a runaway page, a crash) the
+ *   socket is told to say hello again (`resume`) and the session continues on another thread.
+ * - A thread stalled for `ui_run_timeout_s` is terminated: sessions with a run in progress get
+ *   `run_stopped`, the others continue elsewhere. A stalled thread without sockets is reclaimed.
  */
 export class PageThreadPool implements SessionHost {
   readonly #size: number
   readonly #data: PageThreadData
-  #media: MediaStore | null = null
-  #logger: Logger | null = null
+  readonly #logger: Logger
+  readonly #media: MediaStore
+  readonly #runTimeoutMs: number
   readonly #threads: PageThread[] = []
   readonly #bySession = new Map<string, PageThread>()
+  readonly #snapshots = new LocalSnapshotStore()
+  readonly #resumes = new Map<string, number[]>()
   #nextConn = 1
+  #nextUpload = 1
   #closing = false
-  /** When recent threads stopped, for the replacement back-off. */
-  #crashes: number[] = []
-  readonly #respawns = new Set<NodeJS.Timeout>()
+  #watchdog: NodeJS.Timeout | null = null
 
-  /** Threads start with `warm()` or the first session, not here: an idle page server holds none. */
-  #warm = false
-
-  constructor(options: { size: number; data: PageThreadData }) {
-    this.#size = options.size
+  constructor(options: PageThreadPoolOptions) {
+    this.#size = Math.max(1, options.size)
     this.#data = options.data
-  }
-
-  /**
-   * Start the threads (each loads the app, about half a second and 80-90 MiB): called when the
-   * first page is requested, so they load while the browser fetches the client and connects.
-   * Idempotent.
-   */
-  warm(): void {
-    if (this.#warm || this.#closing) return
-    this.#warm = true
-    this.#logger?.info({ page_threads: this.#size }, 'ui page threads starting (first page request)')
-    this.#fill()
-  }
-
-  /** The page server's media store and logger, known once its own thread has loaded the app. */
-  bind(options: { media: MediaStore; logger: Logger }): void {
-    this.#media = options.media
     this.#logger = options.logger
+    this.#media = options.media
+    this.#runTimeoutMs = options.runTimeoutMs
   }
 
   /** Live sessions across the threads. */
@@ -105,121 +81,169 @@ export class PageThreadPool implements SessionHost {
     return this.#bySession.size
   }
 
-  #fill(): void {
-    while (this.#threads.length < this.#size) this.#spawn()
+  /**
+   * Start a thread (it loads the app, about half a second): called on the first page request, so
+   * it loads while the browser fetches the client and connects. Idempotent.
+   */
+  warm(): void {
+    if (this.#closing || this.#threads.some((t) => t.placeable)) return
+    this.#logger.info({ page_threads: this.#size }, 'ui page threads starting (first page request)')
+    this.#spawn()
   }
 
-  async open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession> {
+  /**
+   * Every thread that takes sessions has not turned its event loop for `ui_run_timeout_s`
+   * (`STALLED_READY_MS` without a timeout): the page server answers its readiness probe with 503.
+   */
+  stalled(): boolean {
+    const now = performance.now()
+    const limit = this.#runTimeoutMs > 0 ? this.#runTimeoutMs : STALLED_READY_MS
+    const ready = this.#threads.filter((t) => t.state === 'ready')
+    return ready.length > 0 && ready.every((t) => t.stalledFor(now) > limit)
+  }
+
+  open(hello: Hello, context: StContext, out: SessionOutput): Promise<BoundSession> {
     this.warm()
-    const pinned = hello.requestedId === null ? undefined : this.#bySession.get(hello.requestedId)
-    const thread = pinned?.alive ? pinned : this.#pick()
-    thread.pendingOpens++
-    try {
-      await thread.ready
-      if (!thread.alive) throw new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page thread stopped while the session was opening')
-      const conn = this.#nextConn++
-      return await new Promise<BoundSession>((resolve, reject) => {
-        thread.conns.set(conn, { out, opened: resolve, failed: reject })
-        thread.post({ t: 'open', conn, requestedId: hello.requestedId, path: hello.path, query: hello.query, context })
-      })
-    } finally {
-      thread.pendingOpens--
-    }
+    return new Promise<BoundSession>((resolve, reject) => {
+      const conn: Conn = { id: this.#nextConn++, out, hello, context, opened: resolve, failed: reject, placements: 0, sessionId: null, runSince: null, runPage: null, acks: [] }
+      this.#place(conn)
+    })
   }
 
-  /** Every thread re-imports the app module and reruns its sessions; resolves with the number rerun. */
-  async reload(): Promise<number> {
-    const counts = await Promise.all(
-      this.#threads.map(async (t) => {
-        await t.ready.catch(() => undefined)
-        if (!t.alive) return 0
-        return new Promise<number>((resolve) => {
-          t.reloads.push(resolve)
-          t.post({ t: 'reload' })
-        })
-      }),
-    )
-    return counts.reduce((a, b) => a + b, 0)
+  async upload(upload: UploadIn): Promise<UploadOutcome> {
+    const thread = this.#bySession.get(upload.sessionId)
+    if (!thread?.alive) return { ok: false, status: 404, message: 'no such page session here (it expired, or lives on another replica); reload the page' }
+    const id = this.#nextUpload++
+    const bytes = ownBuffer(upload.bytes)
+    return new Promise<UploadOutcome>((resolve) => {
+      thread.uploads.set(id, resolve)
+      thread.post({ t: 'upload', id, upload: { ...upload, bytes } }, [bytes.buffer as ArrayBuffer])
+    })
+  }
+
+  /**
+   * Load the app again on fresh threads (fresh isolates: nothing of the old module graph stays)
+   * and move every session over with its state: the new manifest and the number of sockets moved.
+   * When the new code does not load, the running threads keep serving and the result says why.
+   */
+  async reload(): Promise<{ manifest: PageManifest; moved: number } | { failed: DevLoadError }> {
+    const old = this.#threads.filter((t) => t.alive)
+    if (old.length === 0) {
+      const loaded = await reloadManifest(this.#data)
+      return 'failed' in loaded ? loaded : { manifest: loaded.manifest, moved: 0 }
+    }
+    const count = Math.max(1, old.filter((t) => t.placeable).length)
+    const fresh = Array.from({ length: Math.min(this.#size, count) }, () => this.#spawn())
+    let manifest: PageManifest
+    try {
+      manifest = await Promise.any(fresh.map((t) => t.ready))
+    } catch (err) {
+      for (const t of fresh) if (t.alive) this.#retire(t, 'reload')
+      const why = fresh.find((t) => t.loadError !== null)?.loadError
+      return { failed: why ?? unexplainedLoadError((err as AggregateError).errors[0] as Error) }
+    }
+    // Sessions live only on threads that loaded; those write their snapshots before they go.
+    const holding = old.filter((t) => t.state === 'ready')
+    for (const t of old) if (t.alive) t.state = 'retiring'
+    await Promise.all(holding.map((t) => this.#ask(t, (done) => (t.handedOver = done), { t: 'handover' })))
+    let moved = 0
+    for (const t of old) {
+      moved += t.conns.size
+      if (t.alive) this.#retire(t, 'reload')
+    }
+    return { manifest, moved }
   }
 
   /** Threads flush their session snapshots and close; one that does not answer in time is terminated. */
   async close(): Promise<void> {
     this.#closing = true
-    for (const timer of this.#respawns) clearTimeout(timer)
+    if (this.#watchdog) clearInterval(this.#watchdog)
     await Promise.all(
       this.#threads.map(async (t) => {
-        if (t.alive) {
-          const closed = new Promise<void>((resolve) => (t.closed = resolve))
-          t.post({ t: 'close' })
-          let timer: NodeJS.Timeout | undefined
-          await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, THREAD_CLOSE_MS)))])
-          clearTimeout(timer)
-        }
+        if (t.state === 'ready') await this.#ask(t, (done) => (t.closed = done), { t: 'close' })
+        t.retired = 'close'
         await t.worker.terminate()
       }),
     )
+    this.#snapshots.close()
   }
 
-  /**
-   * Fewest sessions among idle threads (event loop turning, no run in progress), else among
-   * threads whose event loop turns (a run that awaits I/O), else among all.
-   */
+  #place(conn: Conn): void {
+    if (this.#closing) {
+      conn.failed?.(new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page server is stopping'))
+      return
+    }
+    const pinned = conn.hello.requestedId === null ? undefined : this.#bySession.get(conn.hello.requestedId)
+    const thread = pinned?.placeable ? pinned : this.#pick()
+    conn.placements++
+    thread.pendingOpens++
+    thread.conns.set(conn.id, conn)
+    void thread.ready.then(
+      () => {
+        thread.pendingOpens--
+        thread.post({ t: 'open', conn: conn.id, requestedId: conn.hello.requestedId, path: conn.hello.path, query: conn.hello.query, context: conn.context })
+      },
+      // The thread did not load; its exit places the session again.
+      () => thread.pendingOpens--,
+    )
+  }
+
+  /** Where a new session goes (see the class comment); may start a thread. */
   #pick(): PageThread {
     const now = performance.now()
-    const live = this.#threads.filter((t) => t.alive)
-    if (live.length === 0) throw new SvcError('SVC_ERR_UI_PAGE_THREAD', 'no page thread is running (they are being replaced); the browser retries')
+    const live = this.#threads.filter((t) => t.placeable)
+    const empty = live.find((t) => t.load === 0 && t.running === 0 && !t.busy(now))
+    if (empty) return empty
+    if (live.length < this.#size) return this.#spawn()
     const turning = live.filter((t) => !t.busy(now))
+    if (turning.length === 0 && live.length <= this.#size && live.every((t) => t.stalledFor(now) > OVERFLOW_AFTER_MS)) {
+      this.#logger.warn({ page_threads: live.length }, 'ui every page thread is stalled; starting one more for new sessions')
+      return this.#spawn()
+    }
     const idle = turning.filter((t) => t.running === 0)
-    const pool = idle.length > 0 ? idle : turning.length > 0 ? turning : live
-    let best = pool[0]!
-    for (const t of pool) if (t.load < best.load) best = t
+    const candidates = idle.length > 0 ? idle : turning.length > 0 ? turning : live
+    let best = candidates[0]!
+    for (const t of candidates) if (t.load < best.load) best = t
     return best
   }
 
   #spawn(): PageThread {
-    const worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: this.#data })
-    let ready!: () => void
-    let failed!: (err: Error) => void
-    const thread = new PageThread(
-      worker,
-      new Promise<void>((resolve, reject) => {
-        ready = resolve
-        failed = reject
-      }),
-    )
-    // A caller awaits `ready`; a replacement nobody waits for must not become an unhandled rejection.
-    thread.ready.catch(() => undefined)
+    const thread = new PageThread(this.#data)
     this.#threads.push(thread)
-    worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m, ready, failed))
-    worker.on('error', (err) => {
+    thread.worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m))
+    thread.worker.on('error', (err) => {
       thread.error = err
-      this.#logger?.error({ err }, 'ui page thread crashed')
+      if (thread.retired === null) this.#logger.error({ err }, 'ui page thread crashed')
     })
-    worker.on('exit', (code) => {
-      thread.alive = false
-      failed(thread.error ?? new SvcError('SVC_ERR_UI_PAGE_THREAD', `a page thread exited (code ${code}) before it was ready`))
-      thread.closed?.()
-      for (const r of thread.reloads.splice(0)) r(0)
-      if (this.#closing) return
-      if (thread.wasReady) this.#crashed(thread, code)
-      else this.#remove(thread)
-      this.#replace()
-    })
+    thread.worker.on('exit', (code) => this.#onExit(thread, code))
+    this.#watchdog ??= setInterval(() => this.#watch(), WATCHDOG_MS)
+    this.#watchdog.unref()
     return thread
   }
 
-  #onMessage(thread: PageThread, m: FromPageThread, ready: () => void, failed: (err: Error) => void): void {
+  #onMessage(thread: PageThread, m: FromPageThread): void {
     switch (m.t) {
       case 'beat':
         thread.lastBeat = performance.now()
         thread.running = m.running
         return
       case 'out':
-        if (m.running !== undefined) thread.running = m.running
         thread.conns.get(m.conn)?.out.send(m.data)
         return
+      case 'run': {
+        thread.running = m.running
+        const conn = thread.conns.get(m.conn)
+        if (conn) {
+          conn.runSince = m.page === null ? null : performance.now()
+          conn.runPage = m.page
+        }
+        return
+      }
+      case 'ack':
+        thread.conns.get(m.conn)?.acks.shift()?.()
+        return
       case 'media':
-        this.#media?.add(m.bytes, m.mime, m.fileName)
+        this.#media.add(m.bytes, m.mime, m.fileName)
         return
       case 'opened': {
         const conn = thread.conns.get(m.conn)
@@ -228,10 +252,12 @@ export class PageThreadPool implements SessionHost {
         this.#bySession.set(m.sessionId, thread)
         thread.sessions.add(m.sessionId)
         if (!conn?.opened) {
+          thread.conns.delete(m.conn)
           thread.post({ t: 'release', conn: m.conn })
           return
         }
-        conn.opened(this.#bind(thread, m.conn, m.sessionId))
+        conn.sessionId = m.sessionId
+        conn.opened(this.#bind(thread, conn))
         conn.opened = conn.failed = null
         return
       }
@@ -244,69 +270,145 @@ export class PageThreadPool implements SessionHost {
       case 'gone':
         if (this.#bySession.get(m.sessionId) === thread) this.#bySession.delete(m.sessionId)
         thread.sessions.delete(m.sessionId)
+        this.#resumes.delete(m.sessionId)
         return
-      case 'reloaded':
-        thread.reloads.shift()?.(m.reran)
+      case 'uploaded':
+        thread.uploads.get(m.id)?.(m.outcome)
+        thread.uploads.delete(m.id)
+        return
+      case 'snapshot':
+        this.#snapshots.apply(m.call, (id, value) => thread.post({ t: 'snapshot_value', id, value }))
+        return
+      case 'handed_over':
+        thread.handedOver?.()
         return
       case 'closed':
         thread.closed?.()
         return
       case 'ready':
-        thread.lastBeat = performance.now()
-        thread.wasReady = true
-        ready()
+        thread.loaded(m.manifest)
         return
       case 'fatal':
-        failed(new SvcError((m.code as SvcErrorCode | null) ?? 'SVC_ERR_UI_SIDECAR_START', m.message))
+        thread.failedToLoad(m.code, m.message, m.devError)
         return
+      default: {
+        const never: never = m
+        return never
+      }
     }
   }
 
-  #bind(thread: PageThread, conn: number, id: string): BoundSession {
+  #bind(thread: PageThread, conn: Conn): BoundSession {
+    const current = (): boolean => thread.alive && thread.conns.get(conn.id) === conn
     return {
-      id,
-      handle: (msg: ClientMessage) => {
-        if (thread.alive) thread.post({ t: 'msg', conn, msg })
+      id: conn.sessionId!,
+      handle: (bytes, done) => {
+        if (!current()) return done()
+        conn.acks.push(done)
+        // A copy the thread owns (the socket's buffer may hold more than this message), moved without another copy.
+        const own = new Uint8Array(bytes)
+        thread.post({ t: 'msg', conn: conn.id, bytes: own }, [own.buffer])
       },
       release: () => {
-        if (!thread.conns.delete(conn) || !thread.alive) return
-        thread.post({ t: 'release', conn })
+        if (!current()) return
+        thread.conns.delete(conn.id)
+        for (const done of conn.acks.splice(0)) done()
+        thread.post({ t: 'release', conn: conn.id })
       },
     }
   }
 
-  #remove(thread: PageThread): void {
+  #onExit(thread: PageThread, code: number): void {
+    const wasReady = thread.state !== 'starting'
+    thread.exited(code)
     const index = this.#threads.indexOf(thread)
     if (index >= 0) this.#threads.splice(index, 1)
-  }
-
-  /** Sessions of a crashed thread are gone: tell their browsers, close their sockets, replace the thread. */
-  #crashed(thread: PageThread, code: number): void {
-    this.#remove(thread)
     for (const id of thread.sessions) if (this.#bySession.get(id) === thread) this.#bySession.delete(id)
-    this.#logger?.error({ exit_code: code, sessions: thread.sessions.size, sockets: thread.conns.size }, 'ui page thread stopped; its sessions reconnect to a new thread')
-    for (const conn of thread.conns.values()) {
-      if (conn.failed) {
-        conn.failed(new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page thread stopped while the session was opening'))
-        continue
-      }
-      conn.out.send({ v: 1, type: 'error', message: 'The page server restarted this session after an internal error; reconnecting.' })
-      conn.out.close(THREAD_CRASH_CLOSE_CODE, 'page thread restarted')
+    if (this.#closing || thread.retired === 'close') return
+    if (thread.retired === null && wasReady) {
+      this.#logger.error({ exit_code: code, sessions: thread.sessions.size, sockets: thread.conns.size }, 'ui page thread stopped; its sessions continue on a new thread')
     }
+    for (const conn of thread.conns.values()) this.#rehome(conn, thread.retired)
     thread.conns.clear()
     thread.sessions.clear()
   }
 
-  /** Start a thread in place of one that stopped, after 100 ms × 2^(n−1) (at most 5 s) for n stops in the last minute. */
-  #replace(): void {
-    const now = Date.now()
-    this.#crashes = [...this.#crashes.filter((t) => now - t < 60_000), now]
-    const delay = Math.min(5_000, 100 * 2 ** (this.#crashes.length - 1))
-    const timer = setTimeout(() => {
-      this.#respawns.delete(timer)
-      if (this.#closing) return
-      this.#spawn().ready.catch((err: unknown) => this.#logger?.error({ err }, 'ui page thread could not start; retrying'))
-    }, delay)
-    this.#respawns.add(timer)
+  /** A socket whose thread is gone: open again elsewhere, or tell the browser to say hello again. */
+  #rehome(conn: Conn, reason: PageThread['retired']): void {
+    if (conn.opened) {
+      if (conn.placements < MAX_PLACEMENTS) this.#place(conn)
+      else conn.failed?.(new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page thread stopped while the session was opening'))
+      return
+    }
+    if (reason === 'runaway' && conn.runSince !== null) {
+      conn.out.unbind({ v: UI_PROTOCOL_VERSION, type: 'run_stopped', seconds: this.#runTimeoutMs / 1000 })
+      return
+    }
+    if (reason === null && conn.sessionId !== null && !this.#mayResume(conn.sessionId)) {
+      conn.out.send({ v: UI_PROTOCOL_VERSION, type: 'error', message: 'This page keeps stopping the page server thread it runs on; reconnecting.' })
+      conn.out.close(THREAD_CRASH_CLOSE_CODE, 'page thread keeps failing')
+      return
+    }
+    conn.out.unbind({ v: UI_PROTOCOL_VERSION, type: 'resume' })
   }
+
+  #mayResume(sessionId: string): boolean {
+    const now = Date.now()
+    const recent = (this.#resumes.get(sessionId) ?? []).filter((t) => now - t < 60_000)
+    recent.push(now)
+    this.#resumes.set(sessionId, recent)
+    return recent.length <= MAX_RESUMES_PER_MINUTE
+  }
+
+  /** Runaway threads are replaced, stalled ones without sockets reclaimed, an extra idle one let go. */
+  #watch(): void {
+    const now = performance.now()
+    for (const t of this.#threads) {
+      if (t.state !== 'ready') continue
+      const stalled = t.stalledFor(now)
+      if (this.#runTimeoutMs > 0 && stalled > this.#runTimeoutMs) this.#runaway(t, stalled)
+      else if (t.conns.size === 0 && t.pendingOpens === 0 && stalled > RECLAIM_AFTER_MS) {
+        this.#logger.info({ stalled_s: Math.round(stalled / 1000) }, 'ui page thread reclaimed: stalled with no socket left')
+        this.#retire(t, 'reclaim')
+      }
+    }
+    const placeable = this.#threads.filter((t) => t.placeable)
+    if (placeable.length > this.#size) {
+      const spare = placeable.find((t) => t.state === 'ready' && t.load === 0 && t.conns.size === 0 && !t.busy(now))
+      if (spare) this.#retire(spare, 'shrink')
+    }
+  }
+
+  #runaway(thread: PageThread, stalledMs: number): void {
+    const pages = [...new Set([...thread.conns.values()].flatMap((c) => (c.runSince === null ? [] : [c.runPage ?? '/'])))]
+    this.#logger.error(
+      { code: 'SVC_ERR_UI_RUN_TIMEOUT', pages, stalled_s: Math.round(stalledMs / 100) / 10, timeout_s: this.#runTimeoutMs / 1000, sockets: thread.conns.size },
+      `ui page thread did not yield for ${this.#runTimeoutMs / 1000} s (ui_run_timeout_s): it was stopped, its runs stopped and its other sessions continue on a new thread`,
+    )
+    this.#retire(thread, 'runaway')
+  }
+
+  #retire(thread: PageThread, reason: NonNullable<PageThread['retired']>): void {
+    thread.retired = reason
+    thread.state = 'retiring'
+    void thread.worker.terminate()
+  }
+
+  /** Send `message` and wait for its answer, at most `THREAD_CLOSE_MS`. */
+  async #ask(thread: PageThread, onAnswer: (done: () => void) => void, message: { t: 'close' } | { t: 'handover' }): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        onAnswer(resolve)
+        thread.post(message)
+      }),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, THREAD_CLOSE_MS))),
+    ])
+    clearTimeout(timer)
+  }
+}
+
+/** `bytes` as a Uint8Array over an ArrayBuffer of its own (so it can be moved to a thread). */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes)
 }

@@ -42,9 +42,12 @@ export class PageSnapshots {
 
   /** The encoded snapshot of `session`, or null when it is over the size bound. */
   encode(session: PageSession): string | null {
+    // A keyed widget's value is in `sessionState` too: like the widget's own, it is not the page's to fix.
+    const widgetKeys = new Set<string>()
+    for (const meta of session.widgets.metas.values()) if (meta.key !== null) widgetKeys.add(meta.key)
     const data: SnapshotData = {
       v: 1,
-      state: this.#entries(session.id, 'sessionState', Object.entries(session.state)),
+      state: this.#entries(session.id, 'sessionState', Object.entries(session.state), widgetKeys),
       widgets: this.#entries(session.id, 'widget', session.widgets.values.entries()),
     }
     const encoded = serialize(data).toString('base64')
@@ -85,13 +88,15 @@ export class PageSnapshots {
     this.#warned.delete(sessionId)
   }
 
-  #entries(sessionId: string, kind: string, entries: Iterable<[string, unknown]>): [string, Buffer][] {
+  #entries(sessionId: string, kind: string, entries: Iterable<[string, unknown]>, quiet: ReadonlySet<string> | null = null): [string, Buffer][] {
     const out: [string, Buffer][] = []
     for (const [k, value] of entries) {
       try {
         out.push([k, serialize(value)])
       } catch (err) {
-        this.#warnOnce(sessionId, `${kind}:${k}`, `ui session ${kind} "${k}" cannot be saved for another replica (${(err as Error).message}); it is dropped from the snapshot`)
+        // Uploaded files (a widget value) never travel; a sessionState value the page could change.
+        if (kind === 'widget' || quiet?.has(k)) continue
+        this.#warnOnce(sessionId, `${kind}:${k}`, `ui session ${kind} "${k}" cannot be saved in the session snapshot (${(err as Error).message}); it is dropped from it, so it does not follow the session to another page thread or replica`)
       }
     }
     return out

@@ -1,17 +1,26 @@
+import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { isSvcError } from '../../errors.js'
 import type { SidecarToSupervisor } from '../../../ipc/messages.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
+import { configFileLayer, envLayer, resolveSettings, settingSources } from '../../settings/resolve.js'
 import { normalizeMountPath } from '../../settings/schema.js'
-import { loadTarget } from '../../target/load-target.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../../state/reload-ignore.js'
-import { parseChildEnv } from '../../process/child-env.js'
-import { ClientAssets, clientDir } from './static-files.js'
-import { UiServer } from './ui-server.js'
-import { PageSnapshots, type SnapshotBackend } from './session-snapshots.js'
-import { PageThreadPool } from './page-thread-pool.js'
 import { kSharedState } from '../../internal/symbols.js'
+import { parseChildEnv } from '../../process/child-env.js'
+import { adoptComponents, declaredComponents } from '../components.js'
+import { MediaStore } from '../media-store.js'
+import { PageIndex } from '../runtime/page-directory.js'
+import type { LocalSessions } from './local-sessions.js'
+import type { SnapshotBackend } from './session-snapshots.js'
+import type { PageApp } from '../page-app.js'
+import type { PageManifest } from './page-thread-messages.js'
+import type { DevLoadError } from '../protocol.js'
+import { PageThreadPool } from './page-thread-pool.js'
+import { loadManifest } from './manifest.js'
+import { ClientAssets, clientDir } from './static-files.js'
+import { UiServer, type PageSite } from './ui-server.js'
 
 /** What the bundled sidecar reads from its environment (set by the supervisor). */
 export interface SidecarEnv {
@@ -41,46 +50,73 @@ export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
 export interface RunningSidecar {
   port: number
   logger: Logger
+  /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
+  reload(): Promise<void>
   close(): Promise<void>
 }
 
-/** Load the app, start the page server and (in dev) the module watcher. */
+/**
+ * Start the page server. With page threads (the default) this thread never imports the app: a
+ * short-lived child process loads it once to report its settings and pages (`loadManifest`); page threads load it again on the first page request. With `ui_page_threads: 0` the
+ * app runs here. In dev (`SVC_DEV_RELOAD=1`) a save replaces the page threads (fresh isolates).
+ */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
-  markPagesOnly()
-  const { app, file, exportName } = await loadTarget(env.target)
-  const logger = childLogger(createRootLogger(app.settings), 'svc.ui')
+  const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
+  const inProcess = threadsOffOutsideApp(data.cwd) ? await loadInProcess(env.target) : null
+  const manifest = inProcess?.manifest ?? (await loadManifest(data))
+  const loaded = inProcess ?? (manifest.settings.ui_page_threads === 0 ? await loadInProcess(env.target) : null)
+  const settings = manifest.settings
+  const logger = childLogger(createRootLogger(settings), 'svc.ui')
+  const showErrorDetails = settings.show_error_details ?? env.devMode
+  const media = new MediaStore({ basePath: env.basePath })
   const assets = new ClientAssets(clientDir())
-  const showErrorDetails = app.settings.show_error_details ?? env.devMode
-  const threads = pageThreadCount(app.settings.ui_page_threads)
-  // Threads load the app again each: they start with the first page request (`warm`), not here.
-  const pool = threads > 0 ? new PageThreadPool({ size: threads, data: { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode } }) : null
+  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data: { ...data, appFile: manifest.file }, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000 })
+  const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails }) : null
   const server = new UiServer({
-    app,
+    site: siteOf(manifest),
+    sessions: pool ?? local!,
+    pool,
+    media,
     basePath: env.basePath,
     host: env.host,
     port: env.port,
     listenFd: env.listenFd,
     logger,
-    sessionTtlMs: app.settings.ui_session_ttl_s * 1000,
-    snapshots: pool ? null : pageSnapshots(app[kSharedState]?.redis ?? null, app.settings.ui_session_ttl_s, logger),
     assets,
-    showErrorDetails,
-    pool,
+    maxMessageBytes: settings.ui_max_message_bytes,
+    maxUploadBytes: settings.ui_max_upload_bytes,
   })
-  // chokidar and the re-import path load only under `svc dev --reload`. The watcher is ready
-  // before the server answers its first health check: an edit made once svc says it is
-  // listening is never missed.
+  // A save that does not load leaves the running code serving and goes to the browser overlay;
+  // the supervisor prints the one terminal line for it (its gateway reload fails on the same code).
+  const failed = (error: DevLoadError): void => {
+    logger.debug({ code: 'SVC_ERR_TARGET_IMPORT_FAILED' }, `ui reload: ${error.summary}; pages keep the previous version`)
+    server.showDevError(error)
+  }
+  const reload = async (): Promise<void> => {
+    if (pool) {
+      const started = performance.now()
+      const result = await pool.reload()
+      if ('failed' in result) return failed(result.failed)
+      server.setSite(siteOf(result.manifest))
+      server.showDevError(null)
+      logger.info({ moved: result.moved, ms: Math.round(performance.now() - started) }, 'ui reload: fresh page threads; sessions continue there')
+      return
+    }
+    const loaded = await (await import('./dev-reload.js')).loadAppModule(manifest.file, manifest.exportName)
+    if ('error' in loaded) return failed(loaded.error)
+    const reran = local!.replaceApp(loaded.app)
+    server.setSite({ settings: loaded.app.settings, pages: local!.directory })
+    server.showDevError(null)
+    logger.info({ reran }, 'ui reload: sessions rerun')
+  }
+  // chokidar loads only under `svc dev --reload`. The watcher is ready before the server answers
+  // its first health check: an edit made once svc says it is listening is never missed.
   const watcher = env.devReload
     ? await (await import('./dev-reload.js')).watchAppModule({
-        file,
-        exportName,
+        file: manifest.file,
         logger,
-        own: ownPaths(app.settings),
-        onReload: (next) => {
-          server.showDevError(null)
-          void server.replaceApp(next).then((reran) => logger.info({ reran }, 'ui reload: sessions rerun'))
-        },
-        onLoadError: (error) => server.showDevError(error),
+        own: ownPaths(settings),
+        onReload: () => reload(),
       })
     : null
   const port = await server.start().catch(async (err: unknown) => {
@@ -88,14 +124,15 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     throw err
   })
   // Connect now, not when the first browser fails over to this replica (page threads connect their own).
-  if (threads === 0) void app[kSharedState]?.redis?.probe()
+  if (loaded) void loaded.app[kSharedState]?.redis?.probe()
   logger.info(
-    { port, host: env.host, root_path: env.basePath, pages: app.pages.length, page_threads: threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
+    { port, host: env.host, root_path: env.basePath, pages: manifest.pages.length, page_threads: settings.ui_page_threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
     `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
   )
   return {
     port,
     logger,
+    reload,
     async close() {
       await watcher?.close()
       await server.close()
@@ -103,14 +140,61 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   }
 }
 
-/** `ui_page_threads`; the environment may still say `null` from older configs: the default two. */
-export function pageThreadCount(setting: number | null): number {
-  return setting ?? 2
+interface InProcess {
+  app: PageApp & { [kSharedState]?: { redis: (SnapshotBackend & { probe(): Promise<unknown> }) | null } }
+  manifest: PageManifest
+  /** The page sessions, run in this thread. */
+  sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean }): Promise<LocalSessions>
 }
 
-/** With `redis_url` set, page sessions are snapshotted there so another replica can resume them. */
-function pageSnapshots(redis: SnapshotBackend | null, ttlSeconds: number, logger: Logger): PageSnapshots | null {
-  return redis ? new PageSnapshots({ backend: redis, ttlSeconds, logger }) : null
+/**
+ * The app loaded in this thread (`ui_page_threads: 0`), with the manifest a page thread would
+ * report. The page runtime is imported only here: with page threads, this thread never loads it.
+ */
+async function loadInProcess(target: string): Promise<InProcess> {
+  markPagesOnly()
+  const [{ loadTarget }, { PageDirectory }] = await Promise.all([import('../../target/load-target.js'), import('../runtime/page-directory.js')])
+  const { app, file, exportName } = await loadTarget(target)
+  const settings = app.settings
+  return {
+    app,
+    manifest: { settings, pages: new PageDirectory(app.pages).keys(), file, exportName, components: declaredComponents() },
+    async sessions({ media, logger, basePath, showErrorDetails }) {
+      const [{ LocalSessions }, { getClient }, { overridesFromEnv }, { PageSnapshots }] = await Promise.all([
+        import('./local-sessions.js'),
+        import('../../client/api-client.js'),
+        import('../inject.js'),
+        import('./session-snapshots.js'),
+      ])
+      // With `redis_url` set, page sessions are snapshotted there so another replica can resume them.
+      const redis = app[kSharedState]?.redis ?? null
+      return new LocalSessions({
+        app,
+        client: getClient(app),
+        media,
+        logger,
+        basePath,
+        ttlMs: settings.ui_session_ttl_s * 1000,
+        runTimeoutMs: settings.ui_run_timeout_s * 1000,
+        maxPendingUploadBytes: settings.ui_max_upload_bytes,
+        showErrorDetails,
+        overrides: overridesFromEnv(),
+        snapshots: redis ? new PageSnapshots({ backend: redis, ttlSeconds: settings.ui_session_ttl_s, logger }) : null,
+      })
+    },
+  }
+}
+
+/** `ui_page_threads: 0` set by svc.config.json or the environment, which the app's options cannot override. */
+function threadsOffOutsideApp(cwd: string): boolean {
+  const layers = [configFileLayer(cwd), envLayer(process.env)]
+  return settingSources(layers).ui_page_threads.kind !== 'default' && resolveSettings(layers).ui_page_threads === 0
+}
+
+/** The site the main thread shows; it also takes the app's components (their files, their origins in the CSP). */
+function siteOf(manifest: PageManifest): PageSite {
+  adoptComponents(manifest.components)
+  return { settings: manifest.settings, pages: new PageIndex(manifest.pages) }
 }
 
 /** A startup failure as the IPC message the supervisor reports. */

@@ -5,13 +5,10 @@ import type { Logger } from 'pino'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { PageApp } from '../page-app.js'
 import type { DevLoadError, ServerMessage } from '../protocol.js'
-import { getClient } from '../../client/api-client.js'
-import { overridesFromEnv } from '../inject.js'
-import { MEDIA_PREFIX, MediaStore } from '../media-store.js'
-import { PageDirectory } from '../runtime/page-directory.js'
-import { LocalSessions } from './local-sessions.js'
-import { PageThreadPool } from './page-thread-pool.js'
-import type { PageSnapshots } from './session-snapshots.js'
+import { MEDIA_PREFIX, type MediaStore } from '../media-store.js'
+import type { PageIndex } from '../runtime/page-directory.js'
+import type { SessionHost } from './local-sessions.js'
+import type { PageThreadPool } from './page-thread-pool.js'
 import { renderShell } from './shell.js'
 import { COMPONENT_PREFIX } from '../components.js'
 import { serveComponentFile } from './component-files.js'
@@ -20,15 +17,32 @@ import { sendStatic } from './send-static.js'
 import { sendCompressible } from './compress-body.js'
 import { appPageCsp } from './page-csp.js'
 import { answerInternalError, refuseUpgrade } from './request-failure.js'
+import { handleUpload, UPLOAD_PATH } from './uploads.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
 import { loadAppIcon, type AppIcon } from '../../settings/app-icon.js'
 import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../settings/map-style.js'
 import { MEDIA_CSP } from '../media-headers.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
+
+/**
+ * What the page server's main thread shows of the app (title, theme, CSP, which paths are pages):
+ * from the app itself (`ui_page_threads: 0`) or from the manifest its loader child reported.
+ */
+export interface PageSite {
+  settings: PageApp['settings']
+  pages: PageIndex
+}
 
 export interface UiServerOptions {
-  app: PageApp
+  site: PageSite
+  /** The page sessions: in this thread, or a pool of page threads (then also `pool`). */
+  sessions: SessionHost
+  /** The page threads, when they run the sessions: started by the first page request, asked for readiness. */
+  pool: PageThreadPool | null
+  /** Where pages' media bytes are served from. */
+  media: MediaStore
   /** Public root path ('' or '/tools'); every route below is served under it. */
   basePath: string
   host: string
@@ -36,20 +50,13 @@ export interface UiServerOptions {
   /** Listen on this inherited, already bound socket (supervisor-owned port) instead of host:port. */
   listenFd?: number
   logger: Logger
-  sessionTtlMs: number
   /** The built browser client (`dist/client`). */
   assets: ClientAssets
-  /** Page exceptions show their message and stack to the visitor (else a generic message and the request ID). */
-  showErrorDetails: boolean
-  /** Largest client message (file uploads travel as base64 inside one). */
-  maxMessageBytes?: number
-  /** Page-session snapshots for resuming on another replica (Redis); null keeps sessions here only. */
-  snapshots?: PageSnapshots | null
-  /** Page threads that run the sessions (`ui_page_threads`); null runs them in this thread. */
-  pool?: PageThreadPool | null
+  /** `ui_max_message_bytes`: the largest page-socket message read (0 = no limit). */
+  maxMessageBytes: number
+  /** `ui_max_upload_bytes`: the largest file one upload request may carry (0 = no limit). */
+  maxUploadBytes: number
 }
-
-export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 const HEALTH = '/_stcore/health'
 const STREAM = '/_stcore/stream'
 /**
@@ -69,8 +76,7 @@ type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
  */
 export class UiServer {
   #state: State = 'idle'
-  #app: PageApp
-  #directory: PageDirectory
+  #site: PageSite
   #theme: GeneratedStyle
   #themePlain: StaticFile
   #csp: string | null
@@ -79,7 +85,7 @@ export class UiServer {
   readonly #opts: UiServerOptions
   readonly #http: Server
   readonly #wss: WebSocketServer
-  readonly #sessions: LocalSessions | PageThreadPool
+  readonly #sessions: SessionHost
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
@@ -87,27 +93,14 @@ export class UiServer {
 
   constructor(options: UiServerOptions) {
     this.#opts = options
-    this.#app = options.app
-    this.#directory = new PageDirectory(options.app.pages)
-    this.#theme = appTheme(options.app)
+    this.#site = options.site
+    this.#theme = appTheme(options.site)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
-    this.#csp = appPageCsp(options.app.settings)
-    this.#icon = loadAppIcon(options.app.settings.icon ?? '')
-    this.#mapStyle = pageMapStyle(options.app)
-    this.#media = new MediaStore({ basePath: options.basePath })
-    options.pool?.bind({ media: this.#media, logger: options.logger })
-    this.#sessions = options.pool
-      ? options.pool
-      : new LocalSessions({
-          app: options.app,
-          client: getClient(options.app),
-          media: this.#media,
-          logger: options.logger,
-          ttlMs: options.sessionTtlMs,
-          showErrorDetails: options.showErrorDetails,
-          overrides: overridesFromEnv(),
-          snapshots: options.snapshots ?? null,
-        })
+    this.#csp = appPageCsp(options.site.settings)
+    this.#icon = loadAppIcon(options.site.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(options.site)
+    this.#media = options.media
+    this.#sessions = options.sessions
     // A handler that throws answers 500 and the server goes on: no request can take it down.
     this.#http = http.createServer((req, res) => {
       this.#onRequest(req, res).catch((err: unknown) => answerInternalError(req, res, err, this.#opts.logger))
@@ -116,7 +109,10 @@ export class UiServer {
       this.#sockets.add(s)
       s.on('close', () => this.#sockets.delete(s))
     })
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES })
+    // The size is checked on each frame's announced length, before its payload is read (close 1009
+    // past it). UTF-8 is checked once, where the message is decoded (a page thread; the gateway
+    // in front checks it too): not here, where every session's messages pass.
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes, skipUTF8Validation: true })
     this.#http.on('upgrade', (req, socket, head) => {
       // A client that resets mid-handshake must not become an uncaught 'error' event.
       socket.on('error', () => socket.destroy())
@@ -145,17 +141,14 @@ export class UiServer {
     return (this.#http.address() as AddressInfo).port
   }
 
-  /** Swap in a reloaded app module and rerun every connected session (state kept); resolves with how many. */
-  async replaceApp(app: PageApp): Promise<number> {
-    this.#app = app
-    this.#directory = new PageDirectory(app.pages)
-    this.#theme = appTheme(app)
+  /** The app changed (a dev reload): its title, theme, CSP and pages as the shell shows them. */
+  setSite(site: PageSite): void {
+    this.#site = site
+    this.#theme = appTheme(site)
     this.#themePlain = { ...this.#theme.file, cacheControl: REVALIDATE }
-    this.#csp = appPageCsp(app.settings)
-    this.#icon = loadAppIcon(app.settings.icon ?? '')
-    this.#mapStyle = pageMapStyle(app)
-    // Page threads re-import the module themselves: an app object cannot cross threads.
-    return this.#sessions instanceof PageThreadPool ? this.#sessions.reload() : this.#sessions.replaceApp(app)
+    this.#csp = appPageCsp(site.settings)
+    this.#icon = loadAppIcon(site.settings.icon ?? '')
+    this.#mapStyle = pageMapStyle(site)
   }
 
   /**
@@ -200,6 +193,10 @@ export class UiServer {
   async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?', 1)[0]!
     const base = this.#opts.basePath
+    if (path === base + UPLOAD_PATH) {
+      await handleUpload(req, res, { sessions: this.#sessions, maxBytes: this.#opts.maxUploadBytes })
+      return
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed\n')
       return
@@ -250,10 +247,16 @@ export class UiServer {
       return
     }
     if (path === '/' || path === base || path.startsWith(base + '/')) {
+      const pool = this.#opts.pool
+      // readyz probes GET / (no HTML asked): a page server whose every thread is stalled cannot take a new session.
+      if (pool?.stalled() && !acceptsHtml(req) && (path === '/' || path === base || path === base + '/')) {
+        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('page threads stalled: every page thread has been busy past ui_run_timeout_s\n')
+        return
+      }
       const isPage = this.#isPage(path, req.url ?? '')
-      // A browser connects its page socket next: page threads load the app meanwhile. Probes
+      // A browser connects its page socket next: a page thread loads the app meanwhile. Probes
       // (readyz's GET /, monitors) do not ask for HTML and leave an idle server idle.
-      if (isPage && req.method === 'GET' && this.#sessions instanceof PageThreadPool && acceptsHtml(req)) this.#sessions.warm()
+      if (isPage && req.method === 'GET' && acceptsHtml(req)) pool?.warm()
       // Same shell either way (the client shows the not-found view), but crawlers and monitors see the 404.
       await sendCompressible(req, res, isPage ? 200 : 404, this.#shellHeaders(), this.#shell())
       return
@@ -283,7 +286,7 @@ export class UiServer {
   #shell(): string {
     const assets = this.#opts.assets
     assets.refresh()
-    const settings = this.#app.settings
+    const settings = this.#site.settings
     const base = this.#opts.basePath
     return renderShell({
       basePath: base,
@@ -310,9 +313,9 @@ export class UiServer {
   /** Whether the page session would find a page for this browser path (`/` always shows one or the empty-app view). */
   #isPage(path: string, url: string): boolean {
     const pagePath = stripBase(path, this.#opts.basePath)
-    if (pagePath === '/' || this.#directory.forPath(pagePath) !== undefined) return true
+    if (pagePath === '/' || this.#site.pages.forPath(pagePath) !== undefined) return true
     const deepLink = new URLSearchParams(url.slice(path.length + 1)).get('page')
-    return deepLink !== null && this.#directory.byDeepLink(deepLink) !== undefined
+    return deepLink !== null && this.#site.pages.byDeepLink(deepLink) !== undefined
   }
 
   #onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
@@ -323,7 +326,7 @@ export class UiServer {
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       try {
-        servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger })
+        servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger, maxMessageBytes: this.#opts.maxMessageBytes })
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')
         ws.close(1011, 'internal error')
@@ -335,18 +338,18 @@ export class UiServer {
 }
 
 /** The basemap styles the page must be told about, or null when they are svc's defaults (the map chunk knows those). */
-function pageMapStyle(app: PageApp): MapStyles | null {
+function pageMapStyle(app: { settings: PageApp['settings'] }): MapStyles | null {
   const light = app.settings.ui_map_style_url ?? DEFAULT_MAP_STYLE_URL
   const dark = app.settings.ui_map_style_url_dark ?? ''
   return light === DEFAULT_MAP_STYLE_URL && dark === '' ? null : mapStyles(light, dark)
 }
 
 function devErrorMessage(error: DevLoadError | null): string {
-  return JSON.stringify({ v: 1, type: 'dev_error', error } satisfies ServerMessage)
+  return JSON.stringify({ v: UI_PROTOCOL_VERSION, type: 'dev_error', error } satisfies ServerMessage)
 }
 
 /** The app's `theme` setting as a stylesheet, named by its content. */
-export function appTheme(app: PageApp): GeneratedStyle {
+export function appTheme(app: { settings: PageApp['settings'] }): GeneratedStyle {
   return generatedStyle(THEME_STYLE_PREFIX, themeCss(app.settings.theme))
 }
 

@@ -1,20 +1,38 @@
 import type { IncomingMessage } from 'node:http'
-import { randomUUID } from 'node:crypto'
+import { resolveRequestId } from '../../logging/request-id.js'
+import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { WebSocket } from 'ws'
 import { runWithRequestId } from '../../logging/context.js'
-import { parseClientMessage, type ClientMessage, type ServerMessage } from '../protocol.js'
+import { startHeartbeat } from '../../internal/ws-heartbeat.js'
+import { parseClientMessage, type ServerMessage } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost } from './local-sessions.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
 /** A client that sends nothing for this long after connecting is closed (it never said hello). */
 export const HELLO_TIMEOUT_MS = 10_000
-/** Ping interval; a peer that has not answered the previous ping is dropped (it vanished without a close frame). */
-export const HEARTBEAT_MS = 30_000
 /** A socket whose unsent output passes this is closed: the browser is not reading. */
 export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024
+/** The largest first message (a `hello`): until it is answered, nothing bigger is read. */
+export const HELLO_MAX_BYTES = 64 * 1024
+/**
+ * Client messages read but not yet handled by their session (on its page thread): past either
+ * bound the socket is not read until the session catches up, so one fast sender queues nothing
+ * in the page server but what TCP holds.
+ */
+export const FLOW_MAX_BYTES = 1024 * 1024
+export const FLOW_MAX_MESSAGES = 64
+/**
+ * A page socket is read at this many bytes per second on average, with bursts of twice as much:
+ * `ui_max_message_bytes` per second (at least 1 MiB/s). A browser's widget input is far below it;
+ * a client that sends as fast as it can is held to it by TCP, so it cannot take the page
+ * server's CPU from the other sessions.
+ */
+export function readRate(maxMessageBytes: number): number {
+  return Math.max(maxMessageBytes, 1024 * 1024)
+}
 
-const REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 
 export function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {}
@@ -38,11 +56,10 @@ export function parseCookies(header: string | undefined): Record<string, string>
 export function handshakeContext(req: IncomingMessage): StContext {
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
-  const rid = headers['x-request-id']?.trim()
   return Object.freeze({
     headers: Object.freeze(headers),
     cookies: Object.freeze(parseCookies(headers.cookie)),
-    requestId: rid !== undefined && REQUEST_ID.test(rid) ? rid : randomUUID(),
+    requestId: resolveRequestId(headers['x-request-id']),
   })
 }
 
@@ -53,11 +70,14 @@ export function stripBase(path: string, basePath: string): string {
   return path.startsWith(basePath + '/') ? path.slice(basePath.length) : path || '/'
 }
 
-/** Serve one page WebSocket: hello → session, then client messages → the session. */
-export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { sessions: SessionHost; basePath: string; logger: Logger }): void {
+/** Serve one page WebSocket: hello → session, then client messages → the session (parsed there, once). */
+export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { sessions: SessionHost; basePath: string; logger: Logger; maxMessageBytes: number }): void {
   const context = handshakeContext(req)
   const log = deps.logger
   let session: BoundSession | null = null
+  let closed = false
+  /** The session left this socket once (its thread was replaced): stray input until the next hello is dropped. */
+  let unbound = false
   const send = (message: ServerMessage | string): void => {
     if (ws.readyState !== WebSocket.OPEN) return
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -66,30 +86,56 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
     }
     ws.send(typeof message === 'string' ? message : JSON.stringify(message))
   }
+  const tooLarge = (limit: number): void => {
+    log.warn({ code: 'SVC_ERR_UI_MESSAGE_TOO_LARGE', limit_bytes: limit }, `ui page message over ${limit} bytes refused; socket closed with 1009`)
+  }
   const helloTimer = setTimeout(() => ws.close(1008, 'expected hello'), HELLO_TIMEOUT_MS)
   helloTimer.unref()
-  let alive = true
-  ws.on('pong', () => (alive = true))
-  const heartbeat = setInterval(() => {
-    if (!alive) {
-      ws.terminate()
-      return
+  const stopHeartbeat = startHeartbeat(ws)
+
+  // The socket is not read while messages read but not yet handled pass the flow bounds, or while
+  // it is ahead of its read rate (a token bucket).
+  let inflightBytes = 0
+  let inflightMessages = 0
+  const rate = readRate(deps.maxMessageBytes)
+  let tokens = 2 * rate
+  let refilled = performance.now()
+  let rateTimer: NodeJS.Timeout | null = null
+  let paused = false
+  const sync = (): void => {
+    const hold = rateTimer !== null || inflightBytes > FLOW_MAX_BYTES || inflightMessages > FLOW_MAX_MESSAGES
+    if (hold === paused || closed) return
+    paused = hold
+    if (hold) ws.pause()
+    else ws.resume()
+  }
+  const track = (n: number): (() => void) => {
+    const now = performance.now()
+    tokens = Math.min(2 * rate, tokens + ((now - refilled) / 1000) * rate) - n
+    refilled = now
+    if (tokens < 0 && rateTimer === null) {
+      rateTimer = setTimeout(() => {
+        rateTimer = null
+        sync()
+      }, (-tokens / rate) * 1000)
     }
-    alive = false
-    ws.ping()
-  }, HEARTBEAT_MS)
-  heartbeat.unref()
+    inflightBytes += n
+    inflightMessages++
+    sync()
+    return () => {
+      inflightBytes -= n
+      inflightMessages--
+      sync()
+    }
+  }
 
   // Opening may wait for a snapshot on another replica's behalf (Redis) or for a page thread:
   // messages that arrive meanwhile wait in `queued`, then go to the session in order.
-  let queued: ClientMessage[] | null = null
-  let closed = false
-  const dispatch = (msg: ClientMessage): void => {
-    if (session === null) {
-      send({ v: 1, type: 'error', message: 'send hello first' })
-      return
-    }
-    session.handle(msg.type === 'navigate' || msg.type === 'hello' ? { ...msg, path: stripBase(msg.path, deps.basePath) } : msg)
+  let queued: { bytes: Uint8Array; done: () => void }[] | null = null
+  const forward = (bytes: Uint8Array): void => {
+    const done = track(bytes.byteLength)
+    if (queued !== null) queued.push({ bytes, done })
+    else session!.handle(bytes, done)
   }
   const opened = (bound: BoundSession): void => {
     if (closed) {
@@ -97,43 +143,66 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
       return
     }
     session = bound
-    for (const msg of queued ?? []) dispatch(msg)
+    const waiting = queued ?? []
     queued = null
+    for (const { bytes, done } of waiting) bound.handle(bytes, done)
+  }
+  const open = (hello: { sessionId: string | null; path: string; query: string }): void => {
+    clearTimeout(helloTimer)
+    queued = []
+    unbound = false
+    deps.sessions
+      .open({ requestedId: hello.sessionId, path: stripBase(hello.path, deps.basePath), query: hello.query }, context, {
+        send,
+        close: (code, reason) => ws.close(code, reason),
+        unbind: (message) => {
+          session = null
+          unbound = true
+          send(message)
+        },
+      })
+      .then(
+        (bound) => runWithRequestId(context.requestId, () => opened(bound)),
+        (err: unknown) => {
+          for (const { done } of queued ?? []) done()
+          queued = null
+          log.error({ err }, 'ui session could not be opened')
+          ws.close(1011, 'session unavailable')
+        },
+      )
+  }
+  /** Without a session only a small `hello` is read; after one was lost, stray input is dropped. */
+  const beforeSession = (bytes: Uint8Array): void => {
+    if (bytes.byteLength > HELLO_MAX_BYTES) {
+      if (unbound) return
+      tooLarge(HELLO_MAX_BYTES)
+      ws.close(1009, 'first message too large')
+      return
+    }
+    const msg = parseClientMessage(bytes)
+    if (msg?.type === 'hello') return open(msg)
+    if (unbound) return log.debug('ui dropped a page message sent while its session moved to another thread')
+    if (msg === null) {
+      log.debug('ui dropped a malformed page message')
+      send({ v: UI_PROTOCOL_VERSION, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
+    } else send({ v: UI_PROTOCOL_VERSION, type: 'error', message: 'send hello first' })
   }
   ws.on('message', (data, isBinary) => {
     runWithRequestId(context.requestId, () => {
-      const msg = isBinary ? null : parseClientMessage(data.toString())
-      if (msg === null) {
-        log.debug('ui dropped a malformed page message')
-        send({ v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
+      const bytes = data as Buffer
+      if (isBinary) {
+        send({ v: UI_PROTOCOL_VERSION, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
         return
       }
-      if (queued !== null) {
-        queued.push(msg)
-        return
-      }
-      if (msg.type === 'hello' && session === null) {
-        clearTimeout(helloTimer)
-        queued = []
-        deps.sessions
-          .open({ requestedId: msg.sessionId, path: stripBase(msg.path, deps.basePath), query: msg.query }, context, { send, close: (code, reason) => ws.close(code, reason) })
-          .then(
-            (bound) => runWithRequestId(context.requestId, () => opened(bound)),
-            (err: unknown) => {
-              queued = null
-              log.error({ err }, 'ui session could not be opened')
-              ws.close(1011, 'session unavailable')
-            },
-          )
-        return
-      }
-      dispatch(msg)
+      if (session !== null || queued !== null) forward(bytes)
+      else beforeSession(bytes)
     })
   })
   ws.on('close', (code) => {
     closed = true
+    if (rateTimer) clearTimeout(rateTimer)
     clearTimeout(helloTimer)
-    clearInterval(heartbeat)
+    stopHeartbeat()
     runWithRequestId(context.requestId, () => {
       if (session) {
         session.release()
@@ -141,5 +210,10 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
       }
     })
   })
-  ws.on('error', (err) => runWithRequestId(context.requestId, () => log.debug({ err }, 'ui websocket error')))
+  ws.on('error', (err: Error & { code?: string }) =>
+    runWithRequestId(context.requestId, () => {
+      if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') tooLarge(deps.maxMessageBytes)
+      else log.debug({ err }, 'ui websocket error')
+    }),
+  )
 }

@@ -282,9 +282,13 @@ function accepted(accept: string[] | null, name: string, type: string): boolean 
   return accept.some((a) => (a.startsWith('.') ? n.endsWith(a) : a.endsWith('/*') ? t.startsWith(a.slice(0, -1)) : t === a || n.endsWith('.' + a)))
 }
 
-function uploadedFile(name: string, type: string, bytes: Uint8Array): UploadedFile {
+/** The upload reference a file came in under, so the browser can name it again (removing another file). */
+const kUploadRef = Symbol('svc.uploadRef')
+
+function uploadedFile(name: string, type: string, bytes: Uint8Array, ref: string | null = null): UploadedFile {
   // `text` is not enumerable: two files with the same name, type and bytes are the same value.
   const file = Object.defineProperty({ name, type, size: bytes.byteLength, bytes }, 'text', { value: () => new TextDecoder().decode(bytes) })
+  if (ref !== null) Object.defineProperty(file, kUploadRef, { value: ref })
   return Object.freeze(file) as UploadedFile
 }
 
@@ -292,30 +296,40 @@ export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions 
   const accept = acceptList(o.accept)
   const maxBytes = o.maxBytes ?? DEFAULT_UPLOAD_MAX_BYTES
   const multiple = o.multiple ?? false
-  const check = (name: unknown, type: unknown, bytes: Uint8Array | null): UploadedFile => {
+  // Assigned at registration; messages (which call `deserialize`) arrive after the run.
+  let id = ''
+  const check = (name: unknown, type: unknown, bytes: Uint8Array | null, ref: string | null = null): UploadedFile => {
     if (typeof name !== 'string' || bytes === null) return bad('file without name or data')
     const mime = typeof type === 'string' ? type : 'application/octet-stream'
     if (bytes.byteLength > maxBytes || !accepted(accept, name, mime)) return bad(`file ${name} is too large or not accepted`)
-    return uploadedFile(name, mime, bytes)
+    return uploadedFile(name, mime, bytes, ref)
   }
   const many = (files: unknown[]): unknown[] => (multiple || files.length <= 1 ? files : bad('one file only'))
+  // Files come by reference to an upload (the browser client) or inline as base64 (tests, small files).
+  const fromWire = (f: unknown): UploadedFile => {
+    const p = f as { name?: unknown; type?: unknown; dataBase64?: unknown; ref?: unknown }
+    if (typeof p?.ref !== 'string') return check(p?.name, p?.type, typeof p?.dataBase64 === 'string' ? new Uint8Array(Buffer.from(p.dataBase64, 'base64')) : null)
+    const held = (em.ctx.host.widgets.values.get(id) as UploadedFile[] | undefined)?.find((u) => (u as { [kUploadRef]?: string })[kUploadRef] === p.ref)
+    if (held) return held
+    const upload = em.ctx.host.uploads.take(p.ref)
+    return upload ? check(upload.name, upload.type, upload.bytes, p.ref) : bad('unknown or expired upload reference')
+  }
   const deserialize = (r: unknown): UploadedFile[] => {
     if (!Array.isArray(r)) return bad('expected a list of files')
-    return many(r).map((f: unknown) => {
-      const p = f as { name?: unknown; type?: unknown; dataBase64?: unknown }
-      return check(p?.name, p?.type, typeof p?.dataBase64 === 'string' ? new Uint8Array(Buffer.from(p.dataBase64, 'base64')) : null)
-    })
+    return many(r).map(fromWire)
   }
   const fromState = (v: unknown): UploadedFile[] =>
     many(Array.isArray(v) ? v : v === null ? [] : [v]).map((f: unknown) => {
-      const p = f as { name?: unknown; type?: unknown; bytes?: unknown }
-      return check(p?.name, p?.type, p?.bytes instanceof Uint8Array ? p.bytes : null)
+      const p = f as { name?: unknown; type?: unknown; bytes?: unknown; [kUploadRef]?: string }
+      return check(p?.name, p?.type, p?.bytes instanceof Uint8Array ? p.bytes : null, p?.[kUploadRef] ?? null)
     })
   const onChange = o.onChange
-  const { id, value } = register<UploadedFile[]>(em, {
+  const registered = register<UploadedFile[]>(em, {
     type: 'fileUploader', label, key: o.key, identity: [accept, multiple], default: [], disabled: o.disabled, deserialize, fromState,
     onChange: onChange ? (files) => onChange(files) : undefined,
   }, [])
+  const { value } = registered
+  id = registered.id
   em.emit('fileUploader', { ...base(em, label, o), value: value.map((f) => ({ name: f.name, type: f.type, size: f.size })), accept, multiple, maxBytes }, id)
   return multiple ? value : (value[0] ?? null)
 }

@@ -29,7 +29,7 @@ describe('the page server watcher under svc dev --reload', () => {
         if (obj?.changed) resolve(obj.changed)
       }) as typeof logger.info
     })
-    const watcher = await watchAppModule({ file, exportName: 'app', logger, own: { files: [], dirs: [] }, onReload: () => {}, onLoadError: () => {} })
+    const watcher = await watchAppModule({ file, logger, own: { files: [], dirs: [] }, onReload: () => {} })
     closers.push(() => watcher.close())
     writeFileSync(join(dir, 'mod7', 'index.ts'), 'export const n = 70\n')
     await expect(changed).resolves.toBe(join(dir, 'mod7', 'index.ts'))

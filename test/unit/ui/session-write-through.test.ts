@@ -39,6 +39,8 @@ class HeldBackend implements SnapshotBackend {
 }
 
 const logger = pino({ level: 'silent' })
+/** A client message as the socket delivers it. */
+const wire = (m: ClientMessage): Uint8Array => new TextEncoder().encode(JSON.stringify(m))
 const context = Object.freeze({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: 'wt-1' })
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -61,7 +63,10 @@ async function counterSession(backend: SnapshotBackend) {
     client: getClient(app),
     media: new MediaStore(),
     logger,
+    basePath: '',
     ttlMs: 60_000,
+    runTimeoutMs: 0,
+    maxPendingUploadBytes: 0,
     showErrorDetails: true,
     overrides: {},
     snapshots: new PageSnapshots({ backend, ttlSeconds: 60, logger }),
@@ -70,6 +75,7 @@ async function counterSession(backend: SnapshotBackend) {
   const bound = await host.open({ requestedId: null, path: '/', query: '' }, context, {
     send: (m) => sent.push((typeof m === 'string' ? JSON.parse(m) : m) as WireServerMessage),
     close: () => undefined,
+    unbind: () => undefined,
   })
   const finals = () => sent.filter((m) => m.type === 'render' && m.partial !== true)
   /** The button's id, from the first (complete) render. */
@@ -77,7 +83,7 @@ async function counterSession(backend: SnapshotBackend) {
     const first = finals()[0] as Extract<WireServerMessage, { type: 'render' }>
     return (first.main.find((n) => 'type' in n && n.type === 'button') as { id: string }).id
   }
-  const click = (): void => bound.handle({ v: 1, type: 'widget', id: buttonId(), value: true, trigger: true } as ClientMessage)
+  const click = (): void => bound.handle(wire({ v: 1, type: 'widget', id: buttonId(), value: true, trigger: true }), () => undefined)
   return { host, bound, sent, finals, click }
 }
 
@@ -111,7 +117,7 @@ describe('page-session snapshots are written through', () => {
     await until(() => backend.pending.length === 1, 'the first snapshot write')
     backend.pending.shift()!.done()
     await until(() => s.finals().length === 1, 'the first render')
-    s.bound.handle({ v: 1, type: 'rerun' })
+    s.bound.handle(wire({ v: 1, type: 'rerun' }), () => undefined)
     await until(() => s.finals().length === 2, 'the rerun')
     expect(backend.pending).toHaveLength(0)
     await s.host.close()

@@ -2,6 +2,9 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { UiServer } from '../../../src/ui/server/ui-server.js'
 import { ClientAssets, clientDir } from '../../../src/ui/server/static-files.js'
 import type { PageApp } from '../../../src/ui/page-app.js'
+import { MediaStore } from '../../../src/ui/media-store.js'
+import { PageIndex } from '../../../src/ui/runtime/page-directory.js'
+import type { SessionHost } from '../../../src/ui/server/local-sessions.js'
 import { captureLogger } from '../../helpers/observability-log-sink.js'
 
 /**
@@ -12,19 +15,28 @@ describe('page server request handler', () => {
   it('a throw answers 500 JSON with the request ID; health and the next page keep answering', async () => {
     const { sink, logger } = captureLogger('svc.ui')
     let broken = true
-    const app = {
-      pages: [],
-      logger,
-      settings: {
-        get title(): string {
-          if (broken) throw new Error('secret detail of a bug')
-          return 'Fixed'
-        },
-        debug: false,
-        theme: {},
+    const settings = {
+      get title(): string {
+        if (broken) throw new Error('secret detail of a bug')
+        return 'Fixed'
       },
-    } as unknown as PageApp
-    const server = new UiServer({ app, basePath: '', host: '127.0.0.1', port: 0, logger, sessionTtlMs: 1000, assets: new ClientAssets(clientDir()), showErrorDetails: false })
+      debug: false,
+      theme: {},
+    } as unknown as PageApp['settings']
+    const sessions: SessionHost = { size: 0, open: () => Promise.reject(new Error('no sessions here')), upload: () => Promise.reject(new Error('no uploads here')), close: async () => {} }
+    const server = new UiServer({
+      site: { settings, pages: new PageIndex([]) },
+      sessions,
+      pool: null,
+      media: new MediaStore(),
+      basePath: '',
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+      assets: new ClientAssets(clientDir()),
+      maxMessageBytes: 1024 * 1024,
+      maxUploadBytes: 1024 * 1024,
+    })
     const port = await server.start()
     onTestFinished(() => server.close())
     const base = `http://127.0.0.1:${port}`

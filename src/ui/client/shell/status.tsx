@@ -75,3 +75,17 @@ export function ErrorBanner({ message }: { message: string | null }) {
     </div>
   )
 }
+
+/** The last run was stopped for taking too long (`ui_run_timeout_s`): say so, and offer to run it again. */
+export function StoppedBanner({ seconds }: { seconds: number | null }) {
+  const rt = useRuntime()
+  if (seconds === null) return null
+  return (
+    <div class="svc-alert svc-alert-warning svc-session-error svc-stopped" role="alert" data-testid="run-stopped">
+      <div class="svc-alert-body">This page took longer than {seconds} s and was stopped.</div>
+      <button type="button" class="svc-banner-action" onClick={() => rt.rerunStopped()}>
+        Rerun
+      </button>
+    </div>
+  )
+}

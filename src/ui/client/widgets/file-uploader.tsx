@@ -1,5 +1,7 @@
 import { useRef, useState } from 'preact/hooks'
 import type { FileUploaderProps, UploadedFilePayload } from '../../elements.js'
+import { useRuntime } from '../context.js'
+import type { Runtime } from '../runtime.js'
 import type { ElementProps } from '../elements/types.js'
 import { domId, Field, useWidgetValue } from './field.js'
 
@@ -9,21 +11,16 @@ export function formatBytes(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MB`
 }
 
-function readPayload(file: File): Promise<UploadedFilePayload> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader()
-    reader.onerror = () => reject(reader.error ?? new Error('read failed'))
-    reader.onload = () => {
-      const url = String(reader.result)
-      resolve({ name: file.name, type: file.type || 'application/octet-stream', size: file.size, dataBase64: url.slice(url.indexOf(',') + 1) })
-    }
-    reader.readAsDataURL(file)
-  })
+/** The file goes to the upload endpoint as it is read from disk; the widget message carries its reference. */
+async function sendFile(rt: Runtime, file: File): Promise<UploadedFilePayload> {
+  const ref = await rt.upload(file)
+  return { name: file.name, type: file.type || 'application/octet-stream', size: file.size, ref }
 }
 
 /** Drop zone plus a real file input (the label makes the whole zone clickable and focusable). */
 export function FileUploader({ node, props }: ElementProps<FileUploaderProps>) {
   const w = useWidgetValue<unknown>(node, props.value)
+  const rt = useRuntime()
   const [over, setOver] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -60,11 +57,11 @@ export function FileUploader({ node, props }: ElementProps<FileUploaderProps>) {
     setProblem(null)
     setBusy(true)
     try {
-      const payloads = await Promise.all(files.map(readPayload))
+      const payloads = await Promise.all(files.map((f) => sendFile(rt, f)))
       sent.current = props.multiple ? [...sent.current.filter((p) => !payloads.some((q) => q.name === p.name)), ...payloads] : payloads
       w.commit(sent.current)
-    } catch {
-      setProblem('The file could not be read')
+    } catch (err) {
+      setProblem(`The file could not be uploaded: ${(err as Error).message}`)
     } finally {
       setBusy(false)
     }
@@ -108,7 +105,7 @@ export function FileUploader({ node, props }: ElementProps<FileUploaderProps>) {
           ⇪
         </span>
         <span class="svc-dropzone-text">
-          <strong>{busy ? 'Reading…' : 'Drop files here'}</strong>
+          <strong>{busy ? 'Uploading…' : 'Drop files here'}</strong>
           <span class="svc-muted">
             or click to browse · up to {formatBytes(props.maxBytes)}
             {props.accept && props.accept.length > 0 ? ` · ${props.accept.join(', ')}` : ''}

@@ -1,0 +1,132 @@
+import { performance } from 'node:perf_hooks'
+import { Worker, type ResourceLimits } from 'node:worker_threads'
+import { SvcError, type SvcErrorCode } from '../../errors.js'
+import type { DevLoadError } from '../protocol.js'
+import type { StContext } from '../st-types.js'
+import type { BoundSession, SessionOutput } from './local-sessions.js'
+import { BUSY_AFTER_MS, type PageManifest, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
+
+/**
+ * A page thread's young generation. V8's `--max-semi-space-size` applies to every isolate of the
+ * process, so under svc (which forks the page server with `=4`, supervisor/child-exec-argv.ts) or
+ * with the user's own size threads follow it; without the flag (a page server started by hand)
+ * they get the same 4 MB semi-spaces instead of V8's 16.
+ */
+export function pageThreadResourceLimits(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): ResourceLimits | undefined {
+  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--max[-_]semi[-_]space[-_]size(?:=|$)/.test(flag))
+  return chosen ? undefined : { maxYoungGenerationSizeMb: 12 }
+}
+
+/** The hello a socket opened its session with, kept to place it again when its thread goes. */
+export interface Hello {
+  requestedId: string | null
+  path: string
+  query: string
+}
+
+/** One page socket as the main thread knows it, bound to a session on a thread. */
+export interface Conn {
+  readonly id: number
+  readonly out: SessionOutput
+  readonly hello: Hello
+  readonly context: StContext
+  /** While the session opens: settle `open()`. */
+  opened: ((bound: BoundSession) => void) | null
+  failed: ((err: Error) => void) | null
+  /** How often this socket's open was placed again after its thread stopped first. */
+  placements: number
+  sessionId: string | null
+  /** When its session's run in progress started (performance.now()), and on which page; null when none runs. */
+  runSince: number | null
+  runPage: string | null
+  /** `done` callbacks of client messages the thread has not handled yet, oldest first. */
+  readonly acks: (() => void)[]
+}
+
+export type ThreadState = 'starting' | 'ready' | 'retiring' | 'gone'
+
+/**
+ * A worker thread running page sessions, as the pool sees it: its sockets, its sessions, how busy
+ * it is (the beat it sends every 50 ms, the runs in progress) and the answers it owes.
+ */
+export class PageThread {
+  readonly worker: Worker
+  readonly ready: Promise<PageManifest>
+  readonly conns = new Map<number, Conn>()
+  readonly sessions = new Set<string>()
+  state: ThreadState = 'starting'
+  pendingOpens = 0
+  /** Sessions of this thread with a run in progress (a run may be burning CPU right now). */
+  running = 0
+  lastBeat = performance.now()
+  /** The uncaught error it died of, if any. */
+  error: Error | null = null
+  /** Why the app did not load on it, as the dev overlay shows it. */
+  loadError: DevLoadError | null = null
+  /** Why the pool stopped it on purpose; null for a crash. */
+  retired: 'runaway' | 'reload' | 'reclaim' | 'shrink' | 'close' | null = null
+  readonly uploads = new Map<number, (outcome: UploadOutcome) => void>()
+  closed: (() => void) | null = null
+  handedOver: (() => void) | null = null
+  #settle: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
+
+  constructor(data: PageThreadData) {
+    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, resourceLimits: pageThreadResourceLimits() })
+    let settle!: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
+    this.ready = new Promise<PageManifest>((ready, failed) => (settle = { ready, failed }))
+    this.#settle = settle
+    // A caller awaits `ready`; a thread nobody waits for must not become an unhandled rejection.
+    this.ready.catch(() => undefined)
+  }
+
+  get alive(): boolean {
+    return this.state === 'starting' || this.state === 'ready' || this.state === 'retiring'
+  }
+
+  /** Takes new sessions: loaded (or loading) and not being replaced. */
+  get placeable(): boolean {
+    return this.state === 'starting' || this.state === 'ready'
+  }
+
+  get load(): number {
+    return this.sessions.size + this.pendingOpens
+  }
+
+  post(m: ToPageThread, transfer?: ArrayBuffer[]): void {
+    if (this.alive) this.worker.postMessage(m, transfer)
+  }
+
+  /** How long its event loop has not turned (0 while it loads the app). */
+  stalledFor(now: number): number {
+    return this.state === 'starting' ? 0 : now - this.lastBeat
+  }
+
+  /** A thread still loading the app is not busy: a session placed there waits for it, then runs alone. */
+  busy(now: number): boolean {
+    return this.stalledFor(now) > BUSY_AFTER_MS
+  }
+
+  /** The thread answered `ready` or `fatal`. */
+  loaded(manifest: PageManifest): void {
+    this.lastBeat = performance.now()
+    if (this.state === 'starting') this.state = 'ready'
+    this.#settle.ready(manifest)
+  }
+
+  failedToLoad(code: string | null, message: string, loadError: DevLoadError): void {
+    this.loadError = loadError
+    this.#settle.failed(new SvcError((code as SvcErrorCode | null) ?? 'SVC_ERR_UI_SIDECAR_START', message))
+  }
+
+  /** The worker exited: fail what waits on it. */
+  exited(code: number): void {
+    const wasStarting = this.state === 'starting'
+    this.state = 'gone'
+    this.#settle.failed(this.error ?? new SvcError('SVC_ERR_UI_PAGE_THREAD', `a page thread exited (code ${code})${wasStarting ? ' before it was ready' : ''}`))
+    this.closed?.()
+    this.handedOver?.()
+    for (const answer of this.uploads.values()) answer({ ok: false, status: 404, message: 'the page thread holding this session stopped; reload the page' })
+    this.uploads.clear()
+    for (const conn of this.conns.values()) for (const done of conn.acks.splice(0)) done()
+  }
+}
