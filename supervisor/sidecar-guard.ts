@@ -5,6 +5,10 @@ import { EXIT, exitCodeOf } from '../src/process/exit-codes.js'
 import { runProcess } from '../src/process/run-process.js'
 import { GUARD_REPORT_MS, GUARD_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 import { redactArgv } from '../src/logging/redact.js'
+import { createRootLogger } from '../src/logging/logger.js'
+import { z } from '../src/internal/zod.js'
+import { processChannel } from '../ipc/channel.js'
+import { SidecarToSupervisor } from '../ipc/messages.js'
 
 /**
  * Runs a `ui_command` sidecar for the supervisor. The command gets its own process group and
@@ -20,8 +24,11 @@ await runProcess({ title: 'svc sidecar-guard' }, async (proc) => {
     process.stderr.write('svc: ui_command is empty\n')
     return proc.exit(EXIT.USAGE)
   }
+  // The guard reads no settings: its log lines are IPC trouble only, JSON on stderr.
+  const logger = createRootLogger({ log_level: 'warn', log_format: 'json' }, process.stderr)
+  const channel = processChannel(process, { incoming: z.never(), outgoing: SidecarToSupervisor }, logger, 'supervisor')
   const child = spawn(file, args, { stdio: 'inherit', env: process.env, detached: true })
-  if (child.pid !== undefined) process.send?.({ svc: 1, type: 'child_started', pid: child.pid })
+  if (child.pid !== undefined) channel.send({ svc: 1, type: 'child_started', pid: child.pid })
   const tree: Tree = { pid: child.pid ?? null, cookie: parseChildEnv().treeId ?? null }
 
   // One ending: a stop (SIGTERM to every member, SIGKILL after the grace) or, when the command
@@ -33,12 +40,8 @@ await runProcess({ title: 'svc sidecar-guard' }, async (proc) => {
 
   const report = (code: number | null, signal: NodeJS.Signals | null): void => {
     const done = (): void => void proc.exit(exitCodeOf(code, signal))
-    if (process.connected && process.send) {
-      process.send({ svc: 1, type: 'child_exit', code, signal }, undefined, undefined, done)
-      setTimeout(done, GUARD_REPORT_MS).unref()
-    } else {
-      done()
-    }
+    channel.send({ svc: 1, type: 'child_exit', code, signal }, undefined, { sent: done })
+    setTimeout(done, GUARD_REPORT_MS).unref()
   }
   child.on('error', (err) => {
     process.stderr.write(`svc: cannot start ui_command ${JSON.stringify(redactArgv(argv))}: ${err.message}\n`)
