@@ -22,6 +22,10 @@ export const GUARD_STOP_GRACE_MS = SIDECAR_STOP_GRACE_MS
 export const GUARD_EXTRA_MS = 1_000
 /** The guard waits this long for its last report to the supervisor to be written, then exits anyway. */
 export const GUARD_REPORT_MS = 1_000
+/** The page server's sockets still open this long after its stop began are dropped (WebSockets terminated, HTTP sockets destroyed). */
+export const PAGE_SERVER_FORCE_CLOSE_MS = 2_000
+/** A page thread that does not answer `close` (or `handover`) within this is terminated. */
+export const THREAD_CLOSE_MS = 3_000
 /** A replaced worker's WebSockets still open at `gateway_ws_reload_grace_s` close one by one over this long, not all at once. */
 export const WS_RETIRE_SPREAD_MS = 10_000
 /** Replaced workers per slot that may keep WebSockets at once; an older one closes its WebSockets at the next reload. */

@@ -10,9 +10,8 @@ import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
 import { reloadManifest, unexplainedLoadError } from './manifest.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
+import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
 
-/** A page thread that does not answer `close` (or `handover`) within this is terminated. */
-export const THREAD_CLOSE_MS = 3_000
 /** Close code for a socket whose session keeps losing its page thread (a page that crashes it on every run). */
 export const THREAD_CRASH_CLOSE_CODE = 1011
 /** How often the watchdog looks at the threads. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { http } from '../../internal/node-http.js'
+import { PAGE_SERVER_FORCE_CLOSE_MS } from '../../internal/deadlines.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocket, WebSocketServer } from 'ws'
@@ -178,7 +179,7 @@ export class UiServer {
     const force = setTimeout(() => {
       for (const ws of this.#wss.clients) ws.terminate()
       for (const s of this.#sockets) s.destroy()
-    }, 2000)
+    }, PAGE_SERVER_FORCE_CLOSE_MS)
     force.unref()
     await closed
     clearTimeout(force)
