@@ -9,7 +9,28 @@ function colours(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true && !process.env.NO_COLOR
 }
 
-const cli = new Cli({ binaryLabel: 'svc', binaryName: 'svc', binaryVersion: '0.1.0', enableCapture: false, enableColors: colours(process.stdout) })
+/**
+ * Clipanion writes an option's value as `#0` in usage (`--port #0`) and has no setting for it;
+ * name the value after its flag instead (`--port <port>`).
+ */
+class SvcCli extends Cli {
+  override usage(...args: Parameters<Cli['usage']>): string {
+    return alignOptionRows(super.usage(...args).replace(/(--([\w-]+)) #0/g, '$1 <$2>'))
+  }
+}
+
+/** The rows of an Options list (`  --flag <value>   description`, bold on a terminal) padded to one column again. */
+function alignOptionRows(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the bold on and off codes clipanion writes around the flag
+  const row = /^ {2}(\x1b\[1m)?(-\S*?(?: <[\w-]+>)?(?:,-\S+)*) *(\x1b\[22m)? +(\S.*)$/
+  const lines = text.split('\n')
+  const width = Math.max(0, ...lines.map((l) => row.exec(l)?.[2]!.length ?? 0))
+  return lines
+    .map((l) => l.replace(row, (_, on: string | undefined, flag: string, off: string | undefined, rest: string) => `  ${on ?? ''}${flag.padEnd(width)}${off ?? ''}    ${rest}`))
+    .join('\n')
+}
+
+const cli = new SvcCli({ binaryLabel: 'svc', binaryName: 'svc', binaryVersion: '0.1.0', enableCapture: false, enableColors: colours(process.stdout) })
 for (const command of [RunCommand, DevCommand, WorkbenchCommand, ...COMMANDS, Builtins.HelpCommand, Builtins.VersionCommand]) {
   cli.register(command)
 }

@@ -19,6 +19,15 @@ async function svc(args: string[], env: Record<string, string> = {}): Promise<{ 
 }
 
 describe('svc CLI output off a terminal', () => {
+  it('help names each flag value after its flag, one column for the descriptions', async () => {
+    const r = await svc(['run', '--help'])
+    expect(r.stdout).not.toContain('#0')
+    const rows = r.stdout.split('\n').filter((l) => /^ {2}--/.test(l))
+    expect(rows).toContain('  --port <port>                Public port (default 8000; 0 picks a free one).')
+    expect(new Set(rows.map((l) => l.search(/ {4}\S/))).size, rows.join('\n')).toBe(1)
+    expect((await svc(['--help'])).stdout).toContain('svc run [--host <host>] [--port <port>]')
+  })
+
   it('svc --help and svc run --help have no ANSI escape codes when piped or with NO_COLOR', async () => {
     for (const env of [{}, { NO_COLOR: '1' }] as Array<Record<string, string>>) {
       for (const args of [['--help'], ['run', '--help']]) {
