@@ -24,8 +24,6 @@ export default tseslint.config(
       '@typescript-eslint/no-empty-object-type': 'off',
       // svc turns unknown values into text on purpose (query strings, header values, log lines).
       '@typescript-eslint/no-base-to-string': 'off',
-      // URL and text sanitising strips control characters on purpose.
-      'no-control-regex': 'off',
       // A leading underscore marks a parameter or binding kept for its position or to drop it from a rest.
       // It misreads an assertion that steers a generic's inference (`(await res.json()) as T`), and its fixes then fail typecheck.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
