@@ -3,6 +3,7 @@ import { fork } from 'node:child_process'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { PageClient, SIDECAR_MAIN, freePort, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
+import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../../src/ui/close-codes.js'
 
 describe('ui sidecar (real process, ws client)', () => {
   let sc: Sidecar
@@ -61,11 +62,15 @@ describe('ui sidecar (real process, ws client)', () => {
     expect(other.sessionId).not.toBe(sessionId)
     expect(textOf(await b.render())).toContain('name= ')
 
-    const stolen = await connect()
-    stolen.send({ type: 'hello', sessionId, path: '/', query: '' })
-    expect((await stolen.next('session')).restored).toBe(false)
+    // A newer socket with the id takes the session over (a reload that beat the old socket's
+    // close); the older socket is closed with the take-over code (test/e2e/session-takeover.test.ts).
+    const aClosed = once(a.ws, 'close')
+    const newer = await connect()
+    newer.send({ type: 'hello', sessionId, path: '/', query: '' })
+    expect(await newer.next('session')).toMatchObject({ sessionId, restored: true })
+    expect((await aClosed)[0]).toBe(SESSION_TAKEN_OVER_CLOSE_CODE)
 
-    await a.close()
+    await newer.close()
     const again = await connect()
     again.send({ type: 'hello', sessionId, path: '/', query: '' })
     const resumed = await again.next('session')

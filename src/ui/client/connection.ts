@@ -10,6 +10,8 @@ export interface ConnectionHandlers {
   onMessage(message: WireServerMessage): void
   /** The socket is down and a (re)connect is pending. */
   onStatus(status: Exclude<ConnectionStatus, 'connected'>): void
+  /** The socket closed with `code` (before the reconnect is scheduled). */
+  onClose?(code: number): void
 }
 
 /** A socket that never opens within this time is treated as failed and retried. */
@@ -98,10 +100,11 @@ export class Connection {
       }
       if (message && message.v === 1) this.#handlers.onMessage(message)
     })
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
       if (this.#socket !== socket) return
       this.#socket = null
       if (this.#connectTimer) clearTimeout(this.#connectTimer)
+      this.#handlers.onClose?.(event.code)
       if (!this.#stopped) this.#scheduleRetry()
     })
   }

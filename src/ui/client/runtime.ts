@@ -1,4 +1,5 @@
 import type { ClientMessage, DevLoadError, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
+import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../close-codes.js'
 import type { ClientConfig } from './config.js'
 import { Connection, type ConnectionStatus } from './connection.js'
 import { RenderDecoder } from './patch.js'
@@ -86,6 +87,12 @@ export class Runtime {
         this.#hello()
       },
       onMessage: (m) => this.#onMessage(m),
+      onClose: (code) => {
+        if (code !== SESSION_TAKEN_OVER_CLOSE_CODE) return
+        // Another connection with this id holds the session now: this page starts its own.
+        this.#sessionId = null
+        this.#addToast({ id: 'svc-session-taken-over', body: 'This page was opened again elsewhere, so this tab started a new session.', icon: 'ℹ️' })
+      },
       onStatus: (status) => {
         this.#inSession = false
         this.#set({ status, running: false })

@@ -4,6 +4,7 @@ import { runWithRequestId } from '../../logging/context.js'
 import type { MediaStore } from '../media-store.js'
 import type { PageApp } from '../page-app.js'
 import { parseClientMessage, type ClientMessage, type ServerMessage } from '../protocol.js'
+import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../close-codes.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
@@ -57,6 +58,8 @@ const MALFORMED: ServerMessage = { v: UI_PROTOCOL_VERSION, type: 'error', messag
  */
 export class LocalSessions implements SessionHost {
   readonly #manager: SessionManager
+  /** The socket each attached session sends to. */
+  readonly #sockets = new Map<string, SessionOutput>()
   #directory: PageDirectory
   #app: PageApp
   readonly #logger: Logger
@@ -121,6 +124,13 @@ export class LocalSessions implements SessionHost {
 
   async open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession> {
     const { session, restored } = await this.#manager.open(hello.requestedId)
+    const previous = this.#sockets.get(session.id)
+    this.#sockets.set(session.id, out)
+    if (previous) {
+      session.detach()
+      previous.close(SESSION_TAKEN_OVER_CLOSE_CODE, 'the session continues on a newer connection')
+      this.#logger.info('ui session taken over by a newer connection')
+    }
     return runWithRequestId(context.requestId, () => {
       // Renders send what changed since this socket's last one (a new socket starts complete).
       const encoder = new RenderEncoder()
@@ -149,7 +159,12 @@ export class LocalSessions implements SessionHost {
             done()
           }
         },
-        release: () => this.#manager.release(session),
+        release: () => {
+          // A socket whose session was taken over no longer holds it.
+          if (this.#sockets.get(session.id) !== out) return
+          this.#sockets.delete(session.id)
+          this.#manager.release(session)
+        },
       }
     })
   }

@@ -79,7 +79,7 @@ async function open(m: Extract<ToPageThread, { t: 'open' }>): Promise<BoundSessi
         else running.delete(m.conn)
         post({ t: 'run', conn: m.conn, running: running.size, page: started ? host.pathOf(sessionId ?? '') : null })
       },
-      close: () => undefined,
+      close: (code, reason) => post({ t: 'close_conn', conn: m.conn, code, reason }),
       unbind: () => undefined,
     })
     sessionId = bound.id

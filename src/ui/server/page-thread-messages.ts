@@ -72,6 +72,8 @@ export type FromPageThread =
   | { t: 'run'; conn: number; running: number; page: string | null }
   | { t: 'opened'; conn: number; sessionId: string }
   | { t: 'open_failed'; conn: number; message: string }
+  /** Close `conn`'s socket (its session was taken over by a newer socket). */
+  | { t: 'close_conn'; conn: number; code: number; reason: string }
   /** A client message of `conn` was handled: the main thread may read more from its socket. */
   | { t: 'ack'; conn: number }
   | { t: 'gone'; sessionId: string }

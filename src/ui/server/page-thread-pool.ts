@@ -229,6 +229,9 @@ export class PageThreadPool implements SessionHost {
       case 'out':
         thread.conns.get(m.conn)?.out.send(m.data)
         return
+      case 'close_conn':
+        thread.conns.get(m.conn)?.out.close(m.code, m.reason)
+        return
       case 'run': {
         thread.running = m.running
         const conn = thread.conns.get(m.conn)

@@ -12,7 +12,9 @@ const SESSION_ID = /^[A-Za-z0-9_-]{32}$/
  * Live and recently disconnected page sessions. A session whose socket closed is kept for the
  * TTL (`ui_session_ttl_s`) so a reconnect (proxy blip, laptop sleep) resumes it with its state.
  * Session ids come from the server (192 random bits) and a session is attached to at most one
- * socket: a second tab presenting the same id gets a fresh session, never a shared one.
+ * socket: the newest socket presenting the id takes the session over (a reload whose new socket
+ * arrives before the old one's close, a reconnect after a half-open connection), and the socket
+ * it replaces is told so (`SESSION_TAKEN_OVER_CLOSE_CODE`) and starts a session of its own.
  *
  * With `snapshots` (Redis, when `redis_url` is set), the state of every finished run is written
  * there before the run's result reaches the browser (`committing`), so a replica that dies at any
@@ -61,12 +63,12 @@ export class SessionManager {
   }
 
   /**
-   * Resume `requestedId` if it is known and free, else from its snapshot on another replica's
-   * behalf, else start a new session.
+   * Resume `requestedId` if it is known (attached to another socket or not: the caller hands it
+   * over), else from its snapshot on another replica's behalf, else start a new session.
    */
   async open(requestedId: string | null): Promise<{ session: PageSession; restored: boolean }> {
     const entry = requestedId === null ? undefined : this.#sessions.get(requestedId)
-    if (entry && !entry.session.attached) {
+    if (entry) {
       if (entry.expiry) clearTimeout(entry.expiry)
       entry.expiry = null
       return { session: entry.session, restored: true }
