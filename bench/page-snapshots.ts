@@ -66,7 +66,7 @@ function accepts(port: number): Promise<boolean> {
 
 const cleanups: (() => Promise<void> | void)[] = []
 process.once('SIGINT', () => {
-  void Promise.all(cleanups.map((c) => c())).finally(() => process.exit(130))
+  void Promise.all(cleanups.map(async (c) => c())).finally(() => process.exit(130))
 })
 
 console.log(machineLine())

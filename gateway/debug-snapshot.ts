@@ -18,7 +18,7 @@ export class DebugRing {
   #size = 0
 
   constructor(readonly capacity: number = DEBUG_RING_CAPACITY) {
-    this.#rows = new Array(capacity)
+    this.#rows = new Array<DebugDispatchRow | undefined>(capacity)
   }
 
   push(row: DebugDispatchRow): void {

@@ -6,7 +6,7 @@ import { downstreamResponseHeaders } from './forward-headers.js'
 import { sendJsonError } from './json-error.js'
 import type { RequestObservation } from './observe.js'
 import { ERRORS, isSvcError, type SvcErrorCode } from '../src/errors.js'
-import type { Closable } from '../src/internal/closable.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 import { bodyTooLarge, DiskBudget, RequestBody } from './request-body.js'
 import { lingerBriefly } from './lingering-close.js'
 
@@ -60,11 +60,9 @@ interface Waiter {
   timer: NodeJS.Timeout | null
 }
 
-export class HttpProxy implements Closable {
+export class HttpProxy extends Lifecycle {
   readonly #opts: HttpProxyOptions
   #pool: Pool | null = null
-  #closing: Promise<void> | null = null
-  #destroying: Promise<void> | null = null
   #origin = ''
   #basePath = ''
   /** Requests dispatched to the pool and not finished: at most `poolSize`. */
@@ -76,9 +74,11 @@ export class HttpProxy implements Closable {
   readonly #disk: DiskBudget
 
   constructor(upstream: string, opts: HttpProxyOptions) {
+    super()
     this.#opts = opts
     this.#disk = new DiskBudget(opts.bufferDiskBytes)
-    this.setUpstream(upstream)
+    // No pool to close yet: the promise is already settled.
+    void this.setUpstream(upstream)
   }
 
   /** Bytes of request bodies held in temporary files right now. */
@@ -278,16 +278,13 @@ export class HttpProxy implements Closable {
   }
 
   /** Let in-flight requests finish, then close the pool. */
-  close(): Promise<void> {
-    // After destroy() the pool refuses close(); the destroy is what there is to wait for.
-    this.#closing ??= this.#destroying ?? this.#pool?.close() ?? Promise.resolve()
-    return this.#closing
+  protected drain(): Promise<void> {
+    return this.#pool?.close() ?? Promise.resolve()
   }
 
-  /** Abort what is in flight and close the pool now. */
-  destroy(): Promise<void> {
-    this.#destroying ??= this.#pool?.destroy() ?? Promise.resolve()
-    return this.#destroying
+  /** Abort what is in flight (with `err`) and close the pool now. */
+  protected abort(err: Error | undefined): Promise<void> {
+    return (err ? this.#pool?.destroy(err) : this.#pool?.destroy()) ?? Promise.resolve()
   }
 }
 

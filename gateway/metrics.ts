@@ -1,8 +1,10 @@
-import { createRequire } from 'node:module'
 import type { Logger } from 'pino'
 import { SvcError } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import type { Dispatch } from './classify.js'
+import { loadPromClient, type PromClient } from '../src/internal/prom-client.js'
+
+export { aggregateWorkerMetrics, isPromClientAvailable } from '../src/internal/prom-client.js'
 
 /**
  * Gateway metrics in Prometheus text format, through prom-client (an optional peer dependency,
@@ -70,32 +72,6 @@ export interface GatewayMetricsOptions {
   workerId?: string
   /** How prom-client is loaded (tests swap it); default `import('prom-client')`. */
   importPromClient?: () => Promise<unknown>
-}
-
-type PromClient = typeof import('prom-client')
-
-const PROM_CLIENT = 'prom-client'
-
-/** True when prom-client can be loaded (the doctor row `svc_metrics_extra`). */
-export function isPromClientAvailable(): boolean {
-  try {
-    createRequire(import.meta.url).resolve(PROM_CLIENT)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const importPromClient = (): Promise<unknown> => import(PROM_CLIENT)
-
-async function loadPromClient(load: () => Promise<unknown> = importPromClient): Promise<PromClient | null> {
-  try {
-    return (await load()) as PromClient
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return null
-    throw err
-  }
 }
 
 /** Why the metrics path cannot be used, or null when it can. */
@@ -169,7 +145,7 @@ class RequestCounter {
 
   inc(dispatch: string, methodKind: string, by = 1): void {
     let byKind = this.#series.get(dispatch)
-    if (byKind === undefined) this.#series.set(dispatch, (byKind = new Map()))
+    if (byKind === undefined) this.#series.set(dispatch, (byKind = new Map<string, { labels: { dispatch: string; method_kind: string }; value: number }>()))
     const series = byKind.get(methodKind)
     if (series === undefined) byKind.set(methodKind, { labels: { dispatch, method_kind: methodKind }, value: by })
     else series.value += by
@@ -313,17 +289,4 @@ class PromGatewayMetrics implements GatewayMetrics {
     }
     return text
   }
-}
-
-/**
- * Sum the metrics of several workers (each the value of `getMetricsJSON()`) into one exposition
- * text, with prom-client's `AggregatorRegistry.aggregate`: counters and histograms add up.
- */
-export async function aggregateWorkerMetrics(perWorker: unknown[]): Promise<string> {
-  const prom = await loadPromClient()
-  if (!prom) {
-    throw new SvcError('SVC_ERR_GATEWAY_METRICS_UNAVAILABLE', 'aggregating worker metrics needs prom-client: npm install prom-client')
-  }
-  const lists = perWorker.filter((w): w is object[] => Array.isArray(w))
-  return prom.AggregatorRegistry.aggregate(lists).metrics()
 }

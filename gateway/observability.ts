@@ -2,6 +2,7 @@ import type { Svc } from '../src/app.js'
 import { childLogger } from '../src/logging/logger.js'
 import type { GatewayRuntime } from './runtime.js'
 import { createGatewayObserver } from './observer.js'
+import { withDiagnosticsChannels } from './diagnostics.js'
 import { createGatewayMetrics } from './metrics.js'
 import { createInternalRoutes, type InternalRoutes } from './internal-routes.js'
 import { DebugRing } from './debug-snapshot.js'
@@ -34,7 +35,7 @@ export async function createObservability(
       `gateway_forward_client_headers lists never-forwarded names (${rejected.join(', ')}); they are ignored`,
     )
   }
-  const observer = createGatewayObserver({ settings, logger, metrics, debugRing })
+  const observer = withDiagnosticsChannels(createGatewayObserver({ settings, logger, metrics, debugRing }))
   const internal = createInternalRoutes({
     settings,
     logger,

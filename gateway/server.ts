@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { SvcErrorCode } from '../src/errors.js'
 import { errorBody, rejectUpgrade, sendJsonError } from './json-error.js'
-import { resolveRequestId } from './request-id.js'
+import { resolveRequestId } from '../src/logging/request-id.js'
 import { discardInput, lingerBriefly, lingeringClose, lingeringDestroySoon } from './lingering-close.js'
 import type { Closable } from '../src/internal/closable.js'
 

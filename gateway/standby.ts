@@ -1,4 +1,6 @@
-import { SupervisorToGateway } from '../ipc/messages.js'
+import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
+import { processChannel } from '../ipc/channel.js'
+import { createRootLogger } from '../src/logging/logger.js'
 import { registerAppLoader } from '../src/target/load-target.js'
 
 /**
@@ -8,16 +10,18 @@ import { registerAppLoader } from '../src/target/load-target.js'
  */
 export async function standBy(): Promise<void> {
   await registerAppLoader()
+  // No settings yet: until `start`, the only lines are IPC trouble, JSON on stderr.
+  const logger = createRootLogger({ log_level: 'warn', log_format: 'json' }, process.stderr)
+  const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')
   await new Promise<void>((resolve) => {
     // The supervisor went away before it needed this worker.
     const orphaned = (): void => process.exit(0)
-    const onMessage = (raw: unknown): void => {
-      if (SupervisorToGateway.safeParse(raw).data?.type !== 'start') return
-      process.off('message', onMessage)
+    const stop = channel.onMessage((msg) => {
+      if (msg.type !== 'start') return
+      stop()
       process.off('disconnect', orphaned)
       resolve()
-    }
-    process.on('message', onMessage)
+    })
     process.once('disconnect', orphaned)
   })
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import { ERRORS, type SvcErrorCode } from '../src/errors.js'
 import { rejectUpgrade } from './json-error.js'
 import type { RequestObservation } from './observe.js'
+import { startHeartbeat } from '../src/internal/ws-heartbeat.js'
 import type { Closable } from '../src/internal/closable.js'
 
 /**
@@ -37,8 +38,6 @@ export interface WsProxyRequest {
 /** Pause the source when this much is queued towards a slow peer; resume below a quarter. */
 const HIGH_WATER_BYTES = 1024 * 1024
 const LOW_WATER_BYTES = HIGH_WATER_BYTES / 4
-/** Detects peers that vanished without FIN (cable pulled, NAT dropped). */
-const PING_INTERVAL_MS = 30_000
 /** Codes that may not be sent in a close frame (RFC 6455 §7.4.1). */
 const RESERVED_CLOSE = new Set([1004, 1005, 1006, 1015])
 /** Close code for the partner leg when `ws` failed one leg on a protocol error (its `err.code`). */
@@ -208,7 +207,7 @@ export class WsProxy implements Closable<[code?: number, reason?: string]> {
     const finish = (error?: Error): void => {
       if (closed) return
       closed = true
-      clearInterval(ping)
+      stopHeartbeat()
       this.#live.delete(pair)
       p.observation.end(101, error)
     }
@@ -230,19 +229,7 @@ export class WsProxy implements Closable<[code?: number, reason?: string]> {
       failPartner(client, err, 1011)
       finish(err)
     })
-    let alive = true
-    client.on('pong', () => {
-      alive = true
-    })
-    const ping = setInterval(() => {
-      if (!alive) {
-        client.terminate()
-        return
-      }
-      alive = false
-      client.ping()
-    }, PING_INTERVAL_MS)
-    ping.unref()
+    const stopHeartbeat = startHeartbeat(client)
   }
 
   /**

@@ -10,9 +10,13 @@ import { SvcError } from '../src/errors.js'
  * EPIPE and ERR_IPC_CHANNEL_CLOSED (the other side is gone) are handled here, once.
  */
 export interface Channel<In, Out> {
-  /** `keepOpen`: a sent socket stays open here too (node closes it once it reached the other side). */
-  send(message: Out, handle?: Server | Socket | object, options?: { keepOpen?: boolean }): boolean
-  onMessage(listener: (message: In, handle: unknown) => void): void
+  /**
+   * `keepOpen`: a sent socket stays open here too (node closes it once it reached the other side).
+   * `sent`: called once the message is written, or could not be (the other side is gone).
+   */
+  send(message: Out, handle?: Server | Socket | object, options?: { keepOpen?: boolean; sent?: () => void }): boolean
+  /** Listen for valid messages; returns the way to stop listening. */
+  onMessage(listener: (message: In, handle: unknown) => void): () => void
   onDisconnect(listener: () => void): void
   readonly connected: boolean
   disconnect(): void
@@ -33,18 +37,24 @@ export function processChannel<In, Out>(
       if (!checked.success) {
         throw new SvcError('SVC_ERR_IPC_BAD_MESSAGE', `bug: invalid IPC message to ${peer}: ${checked.error.message}`)
       }
-      if (!ep.connected || typeof ep.send !== 'function') return false
+      const sent = options?.sent ?? (() => {})
+      if (!ep.connected || typeof ep.send !== 'function') {
+        sent()
+        return false
+      }
       try {
-        return ep.send(message as object, handle as Server, options, (err) => {
+        return ep.send(message as object, handle as Server, options?.keepOpen ? { keepOpen: true } : undefined, (err) => {
           if (err && !isClosedError(err)) logger.warn({ err, peer }, `IPC send to ${peer} failed`)
+          sent()
         })
       } catch (err) {
+        sent()
         if (isClosedError(err)) return false
         throw err
       }
     },
     onMessage(listener) {
-      ep.on('message', (raw: unknown, handle: unknown) => {
+      const onRaw = (raw: unknown, handle: unknown): void => {
         const parsed = schemas.incoming.safeParse(raw)
         if (!parsed.success) {
           logger.warn(
@@ -54,7 +64,9 @@ export function processChannel<In, Out>(
           return
         }
         listener(parsed.data, handle)
-      })
+      }
+      ep.on('message', onRaw)
+      return () => void ep.off('message', onRaw)
     },
     onDisconnect(listener) {
       ep.on('disconnect', listener)

@@ -6,7 +6,7 @@ import { createRootLogger, childLogger } from './logging/logger.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { pagesOnlyApi } from './internal/pages-only-api.js'
 import type { NavigationFn } from './ui/navigation.js'
-import type { PageIdentity } from './ui/user.js'
+import type { PageIdentity } from './auth/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
 import type { ZodSchema } from './api/zod-schema.js'
@@ -29,7 +29,7 @@ import { kSecretsReport, loadSecrets, type SecretsOf, type SecretsReport, type S
 
 // A process that only runs pages (the page server) never loads Fastify: it is decided before the
 // app module is imported (src/internal/process-role.ts).
-const apiModule = isPagesOnly() ? null : await import('./internal/api-instance.js')
+const apiModule = isPagesOnly() ? null : await import('./api-instance.js')
 
 export interface SvcOptions<S extends SecretsSchema | undefined = undefined> extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */

@@ -95,7 +95,8 @@ export const ERRORS = {
 
 export type SvcErrorCode = keyof typeof ERRORS
 
-const kSvcError = Symbol.for('svc.error')
+/** The brand of every svc error (global, so every copy of svc in a process agrees). */
+export const kSvcError = Symbol.for('svc.error')
 
 /** Every error svc raises on purpose. Recognise it with `isSvcError(e)`, then `switch (e.code)`. */
 export class SvcError extends Error {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { http } from './internal/node-http.js'
 
-/** readyz gives the sidecar this long to answer (DESIGN §5). */
+/** readyz gives the sidecar this long to answer before it reports not ready. */
 export const READY_PROBE_TIMEOUT_MS = 500
 
 export type ReadyBody =

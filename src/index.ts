@@ -14,61 +14,8 @@ export type { ResolvedSettings, SettingsInput, SettingKey } from './settings/sch
 export type { Register, RegisteredSecrets } from './secrets/register.js'
 export type { SecretsOf, SecretsSchema } from './secrets/secrets.js'
 
-// Pages (svc/ui)
-export {
-  uiMainPath,
-  Depends,
-  Header,
-  Cookie,
-  PageMetaSchema,
-  parseQueryParams,
-  ensureUrlSession,
-  hydrateUrlSession,
-  persistUrlSession,
-  InMemorySessionStore,
-  isRunSignal,
-  columnConfig,
-  cacheData,
-  cacheResource,
-  declareComponent,
-} from './ui/index.js'
-export type {
-  St,
-  StContainer,
-  StContext,
-  SessionState,
-  QueryParams,
-  UploadedFile,
-  PageMeta,
-  PageOptions,
-  PageHandler,
-  InjectMap,
-  SessionStore,
-  ColumnConfig,
-  ColumnConfigInput,
-  DataframeSelection,
-  DataEditorOptions,
-  DataframeOptions,
-  DroppedEdits,
-  EditedRows,
-  EditingState,
-  RowId,
-  RowKey,
-  CacheOptions,
-  CachedFunction,
-  NavigationFn,
-  NavigationContext,
-  NavigationPage,
-  StUser,
-  SignedInUser,
-  SignedOutUser,
-  Component,
-  ComponentOptions,
-  MapOptions,
-  PlotlyFigure,
-  PlotlySelection,
-  PlotlyChartOptions,
-} from './ui/index.js'
+// Pages (svc/ui): the page entry, as it is
+export * from './ui/pages.js'
 
 // The API client pages get (svc/client)
 export { ApiClient, ApiCallError, isApiCallError, getClient } from './client/index.js'

@@ -1,9 +1,8 @@
-import { killTree } from '../supervisor/kill-tree.js'
-import { isRunning, isSvcProcess } from './process-check.js'
+import { killTree } from '../src/process/kill-tree.js'
+import { isRunning, isSvcProcess } from '../src/process/process-check.js'
 import { readStateFile } from './state-file.js'
+import { LEFTOVER_GRACE_MS } from '../src/internal/deadlines.js'
 
-/** Leftovers get SIGTERM and this long before SIGKILL, like a sidecar's tree. */
-const LEFTOVER_GRACE_MS = 5_000
 
 /**
  * End what a run left behind when its supervisor and the sidecar guard were killed together

@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import { SvcError } from '../src/errors.js'
 import { atomicTempPath } from './atomic-write.js'
 import { Pidfile, readPidfileSync } from './pidfile.js'
-import { isRunning, isSvcProcess } from './process-check.js'
+import { isRunning, isSvcProcess } from '../src/process/process-check.js'
 import { parseSvcState, stateFilePath, type SvcState } from './state-file.js'
 
 /**

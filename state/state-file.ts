@@ -33,7 +33,7 @@ const StateV1 = z.object({
 
 /**
  * Version 2 adds `tree_id`: the `SVC_TREE_ID` every process of the run carries
- * (`supervisor/kill-tree.ts`), so the next `svc run` or `svc shutdown` finds what a killed
+ * (`src/process/kill-tree.ts`), so the next `svc run` or `svc shutdown` finds what a killed
  * supervisor left behind. Version 1 files (older svc) are still read.
  */
 const StateV2 = StateV1.extend({

@@ -7,14 +7,11 @@ import type { WorkerHandle } from './worker.js'
  */
 const COLLECT_TIMEOUT_MS = 2_000
 
-type Aggregate = (perWorker: unknown[]) => Promise<string>
-
 export class MetricsCollector {
   readonly #logger: Logger
   readonly #workers: () => WorkerHandle[]
   #nextId = 1
   readonly #pending = new Map<number, { expected: number; data: unknown[]; done: () => void }>()
-  #aggregate: Aggregate | null = null
 
   constructor(logger: Logger, workers: () => WorkerHandle[]) {
     this.#logger = logger
@@ -39,8 +36,9 @@ export class MetricsCollector {
       for (const w of workers) w.send({ svc: 1, type: 'metrics_collect', id })
       if (workers.length === 0) done()
     })
-    this.#aggregate ??= ((await import('../gateway/metrics.js')) as { aggregateWorkerMetrics: Aggregate }).aggregateWorkerMetrics
-    return this.#aggregate(data)
+    // Loaded on the first scrape: prom-client is optional and only needed with metrics on.
+    const { aggregateWorkerMetrics } = await import('../src/internal/prom-client.js')
+    return aggregateWorkerMetrics(data)
   }
 
   receive(id: number, data: unknown): void {

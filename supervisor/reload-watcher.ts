@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
-import type { OwnPaths } from '../src/internal/reload-ignore.js'
-import { watchFolder } from '../src/internal/folder-watch.js'
+import type { OwnPaths } from '../state/reload-ignore.js'
+import { watchFolder } from '../state/folder-watch.js'
 
 /** A burst of saves (an editor's write + rename, a formatter's rewrite) becomes one reload. */
 export const RELOAD_DEBOUNCE_MS = 100

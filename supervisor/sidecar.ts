@@ -8,8 +8,8 @@ import { z } from '../src/internal/zod.js'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
 import { SidecarToSupervisor } from '../ipc/messages.js'
 import { processChannel, type Channel } from '../ipc/channel.js'
-import { signalGroup, killTree } from './kill-tree.js'
-import { childEnv } from '../ipc/child-env.js'
+import { signalGroup, killTree } from '../src/process/kill-tree.js'
+import { childEnv } from '../src/process/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
 import { GUARD_EXTRA_MS, SIDECAR_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 import type { ReservedPort } from './bind.js'
@@ -18,7 +18,7 @@ import { childExecArgv } from './child-exec-argv.js'
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
  * so it exits when the supervisor vanishes) or the user's `ui_command` under the sidecar guard.
- * Started as its own process group with its own tree cookie (`supervisor/kill-tree.ts`); stopped
+ * Started as its own process group with its own tree cookie (`src/process/kill-tree.ts`); stopped
  * with SIGTERM, SIGKILL of the tree after the grace; whatever it leaves behind when it exits
  * (a guard killed with SIGKILL, a helper in its own session) is killed before `exit` is emitted.
  */

@@ -6,18 +6,19 @@ import type { ResolvedSettings, SettingKey } from '../src/settings/schema.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
 import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
-import { readCmdline, SUPERVISOR_TITLE } from '../state/process-check.js'
+import { readCmdline, SUPERVISOR_TITLE } from '../src/process/process-check.js'
 import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
 import { PidfileHold } from './pidfile-hold.js'
 import { compileCacheDir } from '../src/internal/compile-cache.js'
-import { ownPaths } from '../src/internal/reload-ignore.js'
+import { ownPaths } from '../state/reload-ignore.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase, reserveLoopbackPort, type BoundPort } from './bind.js'
 import { Supervisor, type ReloadScope, type Topology } from './supervisor.js'
 import type { SidecarSpec } from './sidecar.js'
 import { settingsToEnv } from './settings-env.js'
 import { debugLine, listeningLine, workbenchBanner } from './banner.js'
-import { childEnv } from '../ipc/child-env.js'
-import { logUncaught } from '../src/internal/uncaught.js'
+import { childEnv } from '../src/process/child-env.js'
+import { runProcess, type ProcessControl } from '../src/process/run-process.js'
+import { EXIT } from '../src/process/exit-codes.js'
 
 /** What `svc run|dev|workbench` asks of the supervisor. */
 export interface ServeRequest {
@@ -28,8 +29,6 @@ export interface ServeRequest {
 
 /** The bundled page server (src/ui/server/main.ts), next to this file in dist/. */
 export const BUNDLED_SIDECAR = fileURLToPath(new URL('../src/ui/server/main.js', import.meta.url))
-
-const EXIT_USAGE = 2
 
 function fail(message: string): void {
   process.stderr.write(`svc: error: ${message}\n`)
@@ -54,42 +53,32 @@ export async function serve(req: ServeRequest): Promise<number> {
   } catch (err) {
     if (isSvcError(err)) {
       fail(err.message)
-      return EXIT_USAGE
+      return EXIT.USAGE
     }
     throw err
   }
   const pidfile = new PidfileHold()
-  // A stop asked for before the supervisor exists ends the start quietly (a clean Ctrl-C).
-  let supervisor: Supervisor | null = null
-  let interrupted = false
-  let interrupts = 0
-  const stop = (): void => {
-    if (supervisor) void supervisor.close()
-    else interrupted = true
-  }
-  process.on('SIGINT', () => {
-    if (++interrupts === 1) {
-      process.stderr.write('svc: stopping (Ctrl-C again to force)\n')
-      stop()
-    } else if (supervisor) void supervisor.destroy()
-    else {
-      pidfile.release()
-      process.exit(1)
-    }
-  })
-  process.on('SIGTERM', stop)
-  process.on('SIGHUP', stop)
+  return runProcess(
+    {
+      // `svc shutdown` recognises the supervisor by its title (src/process/process-check.ts), and so can `ps`.
+      title: SUPERVISOR_TITLE,
+      interruptNotice: 'svc: stopping (Ctrl-C again to force)\n',
+      onForcedExit: () => pidfile.release(),
+    },
+    (proc) => supervise(req, provisional, portFixed, pidfile, proc),
+  )
+}
 
+/** The supervisor from the pidfile on; signals reach it through `proc` (src/process/run-process.ts). */
+async function supervise(req: ServeRequest, provisional: ResolvedSettings, portFixed: boolean, pidfile: PidfileHold, proc: ProcessControl): Promise<number> {
   // Children (and the app in them) see flags as SVC_* env: CLI > env > config > options.
   const flagValues: Partial<Record<SettingKey, unknown>> = {}
   for (const [k, f] of Object.entries(req.flags)) if (f) flagValues[k as SettingKey] = f.value
   Object.assign(process.env, settingsToEnv(flagValues))
 
-  // `svc shutdown` recognises the supervisor by it (state/process-check.ts), and so can `ps`.
-  process.title = SUPERVISOR_TITLE
   const root = createRootLogger(provisional)
   const logger = childLogger(root, 'svc.supervisor')
-  logUncaught(logger, 'the supervisor exits 1; its children notice and stop')
+  proc.logUncaught(logger, 'the supervisor exits 1; its children notice and stop')
   const target = provisional.target
   let settingsFinal = false
   const cacheDir = compileCacheDir()
@@ -125,14 +114,15 @@ export async function serve(req: ServeRequest): Promise<number> {
   } catch (err) {
     if (!isSvcError(err)) throw err
     fail(err.message)
-    return EXIT_USAGE
+    return EXIT.USAGE
   }
   // A run killed together with its sidecar guard may have left its ui_command tree behind.
   if (pidfile.path !== null) {
     const ended = await endLeftoverTree(stateFilePath(pidfile.path))
     if (ended > 0) logger.warn(`previous run with ${provisional.pidfile} was killed${describeLeftovers(ended)}`)
   }
-  if (interrupted) {
+  // A stop asked for before the supervisor exists ends the start quietly (a clean Ctrl-C).
+  if (proc.stopRequested) {
     pidfile.release()
     return 0
   }
@@ -142,7 +132,7 @@ export async function serve(req: ServeRequest): Promise<number> {
   // Typed by assertion: set in a callback, so TypeScript must not narrow it to null.
   let started = null as Topology | null
   let stateWrites = Promise.resolve()
-  supervisor = new Supervisor({
+  const supervisor: Supervisor = new Supervisor({
     settings: provisional,
     logger,
     bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
@@ -196,7 +186,7 @@ export async function serve(req: ServeRequest): Promise<number> {
       process.exit(code)
     },
   })
-
+  proc.serve(supervisor)
   await supervisor.start()
   if (supervisor.state !== 'running') return new Promise<number>(() => {})
   // The pidfile and state file exist before the line a script waits for (then runs `svc shutdown`).

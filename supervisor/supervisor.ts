@@ -9,10 +9,10 @@ import { describeExit, forkSidecar, Sidecar, type SidecarExit, type SidecarLaunc
 import { forkWorker, WorkerHandle, type ListenTarget, type WorkerProcess } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
 import { MetricsCollector } from './metrics-collector.js'
-import { killTree, newTreeId } from './kill-tree.js'
-import { childEnv } from '../ipc/child-env.js'
+import { killTree, newTreeId } from '../src/process/kill-tree.js'
+import { childEnv } from '../src/process/child-env.js'
 import type { Closable } from '../src/internal/closable.js'
-import { MAX_RETIRING_PER_SLOT } from '../src/internal/deadlines.js'
+import { FAILURE_DRAIN_MS, MAX_RETIRING_PER_SLOT } from '../src/internal/deadlines.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -126,7 +126,7 @@ export class Supervisor implements Closable {
   #stopping: Promise<void> | null = null
   #destroying: Promise<void> | null = null
   readonly #metrics: MetricsCollector
-  /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`supervisor/kill-tree.ts`). */
+  /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`src/process/kill-tree.ts`). */
   readonly treeId = newTreeId()
   #members = 0
 
@@ -279,7 +279,7 @@ export class Supervisor implements Closable {
     if (sidecar !== this.#sidecar || sidecar === this.#freshSidecar || this.#state !== 'running') return
     const message = `ui sidecar exited (${describeExit(e)}); stopping svc`
     this.#o.logger.error({ code: 'SVC_ERR_PROCESS_SIDECAR_EXIT', exit_code: e.code, signal: e.signal }, message)
-    void this.#stopAll(1_000).then(() => this.#finish(1, message))
+    void this.#stopAll(FAILURE_DRAIN_MS).then(() => this.#finish(1, message))
   }
 
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
@@ -325,7 +325,7 @@ export class Supervisor implements Closable {
     if (this.#crashes.length >= policy.crashLimit) {
       const message = `gateway worker crashed ${policy.crashLimit} times within ${policy.windowMs / 1000} s (last: pid ${w.pid}, ${how}); stopping svc`
       this.#o.logger.error({ code: 'SVC_ERR_PROCESS_CRASH_LOOP' }, message)
-      void this.#stopAll(1_000).then(() => this.#finish(1, message))
+      void this.#stopAll(FAILURE_DRAIN_MS).then(() => this.#finish(1, message))
       return
     }
     const backoff = Math.min(policy.backoffBaseMs * 2 ** (this.#crashes.length - 1), policy.backoffMaxMs)
@@ -392,7 +392,7 @@ export class Supervisor implements Closable {
         const message = `ui sidecar reload failed: ${(err as Error).message}`
         logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START' }, message)
         // The workers still proxy to the old sidecar: it stops after them.
-        void this.#stopAll(1_000)
+        void this.#stopAll(FAILURE_DRAIN_MS)
           .then(() => old.close(logger))
           .then(() => this.#finish(1, message))
         return

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
-import { descendants, isRunning } from '../../state/process-check.js'
+import { descendants, isRunning } from '../../src/process/process-check.js'
 
 /**
  * Child processes of a bench run: every process started here is tracked with its whole tree, so
@@ -16,7 +16,7 @@ export interface Tracked {
   /** The first line on `stream` matching `pattern`, or an error at the deadline or on exit. */
   waitForLine(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs: number): Promise<string>
   /** The process and all its descendants right now. */
-  treePids(): number[]
+  treePids: () => number[]
   /** SIGTERM, then SIGKILL for every process of the tree still alive after `graceMs`. */
   stop(graceMs?: number): Promise<void>
 }
@@ -76,7 +76,7 @@ export function spawnTracked(command: string, args: string[], options: SpawnOpti
         for (; seen < lines.length; seen++) if (pattern.test(lines[seen]!)) return lines[seen]!
         const left = deadline - Date.now()
         if (left <= 0 || exitedWith !== null) {
-          const why = exitedWith !== null ? `it exited (${exitedWith})` : `none within ${timeoutMs} ms`
+          const why = exitedWith !== null ? `it exited (${String(exitedWith)})` : `none within ${timeoutMs} ms`
           throw new Error(`${command} ${args.join(' ')}: no ${stream} line matching ${pattern}, ${why}; stderr:\n${stderr.slice(-20).join('\n')}`)
         }
         await Promise.race([new Promise<void>((r) => wakeups.push(r)), delay(Math.min(left, 100)), exited])

@@ -22,7 +22,7 @@ export interface SvcRunning extends Running {
   /** The ui sidecar's URL, from the listening line. */
   sidecarUrl: string
   /** The supervisor and its gateway workers: the tree minus the sidecar (the upstream). */
-  proxyPids(): number[]
+  proxyPids: () => number[]
 }
 
 function cmdline(pid: number): string {

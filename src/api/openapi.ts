@@ -44,7 +44,7 @@ export const openApiTransform: SwaggerTransform = (document) => {
   for (const [key, value] of Object.entries(source)) {
     const part = key === 'query' ? 'querystring' : key
     if (key === 'response' && typeof value === 'object' && value !== null) {
-      for (const [status, answer] of Object.entries(value)) {
+      for (const [status, answer] of Object.entries(value as Record<string, unknown>)) {
         const side = isZodPart(answer) ? zodSide : jsonSide
         side.response = { ...(side.response as object | undefined), [status]: answer }
       }

@@ -1,5 +1,5 @@
 import { SvcError } from '../errors.js'
-import type { PageIdentity, SignedInUser } from '../ui/user.js'
+import type { PageIdentity, SignedInUser } from './user.js'
 import { secretBytes } from './algorithms.js'
 import { loadJose } from './jose-loader.js'
 import { USER_TOKEN_AUDIENCE, type ResolvedOIDCBFFConfig } from './oidc-bff-config.js'

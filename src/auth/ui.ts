@@ -1,6 +1,5 @@
 import { SvcError } from '../errors.js'
 import { ApiClient } from '../client/api-client.js'
-import type { St } from '../ui/st-types.js'
 
 /** Session key of the short-lived first-party access token (the only token a page keeps). */
 export const DEFAULT_SESSION_KEY = 'svc_access_token'
@@ -9,8 +8,14 @@ export const DEFAULT_AUTH_CODE_QUERY_KEY = 'auth_code'
 /** `POST {api}/auth/exchange`, relative to the API base. */
 export const DEFAULT_EXCHANGE_PATH = '/auth/exchange'
 
-/** The parts of the page object these helpers use. */
-export type UiAuthSt = Pick<St, 'sessionState' | 'queryParams'>
+/**
+ * The parts of a page's `st` these helpers use, written out so that auth needs nothing of the
+ * page runtime (which imports these helpers for `st.user` and `st.logout`); any `St` fits.
+ */
+export interface UiAuthSt {
+  readonly sessionState: Record<string, unknown>
+  readonly queryParams: { get(name: string): string | undefined; delete(name: string): void }
+}
 
 export interface SessionKeyOptions {
   sessionKey?: string
@@ -50,13 +55,13 @@ export async function exchangeAuthCodeFromQuery(st: UiAuthSt, client: ApiClient,
  * `{ authorization: 'Bearer <token>' }` from the session, or `{}` when there is no token or it
  * has expired (an expired token is removed, so the page can offer the login again).
  */
-export function bearerHeadersFromSession(st: Pick<St, 'sessionState'>, options: SessionKeyOptions = {}): Record<string, string> {
+export function bearerHeadersFromSession(st: Pick<UiAuthSt, 'sessionState'>, options: SessionKeyOptions = {}): Record<string, string> {
   const token = accessTokenFromSession(st, options)
   return token === undefined ? {} : { authorization: `Bearer ${token}` }
 }
 
 /** The session's access token, if present and not expired. */
-export function accessTokenFromSession(st: Pick<St, 'sessionState'>, options: SessionKeyOptions = {}): string | undefined {
+export function accessTokenFromSession(st: Pick<UiAuthSt, 'sessionState'>, options: SessionKeyOptions = {}): string | undefined {
   const key = options.sessionKey ?? DEFAULT_SESSION_KEY
   const token: unknown = st.sessionState[key]
   if (typeof token !== 'string' || token === '') return undefined
@@ -68,7 +73,7 @@ export function accessTokenFromSession(st: Pick<St, 'sessionState'>, options: Se
 }
 
 /** Forget the access token (log out of the page session). */
-export function clearAccessToken(st: Pick<St, 'sessionState'>, options: SessionKeyOptions = {}): void {
+export function clearAccessToken(st: Pick<UiAuthSt, 'sessionState'>, options: SessionKeyOptions = {}): void {
   delete st.sessionState[options.sessionKey ?? DEFAULT_SESSION_KEY]
 }
 

@@ -1,7 +1,7 @@
 import { Builtins, Cli } from 'clipanion'
 import { RunCommand, DevCommand, WorkbenchCommand } from './commands/serve.js'
 import { COMMANDS } from './commands/index.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../process/exit-codes.js'
 import { closestName } from '../internal/closest-name.js'
 
 /** Colour only for a terminal, and never with NO_COLOR set (https://no-color.org). */

@@ -1,4 +1,4 @@
-const kSvcError = Symbol.for('svc.error')
+import { kSvcError } from '../errors.js'
 
 /**
  * A misuse of the client (a host in the path, conflicting options). A `TypeError` so it reads

@@ -5,17 +5,27 @@
  * worker replaced by a reload keeps its WebSockets).
  */
 
+/** Workers get this long to drain when svc stops on a failure (a sidecar exit, a crash loop, a failed sidecar reload). */
+export const FAILURE_DRAIN_MS = 1_000
 /** A worker gets this long past the drain grace before the supervisor SIGKILLs its tree. */
 export const WORKER_KILL_MARGIN_MS = 2_000
 /** The app's `onClose` hooks get at least this long, even when the drain used up the grace (< WORKER_KILL_MARGIN_MS). */
 export const MIN_APP_CLOSE_MS = 1_000
 /** A worker whose supervisor vanished drains this long: nobody waits for it. */
 export const ORPHAN_GRACE_MS = 2_000
-/** SIGKILL of the sidecar's tree this long after SIGTERM (DESIGN §4). */
+/** SIGKILL of the sidecar's tree this long after SIGTERM. */
 export const SIDECAR_STOP_GRACE_MS = 5_000
+/** A run's leftover processes get SIGTERM and this long before SIGKILL, like a sidecar's tree. */
+export const LEFTOVER_GRACE_MS = SIDECAR_STOP_GRACE_MS
 /** The sidecar guard gives a ui_command as long; the supervisor waits a second more for the guard. */
 export const GUARD_STOP_GRACE_MS = SIDECAR_STOP_GRACE_MS
 export const GUARD_EXTRA_MS = 1_000
+/** The guard waits this long for its last report to the supervisor to be written, then exits anyway. */
+export const GUARD_REPORT_MS = 1_000
+/** The page server's sockets still open this long after its stop began are dropped (WebSockets terminated, HTTP sockets destroyed). */
+export const PAGE_SERVER_FORCE_CLOSE_MS = 2_000
+/** A page thread that does not answer `close` (or `handover`) within this is terminated. */
+export const THREAD_CLOSE_MS = 3_000
 /** A replaced worker's WebSockets still open at `gateway_ws_reload_grace_s` close one by one over this long, not all at once. */
 export const WS_RETIRE_SPREAD_MS = 10_000
 /** Replaced workers per slot that may keep WebSockets at once; an older one closes its WebSockets at the next reload. */

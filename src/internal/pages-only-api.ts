@@ -24,7 +24,6 @@ const SERVING = new Set(['listen', 'inject', 'routing', 'server', 'addresses', '
  */
 export function pagesOnlyApi(log: Logger): FastifyInstance {
   const decorations = new Map<string | symbol, unknown>()
-  let api: FastifyInstance
   const chain = (): FastifyInstance => api
   const handler: ProxyHandler<object> = {
     get(_target, prop) {
@@ -66,6 +65,6 @@ export function pagesOnlyApi(log: Logger): FastifyInstance {
       return true
     },
   }
-  api = new Proxy({}, handler) as FastifyInstance
+  const api = new Proxy({}, handler) as FastifyInstance
   return api
 }

@@ -10,7 +10,6 @@
  * then `st.secrets` in every page has the type of `app.secrets`.
  */
 // An empty interface is the point: apps add members to it.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Register {}
 
 /** `st.secrets`: the registered type, else a read-only record. */

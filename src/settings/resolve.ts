@@ -152,7 +152,7 @@ export function flagsLayer(flags: Partial<Record<SettingKey, { flag: string; val
  * what is allowed.
  */
 export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSettings {
-  const out: Record<string, unknown> = Object.create(null)
+  const out = Object.create(null) as Record<string, unknown>
   const problems: string[] = []
   for (const key of SETTING_KEYS) {
     let raw: unknown = FIELDS[key].default

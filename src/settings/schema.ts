@@ -1,8 +1,8 @@
 import { z } from '../internal/zod.js'
 import { FORWARD_HEADER_NAME, MAX_FORWARD_ALLOWLIST, isNeverForwarded } from './forward-headers.js'
 import { themeSchema, type ThemeSettings } from './theme.js'
-import { DEFAULT_MAP_STYLE_URL, isMapStyleUrl } from '../ui/map-style.js'
-import { appIconProblem } from '../ui/app-icon.js'
+import { DEFAULT_MAP_STYLE_URL, isMapStyleUrl } from './map-style.js'
+import { appIconProblem } from './app-icon.js'
 import { cspSchema, parseCspEnv, type CspSetting } from './csp.js'
 
 /**

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import type { RedisClientType } from 'redis'
 import { SvcError, isSvcError } from '../errors.js'
-import type { Closable } from '../internal/closable.js'
+import { Lifecycle } from '../internal/lifecycle.js'
 import { FIELDS } from '../settings/schema.js'
 
 export interface RedisConnectionOptions {
@@ -55,12 +55,13 @@ export interface RedisProbe {
  * `REPLY_SLACK_BYTES` without a reply completing (an endless bulk string from a broken or hostile
  * server) ends the connection, which then reconnects.
  */
-export class RedisConnection implements RedisCommands, Closable {
+export class RedisConnection extends Lifecycle implements RedisCommands {
   readonly keyPrefix: string
   readonly #opts: Required<RedisConnectionOptions>
   #client: Promise<RedisClientType> | null = null
+  /** Aborted by destroy(): commands still waiting fail with its error. */
+  readonly #aborted = new AbortController()
   #down = false
-  #closing: Promise<void> | null = null
   /** Bytes received since the last reply completed, on the current connection. */
   #unanswered = 0
   /** node-redis's class for error replies (`OOM …`), known once the package is loaded. */
@@ -71,6 +72,7 @@ export class RedisConnection implements RedisCommands, Closable {
   #lastError: string | null = null
 
   constructor(options: RedisConnectionOptions) {
+    super()
     this.#opts = { ...options, maxValueBytes: options.maxValueBytes ?? FIELDS.redis_max_value_bytes.default }
     this.keyPrefix = options.keyPrefix
   }
@@ -138,14 +140,15 @@ export class RedisConnection implements RedisCommands, Closable {
     }
   }
 
-  close(): Promise<void> {
-    this.#closing ??= this.#stop((c) => c.close())
-    return this.#closing
+  /** QUIT: Redis answers what was sent first. */
+  protected drain(): Promise<void> {
+    return this.#stop((c) => c.close())
   }
 
-  destroy(): Promise<void> {
-    this.#closing ??= this.#stop((c) => Promise.resolve(c.destroy()))
-    return this.#closing
+  /** Drop the socket; commands still waiting for an answer fail now, with `err`. */
+  protected abort(err: Error | undefined): Promise<void> {
+    this.#aborted.abort(err ?? unavailable('the connection was destroyed', this.address))
+    return this.#stop((c) => Promise.resolve(c.destroy()))
   }
 
   async #stop(how: (c: RedisClientType) => Promise<unknown>): Promise<void> {
@@ -156,10 +159,10 @@ export class RedisConnection implements RedisCommands, Closable {
   }
 
   async #run<T>(command: string, call: (c: RedisClientType) => Promise<T>): Promise<T> {
-    if (this.#closing) throw unavailable(`${command}: the connection is closed`, this.address)
+    if (this.closed) throw unavailable(`${command}: the connection is closed`, this.address)
     try {
       const client = await this.#connected()
-      const result = await withDeadline(call(client), this.#opts.timeoutMs, command)
+      const result = await withDeadline(call(client), this.#opts.timeoutMs, command, this.#aborted.signal)
       this.#unanswered = 0
       this.#markUp()
       if (command === 'SET') this.#writesAccepted()
@@ -269,7 +272,7 @@ export class RedisConnection implements RedisCommands, Closable {
   }
 
   #markDown(err: unknown): void {
-    if (this.#down || this.#closing) return
+    if (this.#down || this.closed) return
     this.#down = true
     this.#opts.logger.error({ redis: this.address, err: describe(err) }, 'redis unavailable: features that share state across replicas answer 503 until it is back')
   }
@@ -325,15 +328,20 @@ function describe(err: unknown): string {
   return String(err)
 }
 
-async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+async function withDeadline<T>(work: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {
   let timer: NodeJS.Timeout | undefined
+  let onAbort = (): void => {}
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)
     timer.unref()
+    onAbort = () => reject(signal!.reason as Error)
+    if (signal?.aborted) onAbort()
+    else signal?.addEventListener('abort', onAbort, { once: true })
   })
   try {
     return await Promise.race([work, deadline])
   } finally {
     clearTimeout(timer)
+    signal?.removeEventListener('abort', onAbort)
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import { MemoryOidcBffStore, type OidcBffStore } from '../auth/oidc-store.js'
-import type { Closable } from '../internal/closable.js'
+import { Lifecycle } from '../internal/lifecycle.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 import { InMemorySessionStore, type SessionStore } from '../ui/url-session.js'
 import { RedisConnection, type RedisProbe } from './redis-connection.js'
@@ -13,12 +13,13 @@ export type SharedStateSettings = Pick<ResolvedSettings, 'redis_url' | 'redis_ke
  * else in this process's memory (right for one machine with one worker). Nothing connects until
  * a store is used or readyz probes.
  */
-export class SharedState implements Closable {
+export class SharedState extends Lifecycle {
   readonly redis: RedisConnection | null
   #oidc: OidcBffStore | null = null
   #sessions: SessionStore | null = null
 
   constructor(settings: SharedStateSettings, logger: Logger) {
+    super()
     this.redis = settings.redis_url
       ? new RedisConnection({
           url: settings.redis_url,
@@ -45,12 +46,12 @@ export class SharedState implements Closable {
     return this.redis ? this.redis.probe() : null
   }
 
-  close(): Promise<void> {
+  protected drain(): Promise<void> {
     return this.redis ? this.redis.close() : Promise.resolve()
   }
 
-  destroy(): Promise<void> {
-    return this.redis ? this.redis.destroy() : Promise.resolve()
+  protected abort(err: Error | undefined): Promise<void> {
+    return this.redis ? this.redis.destroy(err) : Promise.resolve()
   }
 }
 

@@ -10,7 +10,8 @@ import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
 import { SvcError } from '../errors.js'
 import { kIdentity, kNavigation } from '../internal/symbols.js'
-import { SIGNED_OUT, type SignedInUser } from './user.js'
+import { SIGNED_OUT, type SignedInUser } from '../auth/user.js'
+import { UI_PROTOCOL_VERSION } from './protocol.js'
 
 /**
  * An in-process driver for pages, like Streamlit's AppTest: no server, no browser. Run the page,
@@ -174,7 +175,7 @@ export class UiTestHandle {
   /** Go to another page; call `run()` next. */
   switchPage(path: string): this {
     const [p, q = ''] = path.split('?', 2) as [string, string?]
-    this.#session.handle({ v: 1, type: 'navigate', path: p, query: q })
+    this.#session.handle({ v: UI_PROTOCOL_VERSION, type: 'navigate', path: p, query: q })
     return this
   }
 

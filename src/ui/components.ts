@@ -76,7 +76,7 @@ const kRegistry = Symbol.for('svc.ui.components')
 /** Declared components of this process by name (a `Symbol.for` slot: every copy of svc in the process shares it). */
 function registry(): Map<string, FolderComponent> {
   const slot = globalThis as unknown as Record<symbol, Map<string, FolderComponent> | undefined>
-  return (slot[kRegistry] ??= new Map())
+  return (slot[kRegistry] ??= new Map<string, FolderComponent>())
 }
 
 const kUrlOrigins = Symbol.for('svc.ui.componentOrigins')

@@ -1,19 +1,8 @@
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { packageRoot } from './server/static-files.js'
-
 /**
- * `svc/ui`: the page runtime's public surface. Page-facing names are also re-exported from
- * the package root (`svc`).
+ * `svc/ui`: the page runtime's public surface. Its page-facing names (pages.ts) are also the
+ * package root's (`svc`).
  */
-
-/** Absolute path of the bundled sidecar entry (`dist/src/ui/server/main.js`). */
-export function uiMainPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url))
-  // Built: this file is dist/src/ui/index.js, next to server/main.js. From source (tsx), point at the build.
-  return here.endsWith(join('dist', 'src', 'ui')) ? join(here, 'server', 'main.js') : join(packageRoot(), 'dist', 'src', 'ui', 'server', 'main.js')
-}
-
+export { uiMainPath } from './main-path.js'
 export { Depends, Header, Cookie, isInjectMarker } from './inject.js'
 export type { DependsMarker, HeaderMarker, CookieMarker, InjectMarker, InjectMap, InjectedDeps } from './inject.js'
 export { PageMetaSchema, defaultPageTitle } from './page-meta.js'
@@ -83,7 +72,7 @@ export type {
   ToastOptions,
 } from './st-types.js'
 export type { NavigationFn, NavigationContext, NavigationPage } from './navigation.js'
-export type { StUser, SignedInUser, SignedOutUser } from './user.js'
+export type { StUser, SignedInUser, SignedOutUser } from '../auth/user.js'
 export type { TestUser } from './app-test.js'
 export { declareComponent, COMPONENT_PREFIX, DEFAULT_COMPONENT_VALUE_BYTES } from './components.js'
 export type { Component, ComponentSource, ComponentFromFolder, ComponentFromUrl } from './components.js'

@@ -1,7 +1,7 @@
 import { SvcError } from '../errors.js'
 import type { PageDirectory, ResolvedPage } from './runtime/page-directory.js'
 import type { SessionState, StContext } from './st-types.js'
-import type { StUser } from './user.js'
+import type { StUser } from '../auth/user.js'
 
 /**
  * `app.navigation(fn)`: the pages each session may see, computed per run from who is signed in

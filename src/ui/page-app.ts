@@ -4,7 +4,7 @@ import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
 import type { kIdentity, kNavigation } from '../internal/symbols.js'
 import type { NavigationFn } from './navigation.js'
-import type { PageIdentity } from './user.js'
+import type { PageIdentity } from '../auth/user.js'
 
 /**
  * What the page side (page server, manifest, test handle, dev reload) needs of an app. `Svc`

@@ -68,7 +68,7 @@ export function titleCase(name: string): string {
 }
 
 /** Title when none is given: the handler's name, else the last path segment, else "Home". */
-export function defaultPageTitle(path: string, handler: Function): string {
+export function defaultPageTitle(path: string, handler: (...args: never[]) => unknown): string {
   const name = handler.name ?? ''
   if (name !== '' && name !== 'anonymous' && !name.startsWith('bound ')) return titleCase(name)
   const last = path.replace(/\/+$/, '').split('/').pop() ?? ''

@@ -3,9 +3,11 @@ import { z } from '../internal/zod.js'
 /**
  * The page protocol between the bundled sidecar (`src/ui/server`) and the browser client
  * (`src/ui/client`): JSON text frames over `WS {base}/_stcore/stream`. Every message carries
- * `v: 1`. Client messages are validated here (a boundary); server messages are typed only.
+ * `v: UI_PROTOCOL_VERSION`. Client messages are validated here (a boundary); server messages are typed only.
  */
-export const UI_PROTOCOL_VERSION = 1
+import { UI_PROTOCOL_VERSION } from './protocol-version.js'
+
+export { UI_PROTOCOL_VERSION }
 
 /**
  * One rendered element. Containers (columns, tabs, expander, container, form, empty) have children.
@@ -61,12 +63,12 @@ export interface DevLoadError {
 }
 
 export type ServerMessage =
-  | { v: 1; type: 'session'; sessionId: string; restored: boolean }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'session'; sessionId: string; restored: boolean }
   /** Sent on connect and on every change while `svc dev --reload` runs; `error: null` clears it. */
-  | { v: 1; type: 'dev_error'; error: DevLoadError | null }
-  | { v: 1; type: 'run_state'; runId: number; running: boolean }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'dev_error'; error: DevLoadError | null }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'run_state'; runId: number; running: boolean }
   | {
-      v: 1
+      v: typeof UI_PROTOCOL_VERSION
       type: 'render'
       runId: number
       page: PageInfo
@@ -90,19 +92,19 @@ export type ServerMessage =
        */
       seen?: number
     }
-  | { v: 1; type: 'query'; query: string }
-  | { v: 1; type: 'navigate'; path: string; query: string }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'query'; query: string }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'navigate'; path: string; query: string }
   /** Leave the page for an app URL (`st.login()`, `st.logout()`): `url` starts with `/`, the client adds the root path. */
-  | { v: 1; type: 'location'; url: string }
-  | { v: 1; type: 'toast'; id: string; body: string; icon: string | null }
-  | { v: 1; type: 'error'; message: string }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'location'; url: string }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'toast'; id: string; body: string; icon: string | null }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'error'; message: string }
   /** The session moved to another page thread (a reload, a thread replaced): send `hello` again on this socket. */
-  | { v: 1; type: 'resume' }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'resume' }
   /** The run took longer than `ui_run_timeout_s` and was stopped; `hello` again runs the page anew. */
-  | { v: 1; type: 'run_stopped'; seconds: number }
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'run_stopped'; seconds: number }
   /** Answer to `dataframe_page`: one page of a dataframe of the latest run (no rerun). */
   | {
-      v: 1
+      v: typeof UI_PROTOCOL_VERSION
       type: 'dataframe_rows'
       id: string
       runId: number
@@ -131,7 +133,7 @@ type RenderMessage = Extract<ServerMessage, { type: 'render' }>
 /** What a socket carries: `ServerMessage` with the render's trees encoded as `WireNode`s. */
 export type WireServerMessage = Exclude<ServerMessage, RenderMessage> | (Omit<RenderMessage, 'main' | 'sidebar'> & { main: WireNode[]; sidebar: WireNode[] })
 
-const v1 = { v: z.literal(1) }
+const v1 = { v: z.literal(UI_PROTOCOL_VERSION) }
 /**
  * Every message after `hello` carries its number on the socket (1, 2, ...), which renders quote
  * back as `seen`; numbers, not a count, so a message the server could not take leaves no gap.

@@ -1,7 +1,7 @@
 import type { Cell, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
 import type { RegisteredSecrets } from '../secrets/register.js'
-import type { StUser } from './user.js'
+import type { StUser } from '../auth/user.js'
 import type { Component } from './components.js'
 
 /**

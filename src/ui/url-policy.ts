@@ -48,6 +48,7 @@ export type CheckedUrl =
 
 /** Check `value` for an element of `kind`; `base` is the page's URL (browser) or `SERVER_BASE`. */
 export function checkUrl(value: string, kind: UrlKind, base: string = SERVER_BASE): CheckedUrl {
+  // eslint-disable-next-line no-control-regex -- control characters are what this trims from a URL
   const cleaned = value.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '')
   const absolute = parse(cleaned)
   if (absolute === null) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { screenshot } from '../helpers/e2e-browser.js'
 import type { SvcRun } from '../helpers/e2e-svc.js'
 import { useSvcPage } from '../helpers/e2e-app.js'
@@ -9,7 +9,6 @@ const APP = 'test/e2e/fixtures/markdown-errors-app.ts:app'
 /** Server-rendered Markdown (markdown-it) in a real browser under `svc run`. */
 describe('markdown in the browser', () => {
   let svc: SvcRun
-  let browser: Browser
   let page: Page
   let errors: string[]
   const dialogs: string[] = []

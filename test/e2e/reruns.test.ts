@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { screenshot } from '../helpers/e2e-browser.js'
 import type { SvcRun } from '../helpers/e2e-svc.js'
 import { useSvcPage } from '../helpers/e2e-app.js'
@@ -24,7 +24,6 @@ const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0)
 
 describe('reruns in the browser: diffs, fragments', () => {
   let svc: SvcRun
-  let browser: Browser
   let page: Page
   let errors: string[]
   let frames: { sizes: number[]; texts: string[] }

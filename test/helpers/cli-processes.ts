@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import { setTimeout as delay } from 'node:timers/promises'
 import { onTestFinished } from 'vitest'
-import { processState, readCmdline } from '../../state/process-check.js'
+import { processState, readCmdline } from '../../src/process/process-check.js'
 import { isAlive } from './svc-process.js'
 
 /**

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { descendants } from '../../state/process-check.js'
+import { descendants } from '../../src/process/process-check.js'
 
 const REPO = join(import.meta.dirname, '..', '..')
 const BIN = join(REPO, 'bin', 'svc.js')

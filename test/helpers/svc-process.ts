@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
-import { descendants, isRunning, readCmdline } from '../../state/process-check.js'
+import { descendants, isRunning, readCmdline } from '../../src/process/process-check.js'
 
 /**
  * Start a real `svc` process tree for a test, wait until it says where it listens, and take

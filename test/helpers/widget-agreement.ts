@@ -53,11 +53,11 @@ export interface AgreementPage {
   takeFrames(): ClientMessage[]
   settle(): Promise<void>
   /** Run `act` (a reload, a lost socket) and wait for the page's next socket. */
-  newConnection(act: () => Promise<unknown>): Promise<void>
+  newConnection: (act: () => Promise<unknown>) => Promise<void>
   /** Close the page socket from both ends (as a proxy or a network would); the client reconnects. */
   dropSocket(): void
-  field(type: string, label: string): ReturnType<Page['locator']>
-  button(name: string): ReturnType<Page['getByRole']>
+  field: (type: string, label: string) => ReturnType<Page['locator']>
+  button: (name: string) => ReturnType<Page['getByRole']>
   close(): Promise<void>
 }
 
@@ -148,8 +148,9 @@ export async function openAgreementPage(browser: Browser, url: string, what: str
     settle,
     newConnection,
     dropSocket: () => {
-      conn!.route.close({ code: 1006 })
-      conn!.server.close()
+      // Both ends close on their own time; the caller waits for the page's next socket.
+      void conn!.route.close({ code: 1006 })
+      void conn!.server.close()
     },
     field: (type, label) => page.locator(`[data-testid="${type}"][data-label="${label}"]`),
     button: (name) => page.getByRole('button', { name, exact: true }),

@@ -30,6 +30,7 @@ beforeAll(async () => {
   app.api.get('/me', { preHandler: login.bearer }, async (req) => ({ sub: getClaims(req).sub, email: getClaims(req).email }))
   await app.api.ready()
   // Stand-in for the gateway's API hop: strip the mount, let Fastify route the rest.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- Fastify's router lookup uses no `this`
   const route = app.api.routing as (req: unknown, res: unknown) => void
   server.on('request', (req, res) => {
     req.url = (req.url ?? '/').replace(/^\/api(?=\/|$|\?)/, '') || '/'

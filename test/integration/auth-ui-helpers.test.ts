@@ -42,14 +42,7 @@ function fakeSt(query: string): UiAuthSt & { url: URLSearchParams } {
     sessionState: {},
     queryParams: {
       get: (n) => url.get(n) ?? undefined,
-      getAll: (n) => url.getAll(n),
-      has: (n) => url.has(n),
-      set: (n, v) => url.set(n, String(v)),
       delete: (n) => url.delete(n),
-      clear: () => [...url.keys()].forEach((k) => url.delete(k)),
-      update: (vals) => Object.entries(vals).forEach(([k, v]) => url.set(k, String(v))),
-      toObject: () => Object.fromEntries(url),
-      toString: () => url.toString(),
     },
   }
 }

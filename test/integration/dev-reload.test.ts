@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { Agent, request } from 'undici'
 import { startSvc, stopAllTrees, descendants, gatewayWorkerPids, REPO, type SvcTree } from '../helpers/svc-process.js'
-import { readCmdline } from '../../state/process-check.js'
+import { readCmdline } from '../../src/process/process-check.js'
 
 /** `svc dev --reload`: zero-downtime worker replacement, debounced storms, broken saves. */
 const appSource = (version: number) => `import { Svc } from 'svc'

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createClassifier } from '../../gateway/classify.js'
-import { readCmdline } from '../../state/process-check.js'
+import { readCmdline } from '../../src/process/process-check.js'
 import { Rng, describeCase, generateCase, type FuzzCase, type GrammarOptions } from '../helpers/fuzz-http.js'
 import { REPO, descendants, isAlive, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 
@@ -67,13 +67,14 @@ function runCase(port: number, c: FuzzCase, deadlineMs: number): Promise<Outcome
     socket.on('end', () => finish('fin'))
     socket.on('close', () => finish('fin'))
     socket.on('error', (e: NodeJS.ErrnoException) => finish(e.code === 'ECONNRESET' || e.code === 'EPIPE' ? 'reset' : `error:${e.code ?? e.name}`))
-    socket.once('connect', async () => {
+    // The writes go on while the socket's own events settle the case: nothing awaits them here.
+    socket.once('connect', () => void (async () => {
       for (const chunk of c.chunks) {
         if (done) return
         await new Promise<void>((r) => socket.write(chunk, () => r()))
       }
       if (c.abort) finish('client-abort')
-    })
+    })())
   })
 }
 

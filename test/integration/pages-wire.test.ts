@@ -4,7 +4,7 @@ import { request, type IncomingHttpHeaders } from 'node:http'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readCmdline } from '../../state/process-check.js'
+import { readCmdline } from '../../src/process/process-check.js'
 import { REPO, descendants, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import type { ClientManifest } from '../../src/ui/server/client-manifest.js'
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
-import { readCmdline } from '../../state/process-check.js'
+import { readCmdline } from '../../src/process/process-check.js'
 import { runSvcCli } from '../helpers/cli-run.js'
 import { waitUntil } from '../helpers/cli-processes.js'
 import { stateFilePath } from '../../state/state-file.js'

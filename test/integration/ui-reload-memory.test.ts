@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterAll, afterEach, expect, it } from 'vitest'
-import { readCmdline } from '../../state/process-check.js'
+import { readCmdline } from '../../src/process/process-check.js'
 import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { PageClient, textOf } from '../helpers/ui-sidecar.js'
 

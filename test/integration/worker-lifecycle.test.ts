@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
 import { REPO, descendants, gatewayWorkerPids, startSvc, stopAllTrees, waitGone } from '../helpers/svc-process.js'
-import { isSvcProcess, readCmdline, SUPERVISOR_TITLE } from '../../state/process-check.js'
+import { isSvcProcess, readCmdline, SUPERVISOR_TITLE } from '../../src/process/process-check.js'
 import { waitUntil } from '../helpers/cli-processes.js'
 import { runSvcCli } from '../helpers/cli-run.js'
 

@@ -5,6 +5,56 @@ import { describe, expect, it } from 'vitest'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
+/**
+ * The import picture of svc, written once: each part (a folder, or a single file at the top of
+ * src/) and the parts it may import. Listed from the ground up; a part may only name parts above
+ * it in this list, so an import that runs back up, or a circle across parts, fails here.
+ * src/ui/server (the page server process) and src/ui/client (the browser bundle) are parts of
+ * their own: the page runtime in src/ui is what the app imports, the server is what runs it.
+ */
+const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]]> = [
+  ['src/errors.ts', []],
+  ['src/internal', ['src/errors.ts']],
+  // Process machinery every process main and state/ may use: kill-tree, process checks, child env, runProcess.
+  ['src/process', ['src/errors.ts', 'src/internal']],
+  ['state', ['src/errors.ts', 'src/internal', 'src/process']],
+  ['ipc', ['src/errors.ts', 'src/internal']],
+  ['src/tracing', ['src/errors.ts']],
+  ['src/api', ['src/errors.ts', 'src/internal']],
+  ['src/logging', ['src/api']],
+  ['src/secrets', ['src/errors.ts', 'src/logging']],
+  ['src/settings', ['src/errors.ts', 'src/internal']],
+  ['src/health.ts', ['src/internal']],
+  ['src/client', ['src/api', 'src/errors.ts', 'src/internal', 'src/logging']],
+  // The browser side of custom components (`svc/component`): no imports at all.
+  ['src/component', []],
+  ['src/auth', ['src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings']],
+  ['src/ui', ['src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings']],
+  ['src/ui/client', ['src/component', 'src/settings', 'src/ui']],
+  ['src/shared-state', ['src/auth', 'src/errors.ts', 'src/internal', 'src/settings', 'src/ui']],
+  // The app's Fastify instance, loaded by src/app.ts only where the API is served.
+  ['src/api-instance.ts', ['src/api', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings']],
+  ['src/app.ts', ['src/api', 'src/api-instance.ts', 'src/auth', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings', 'src/shared-state', 'src/ui']],
+  ['src/target', ['src/app.ts', 'src/errors.ts', 'src/internal']],
+  // The processes (page server, gateway worker, supervisor, CLI); the in-process test client builds a gateway.
+  ['src/ui/server', ['ipc', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui', 'state']],
+  ['gateway', ['ipc', 'src/app.ts', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/tracing', 'src/ui/server']],
+  ['src/testing', ['gateway', 'src/api', 'src/app.ts', 'src/client', 'src/settings', 'src/target', 'src/ui']],
+  ['src/index.ts', ['src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/testing', 'src/ui']],
+  ['supervisor', ['ipc', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'state']],
+  ['src/cli', ['src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
+]
+
+/**
+ * Arrows that still run back up, each with why, so the list can only shrink: the app loader warms
+ * svc's runtime (the root entry) before tsx's hooks are registered, so an app's `import 'svc'`
+ * does not pass through them; the root entry re-exports the test client, which loads apps.
+ */
+const KNOWN_BACK_ARROWS: readonly string[] = ['src/target -> src/index.ts']
+
+/** Top-level folders and files outside src/ that are no part of the runtime's picture. */
+const SOURCE_ROOTS = ['src', 'gateway', 'supervisor', 'state', 'ipc']
+
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
@@ -13,34 +63,70 @@ function sources(dir: string): string[] {
   })
 }
 
-/** Relative imports of a file (static and dynamic), as paths from the repository root. */
+/** Relative imports of a file (static, re-exports and dynamic), as paths from the repository root. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
   const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!)
-  return specs.filter((s) => s.startsWith('.')).map((s) => relative(root, resolve(dirname(file), s)))
+  return specs.filter((s) => s.startsWith('.')).map((s) => relative(root, resolve(dirname(file), s)).replace(/\.js$/, '.ts'))
 }
 
-function violations(dir: string, forbidden: (target: string) => boolean): string[] {
-  return sources(join(root, dir)).flatMap((file) =>
-    importsOf(file)
-      .filter(forbidden)
-      .map((target) => `${relative(root, file)} -> ${target}`),
-  )
+const parts = LAYERS.map(([part]) => part)
+
+/** The most specific part a path belongs to (src/ui/server before src/ui), or null. */
+function partOf(path: string): string | null {
+  const hits = parts.filter((p) => path === p || path.startsWith(p + '/') || (p.endsWith('.ts') && path.replace(/\.tsx?$/, '.ts') === p))
+  return hits.sort((a, b) => b.length - a.length)[0] ?? null
 }
 
-const under = (dirs: string[]) => (target: string) => dirs.some((d) => target === d || target.startsWith(d + '/'))
+function arrows(): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  for (const dir of SOURCE_ROOTS) {
+    for (const file of sources(join(root, dir))) {
+      const from = relative(root, file)
+      const fromPart = partOf(from)
+      for (const target of importsOf(file)) {
+        const toPart = partOf(target)
+        if (toPart === null || toPart === fromPart) continue
+        const key = `${fromPart} -> ${toPart}`
+        out.set(key, [...(out.get(key) ?? []), `${from} -> ${target}`])
+      }
+    }
+  }
+  return out
+}
 
 describe('layers', () => {
-  it('finds the imports it checks', () => {
-    expect(importsOf(join(root, 'state/state-file.ts'))).toContain('src/errors.js')
-    expect(importsOf(join(root, 'src/cli/commands/shutdown.ts'))).toContain('src/cli/shutdown/stop-supervisor.js')
+  it('finds the imports it checks (static, re-export, dynamic)', () => {
+    expect(importsOf(join(root, 'state/state-file.ts'))).toContain('src/errors.ts')
+    expect(importsOf(join(root, 'src/cli/commands/serve.ts'))).toContain('supervisor/start.ts')
+    expect(importsOf(join(root, 'src/index.ts'))).toContain('src/testing/index.ts')
   })
 
-  it('state/ imports nothing from src/cli or src/settings (it is read by both the CLI and the supervisor)', () => {
-    expect(violations('state', under(['src/cli', 'src/settings']))).toEqual([])
+  it('every source file belongs to a part of the table', () => {
+    const loose = SOURCE_ROOTS.flatMap((dir) => sources(join(root, dir)).map((f) => relative(root, f))).filter((f) => partOf(f) === null)
+    expect(loose).toEqual([])
   })
 
-  it('src/ui depends on the PageApp interface, not on the Svc class', () => {
-    expect(violations('src/ui', (t) => t === 'src/app.js')).toEqual([])
+  it('the table runs one way: a part may only import parts listed before it', () => {
+    const wrong = LAYERS.flatMap(([part, allowed], i) =>
+      allowed.filter((a) => !parts.slice(0, i).includes(a)).map((a) => `${part} -> ${a}`),
+    )
+    expect(wrong).toEqual([])
+  })
+
+  it('every import across parts is one the table allows (no arrow runs back up, no circle across folders)', () => {
+    const allowed = new Map(LAYERS.map(([part, may]) => [part, new Set(may)]))
+    const unexpected = [...arrows()]
+      .filter(([key]) => {
+        const [from, to] = key.split(' -> ') as [string, string]
+        return !allowed.get(from)?.has(to) && !KNOWN_BACK_ARROWS.includes(key)
+      })
+      .flatMap(([, files]) => files)
+    expect(unexpected).toEqual([])
+  })
+
+  it('each known back arrow still exists (remove it from the list when it is gone)', () => {
+    const found = arrows()
+    expect(KNOWN_BACK_ARROWS.filter((key) => !found.has(key))).toEqual([])
   })
 })

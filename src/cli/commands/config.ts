@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion'
 import { isSvcError } from '../../errors.js'
 import { kSettingsInput } from '../../internal/symbols.js'
 import { ServeCommand } from '../serve-options.js'
-import { EXIT } from '../exit-codes.js'
+import { EXIT } from '../../process/exit-codes.js'
 
 /** An app that cannot be imported is a runtime failure (1); a bad value, file or target path is usage (2). */
 const IMPORT_FAILURES = new Set(['SVC_ERR_TARGET_IMPORT_FAILED', 'SVC_ERR_TARGET_EXPORT_MISSING', 'SVC_ERR_TARGET_NOT_SVC'])

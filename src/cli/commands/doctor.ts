@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion'
-import { EXIT } from '../exit-codes.js'
+import { EXIT } from '../../process/exit-codes.js'
 
 export class DoctorCommand extends Command {
   static override paths = [['doctor']]

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
 import { isSvcError } from '../../errors.js'
-import { EXIT } from '../exit-codes.js'
+import { EXIT } from '../../process/exit-codes.js'
 
 export class PagesManifestCommand extends Command {
   static override paths = [['pages', 'manifest']]

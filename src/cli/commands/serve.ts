@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion'
 import type { ServeRequest } from '../../../supervisor/start.js'
 import { ServeCommand } from '../serve-options.js'
-import { EXIT } from '../exit-codes.js'
+import { EXIT } from '../../process/exit-codes.js'
 
 const RELOAD_SCOPES = ['gateway', 'full'] as const
 

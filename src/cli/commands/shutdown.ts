@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion'
-import { EXIT } from '../exit-codes.js'
+import { EXIT } from '../../process/exit-codes.js'
 import { DEFAULT_SHUTDOWN_WAIT_S } from '../shutdown/wait.js'
 
 export class ShutdownCommand extends Command {

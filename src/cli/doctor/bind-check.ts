@@ -1,5 +1,5 @@
 import { readStateFile, stateFilePath } from '../../../state/state-file.js'
-import { isRunning } from '../../../state/process-check.js'
+import { isRunning } from '../../process/process-check.js'
 import { probeBind } from './net-probe.js'
 import { fail, pass, warn, type SettingsCheck } from './types.js'
 

@@ -1,6 +1,6 @@
 import { isSvcError } from '../../errors.js'
 import { readStateFile, stateFilePath, type SvcState } from '../../../state/state-file.js'
-import { isRunning } from '../../../state/process-check.js'
+import { isRunning } from '../../process/process-check.js'
 import { probeTcp } from './net-probe.js'
 import { fail, pass, warn, type Check } from './types.js'
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { basename, isAbsolute, join, relative, resolve } from 'node:path'
-import { packageRoot } from '../../ui/server/static-files.js'
+import { packageRoot } from '../../internal/package-root.js'
 import { checkProjectName, suggestName } from './project-name.js'
 import { defaultSvcSpec, type SvcSpec } from './svc-spec.js'
 

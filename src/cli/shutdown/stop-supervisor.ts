@@ -1,11 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import { EXIT } from '../exit-codes.js'
+import { EXIT } from '../../process/exit-codes.js'
 import { readPidfile, removePidfile } from '../../../state/pidfile.js'
 import { readStateFile, removeStateFile, stateFilePath, type SvcState } from '../../../state/state-file.js'
-import { describeProcess, isRunning, isSvcProcess } from '../../../state/process-check.js'
+import { describeProcess, isRunning, isSvcProcess } from '../../process/process-check.js'
 import { DEFAULT_SHUTDOWN_WAIT_S } from './wait.js'
 import { describeLeftovers, endLeftoverTree } from '../../../state/leftovers.js'
-import { killTree } from '../../../supervisor/kill-tree.js'
+import { killTree } from '../../process/kill-tree.js'
 
 /**
  * What `svc shutdown` does with a pidfile: stop the supervisor it names, or clean up when the

@@ -1,2 +1,2 @@
-/** `svc shutdown --wait` default, seconds (DESIGN §7); a module of its own so the CLI's usage text loads nothing else. */
+/** `svc shutdown --wait` default, seconds (docs/cli.md); a module of its own so the CLI's usage text loads nothing else. */
 export const DEFAULT_SHUTDOWN_WAIT_S = 10

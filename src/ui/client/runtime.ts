@@ -4,6 +4,7 @@ import type { ClientConfig } from './config.js'
 import { Connection, type ConnectionStatus } from './connection.js'
 import { RenderDecoder } from './patch.js'
 import { pageHref, pagePathFromLocation, streamUrl, stripQuestionMark } from './url.js'
+import { UI_PROTOCOL_VERSION } from '../protocol-version.js'
 
 export interface Toast {
   id: string
@@ -138,15 +139,15 @@ export class Runtime {
   }
 
   sendWidget(id: string, value: unknown, trigger?: boolean): void {
-    this.#send(trigger ? { v: 1, type: 'widget', id, value, trigger: true } : { v: 1, type: 'widget', id, value })
+    this.#send(trigger ? { v: UI_PROTOCOL_VERSION, type: 'widget', id, value, trigger: true } : { v: UI_PROTOCOL_VERSION, type: 'widget', id, value })
   }
 
   submitForm(formId: string, values: Record<string, unknown>): void {
-    this.#send({ v: 1, type: 'form_submit', formId, values })
+    this.#send({ v: UI_PROTOCOL_VERSION, type: 'form_submit', formId, values })
   }
 
   rerun(): void {
-    this.#send({ v: 1, type: 'rerun' })
+    this.#send({ v: UI_PROTOCOL_VERSION, type: 'rerun' })
   }
 
   /** After a stopped run: run the page again (a `hello`, which also finds the session a new page thread). */
@@ -177,7 +178,7 @@ export class Runtime {
 
   /** Ask for another page or sort of a dataframe; the answer goes to `onDataframeRows` listeners. */
   requestDataframePage(id: string, page: number, sort: DataframeRows['sort']): void {
-    this.#send({ v: 1, type: 'dataframe_page', id, page, sort })
+    this.#send({ v: UI_PROTOCOL_VERSION, type: 'dataframe_page', id, page, sort })
   }
 
   onDataframeRows(id: string, listener: (rows: DataframeRows) => void): () => void {
@@ -198,7 +199,7 @@ export class Runtime {
     }
     // After a stopped run the session waits for a hello, which takes the new location along.
     if (this.#state.stoppedAfter !== null) this.rerunStopped()
-    else this.#send({ v: 1, type: 'navigate', path: this.href(path), query })
+    else this.#send({ v: UI_PROTOCOL_VERSION, type: 'navigate', path: this.href(path), query })
   }
 
   href(path: string, query = ''): string {
@@ -217,7 +218,7 @@ export class Runtime {
     const path = this.#locationPath()
     this.#set({ path })
     if (this.#state.stoppedAfter !== null) this.rerunStopped()
-    else this.#send({ v: 1, type: 'navigate', path: location.pathname, query: stripQuestionMark(location.search) })
+    else this.#send({ v: UI_PROTOCOL_VERSION, type: 'navigate', path: location.pathname, query: stripQuestionMark(location.search) })
   }
 
   #locationPath(): string {
@@ -230,7 +231,7 @@ export class Runtime {
    */
   #hello(): void {
     this.#connection.send({
-      v: 1,
+      v: UI_PROTOCOL_VERSION,
       type: 'hello',
       sessionId: this.#sessionId,
       path: location.pathname,

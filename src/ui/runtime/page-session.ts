@@ -9,7 +9,7 @@ import type { MediaStore } from '../media-store.js'
 import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
 import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../protocol.js'
 import { visiblePages, type NavigationFn } from '../navigation.js'
-import { SIGNED_OUT, type PageIdentity, type StUser } from '../user.js'
+import { SIGNED_OUT, type PageIdentity, type StUser } from '../../auth/user.js'
 import { DEFAULT_AUTH_CODE_QUERY_KEY, exchangeAuthCodeFromQuery } from '../../auth/ui.js'
 import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
@@ -22,6 +22,7 @@ import { sessionRef } from './session-ref.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
 import { UploadStore } from './upload-store.js'
 import { WidgetStore } from './widget-store.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
 export type Send = (message: ServerMessage) => void
 
@@ -122,7 +123,7 @@ export class PageSession implements RunHost {
     this.id = options.id
     this.media = options.media
     this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
-    this.query = new QueryState('', () => this.#emit({ v: 1, type: 'query', query: this.query.toString() }))
+    this.query = new QueryState('', () => this.#emit({ v: UI_PROTOCOL_VERSION, type: 'query', query: this.query.toString() }))
   }
 
   get path(): string {
@@ -139,7 +140,7 @@ export class PageSession implements RunHost {
   }
 
   redirect(url: string): void {
-    this.#emit({ v: 1, type: 'location', url })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'location', url })
   }
 
   get attached(): boolean {
@@ -289,8 +290,8 @@ export class PageSession implements RunHost {
       this.generation++
       // The click that started it is spent: the next run (the visitor's Rerun) must not repeat it.
       this.widgets.activeTriggers.clear()
-      this.#emit({ v: 1, type: 'run_state', runId, running: false })
-      this.#emit({ v: 1, type: 'run_stopped', seconds })
+      this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: false })
+      this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_stopped', seconds })
       if (!this.#scheduled) this.#settle()
     }, ms)
   }
@@ -300,7 +301,7 @@ export class PageSession implements RunHost {
   }
 
   toast(body: string, icon: string | null): void {
-    this.#emit({ v: 1, type: 'toast', id: randomUUID(), body, icon })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'toast', id: randomUUID(), body, icon })
   }
 
   dataframeView(id: string): { page: number; sort: SortSpec | null } | undefined {
@@ -385,7 +386,7 @@ export class PageSession implements RunHost {
     this.#runningScope = null
     const ctx = new RunContext(this.generation, this)
     const runId = ++this.#runId
-    this.#emit({ v: 1, type: 'run_state', runId, running: true })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: true })
     const dir = this.#opts.directory()
     const st = createSt(ctx)
     let page: ResolvedPage | undefined
@@ -465,7 +466,7 @@ export class PageSession implements RunHost {
       const [path, query = ''] = switchTo.split('?', 2) as [string, string?]
       this.#path = path
       this.query.reset(query)
-      this.#emit({ v: 1, type: 'navigate', path, query })
+      this.#emit({ v: UI_PROTOCOL_VERSION, type: 'navigate', path, query })
       this.requestRerun()
       return
     }
@@ -477,7 +478,7 @@ export class PageSession implements RunHost {
       this.rerunFor(next)
       return
     }
-    this.#emit({ v: 1, type: 'run_state', runId, running: false })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: false })
     if (!this.#scheduled) this.#settle()
   }
 
@@ -494,7 +495,7 @@ export class PageSession implements RunHost {
     this.#runningScope = id
     const ctx = new RunContext(this.generation, this, id)
     const runId = ++this.#runId
-    this.#emit({ v: 1, type: 'run_state', runId, running: true })
+    this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: true })
     const children: UiElement[] = []
     const st = createSt(ctx, { id, list: children })
     let outcome: Outcome = 'complete'
@@ -607,7 +608,7 @@ export class PageSession implements RunHost {
       ? { path: page.path, title: m?.pageTitle ?? page.title, icon: m?.pageIcon ?? page.icon, layout: m?.layout ?? 'centered', breadcrumb: m?.breadcrumb ?? null }
       : { path: this.#path, title: 'Page not found', icon: null, layout: 'centered', breadcrumb: null }
     return {
-      v: 1,
+      v: UI_PROTOCOL_VERSION,
       type: 'render',
       runId,
       page: info,
@@ -647,7 +648,7 @@ export class PageSession implements RunHost {
     const view = pageView(table, page, sort)
     this.#dfViews.set(id, { page: view.page, sort: view.sort })
     this.#emit({
-      v: 1, type: 'dataframe_rows', id, runId: this.#renderedRunId, page: view.page, pageSize: table.pageSize,
+      v: UI_PROTOCOL_VERSION, type: 'dataframe_rows', id, runId: this.#renderedRunId, page: view.page, pageSize: table.pageSize,
       totalRows: table.rows.length, sort: view.sort, rows: view.rows, rowIds: view.rowIds,
     })
   }

@@ -14,6 +14,7 @@ import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { stripBase } from './ws-endpoint.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
 /** Where a page session's output goes: the browser's socket, or the main thread that holds it. */
 export interface SessionOutput {
@@ -49,7 +50,7 @@ export interface SessionHost {
   close(): Promise<void>
 }
 
-const MALFORMED: ServerMessage = { v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' }
+const MALFORMED: ServerMessage = { v: UI_PROTOCOL_VERSION, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' }
 
 /**
  * Page sessions running in this thread: the sidecar's own event loop (`ui_page_threads: 0`) or
@@ -138,7 +139,7 @@ export class LocalSessions implements SessionHost {
         if (m.type === 'run_state') out.run?.(m.running)
         send(m)
       }, context)
-      out.send({ v: 1, type: 'session', sessionId: session.id, restored })
+      out.send({ v: UI_PROTOCOL_VERSION, type: 'session', sessionId: session.id, restored })
       this.#logger.info({ restored, session_count: this.#manager.size }, 'ui session connected')
       session.start(hello.path, hello.query)
       return {
@@ -151,7 +152,7 @@ export class LocalSessions implements SessionHost {
               out.send(MALFORMED)
             } else {
               // Every hello is answered with the session, also one on a socket that holds it already (a Rerun after a stopped run).
-              if (msg.type === 'hello') out.send({ v: 1, type: 'session', sessionId: session.id, restored: true })
+              if (msg.type === 'hello') out.send({ v: UI_PROTOCOL_VERSION, type: 'session', sessionId: session.id, restored: true })
               runWithRequestId(context.requestId, () => session.handle(this.#relative(msg)))
             }
           } finally {

@@ -1,40 +1,38 @@
-import type { RunningSidecar } from './sidecar.js'
+import { runProcess } from '../../process/run-process.js'
 
 // The bundled page server, started by the supervisor with child_process.fork (IPC present). Its
 // title is set before the rest loads, so `ps` never shows a nameless node while it starts.
-process.title = 'svc sidecar'
-const { describeStartupError, readSidecarEnv, startSidecar, startupFatal } = await import('./sidecar.js')
-const { endOwnTree } = await import('../../../supervisor/kill-tree.js')
-const { logUncaught } = await import('../../internal/uncaught.js')
-let sidecar: RunningSidecar | null = null
-let stopping = false
-
-async function stop(code: number): Promise<void> {
-  if (stopping) return
-  stopping = true
-  try {
-    await sidecar?.close()
-    sidecar?.logger.flush()
-    // Processes the pages started go with the page server, also those in a session of their own.
-    await endOwnTree()
-  } finally {
-    process.exit(code)
-  }
-}
-
-try {
-  sidecar = await startSidecar(readSidecarEnv(process.env))
-} catch (err) {
-  // Under the supervisor, it reports the failure (once, next to the gateway's verdict on the same app).
-  const fatal = startupFatal(err)
-  if (process.send) process.send(fatal, () => process.exit(1))
-  else {
-    process.stderr.write(describeStartupError(err) + '\n')
-    process.exit(1)
-  }
-}
-if (sidecar) logUncaught(sidecar.logger, 'the page server exits 1; the supervisor stops svc')
-process.on('SIGTERM', () => void stop(0))
-process.on('SIGINT', () => void stop(0))
-// The parent died or dropped us: never outlive the supervisor.
-process.on('disconnect', () => void stop(0))
+await runProcess(
+  // Processes the pages started go with the page server, also those in a session of their own.
+  { title: 'svc sidecar', beforeExit: async () => (await import('../../process/kill-tree.js')).endOwnTree() },
+  async (proc) => {
+    const { describeStartupError, readSidecarEnv, startSidecar, startupFatal } = await import('./sidecar.js')
+    let sidecar
+    try {
+      sidecar = await startSidecar(readSidecarEnv(process.env))
+    } catch (err) {
+      // Under the supervisor, it reports the failure (once, next to the gateway's verdict on the same app).
+      const fatal = startupFatal(err)
+      if (process.send) process.send(fatal, () => void proc.exit(1))
+      else {
+        process.stderr.write(describeStartupError(err) + '\n')
+        await proc.exit(1)
+      }
+      return
+    }
+    const running = sidecar
+    proc.logUncaught(running.logger, 'the page server exits 1; the supervisor stops svc')
+    proc.serve({
+      close: async () => {
+        await running.close()
+        running.logger.flush()
+        await proc.exit(0)
+      },
+      // A second Ctrl-C: no drain, but still nothing the pages started is left behind.
+      destroy: async () => {
+        running.logger.flush()
+        await proc.exit(1)
+      },
+    })
+  },
+)

@@ -1,7 +1,7 @@
 import type { CspAdditions, CspSetting } from '../../settings/csp.js'
 import type { PageApp } from '../page-app.js'
 import { componentFrameOrigins } from '../components.js'
-import { mapCspNeed } from '../map-style.js'
+import { mapCspNeed } from '../../settings/map-style.js'
 
 /**
  * The Content-Security-Policy sent with the HTML shell. svc's own policy allows what the page

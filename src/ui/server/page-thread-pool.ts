@@ -9,9 +9,9 @@ import type { FromPageThread, PageManifest, PageThreadData, UploadIn, UploadOutc
 import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
 import { reloadManifest, unexplainedLoadError } from './manifest.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
+import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
 
-/** A page thread that does not answer `close` (or `handover`) within this is terminated. */
-export const THREAD_CLOSE_MS = 3_000
 /** Close code for a socket whose session keeps losing its page thread (a page that crashes it on every run). */
 export const THREAD_CRASH_CLOSE_CODE = 1011
 /** How often the watchdog looks at the threads. */
@@ -343,15 +343,15 @@ export class PageThreadPool implements SessionHost {
       return
     }
     if (reason === 'runaway' && conn.runSince !== null) {
-      conn.out.unbind({ v: 1, type: 'run_stopped', seconds: this.#runTimeoutMs / 1000 })
+      conn.out.unbind({ v: UI_PROTOCOL_VERSION, type: 'run_stopped', seconds: this.#runTimeoutMs / 1000 })
       return
     }
     if (reason === null && conn.sessionId !== null && !this.#mayResume(conn.sessionId)) {
-      conn.out.send({ v: 1, type: 'error', message: 'This page keeps stopping the page server thread it runs on; reconnecting.' })
+      conn.out.send({ v: UI_PROTOCOL_VERSION, type: 'error', message: 'This page keeps stopping the page server thread it runs on; reconnecting.' })
       conn.out.close(THREAD_CRASH_CLOSE_CODE, 'page thread keeps failing')
       return
     }
-    conn.out.unbind({ v: 1, type: 'resume' })
+    conn.out.unbind({ v: UI_PROTOCOL_VERSION, type: 'resume' })
   }
 
   #mayResume(sessionId: string): boolean {

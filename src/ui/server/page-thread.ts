@@ -4,7 +4,7 @@ import { SvcError, type SvcErrorCode } from '../../errors.js'
 import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionOutput } from './local-sessions.js'
-import { BUSY_AFTER_MS, type FromPageThread, type PageManifest, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
+import { BUSY_AFTER_MS, type PageManifest, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
 
 /**
  * A page thread's young generation. V8's `--max-semi-space-size` applies to every isolate of the

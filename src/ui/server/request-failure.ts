@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { resolveRequestId } from '../../../gateway/request-id.js'
+import { resolveRequestId } from '../../logging/request-id.js'
 import { ERRORS } from '../../errors.js'
 
 const CODE = 'SVC_ERR_UI_INTERNAL'

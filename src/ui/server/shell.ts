@@ -1,5 +1,5 @@
 import { escapeHtml } from '../markdown.js'
-import type { MapStyles } from '../map-style.js'
+import type { MapStyles } from '../../settings/map-style.js'
 import { STATIC_PREFIX } from './static-files.js'
 
 /**

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import { SvcError } from '../../errors.js'
+import { packageRoot } from '../../internal/package-root.js'
 import { readClientManifest, MANIFEST_FILE, type ClientManifest } from './client-manifest.js'
 
 /**
@@ -49,24 +48,6 @@ export const STATIC_PREFIX = '/_stcore/static/'
 export const IMMUTABLE = 'public, max-age=31536000, immutable'
 /** Plain names (`app.js`, `/_stcore/theme.css`): kept, but revalidated with their ETag on every use. */
 export const REVALIDATE = 'no-cache'
-
-/** The svc package root, found from this module whether it runs from `dist/` or from source. */
-export function packageRoot(from: string = fileURLToPath(import.meta.url)): string {
-  let dir = dirname(from)
-  for (;;) {
-    const pkg = join(dir, 'package.json')
-    if (existsSync(pkg)) {
-      try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'svc') return dir
-      } catch {
-        // not ours; keep walking up
-      }
-    }
-    const up = dirname(dir)
-    if (up === dir) throw new SvcError('SVC_ERR_UI_SIDECAR_START', `cannot find the svc package root above ${from}`)
-    dir = up
-  }
-}
 
 export function clientDir(): string {
   return join(packageRoot(), 'dist', 'client')

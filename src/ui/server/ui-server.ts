@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { http } from '../../internal/node-http.js'
+import { PAGE_SERVER_FORCE_CLOSE_MS } from '../../internal/deadlines.js'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocket, WebSocketServer } from 'ws'
@@ -21,9 +22,10 @@ import { handleUpload, UPLOAD_PATH } from './uploads.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { themeCss } from '../../settings/theme.js'
-import { loadAppIcon, type AppIcon } from '../app-icon.js'
-import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../map-style.js'
+import { loadAppIcon, type AppIcon } from '../../settings/app-icon.js'
+import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../settings/map-style.js'
 import { MEDIA_CSP } from '../media-headers.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
 /**
  * What the page server's main thread shows of the app (title, theme, CSP, which paths are pages):
@@ -177,7 +179,7 @@ export class UiServer {
     const force = setTimeout(() => {
       for (const ws of this.#wss.clients) ws.terminate()
       for (const s of this.#sockets) s.destroy()
-    }, 2000)
+    }, PAGE_SERVER_FORCE_CLOSE_MS)
     force.unref()
     await closed
     clearTimeout(force)
@@ -344,7 +346,7 @@ function pageMapStyle(app: { settings: PageApp['settings'] }): MapStyles | null 
 }
 
 function devErrorMessage(error: DevLoadError | null): string {
-  return JSON.stringify({ v: 1, type: 'dev_error', error } satisfies ServerMessage)
+  return JSON.stringify({ v: UI_PROTOCOL_VERSION, type: 'dev_error', error } satisfies ServerMessage)
 }
 
 /** The app's `theme` setting as a stylesheet, named by its content. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { resolveRequestId } from '../../logging/request-id.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ERRORS, type SvcErrorCode } from '../../errors.js'
 import type { SessionHost } from './local-sessions.js'
@@ -15,11 +15,8 @@ export const SESSION_HEADER = 'x-svc-session'
 /** The file name, URI-encoded (a header carries only Latin-1). */
 export const FILE_NAME_HEADER = 'x-svc-file-name'
 
-const REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
-
 export async function handleUpload(req: IncomingMessage, res: ServerResponse, deps: { sessions: SessionHost; maxBytes: number }): Promise<void> {
-  const rid = req.headers['x-request-id']
-  const requestId = typeof rid === 'string' && REQUEST_ID.test(rid.trim()) ? rid.trim() : randomUUID()
+  const requestId = resolveRequestId(req.headers['x-request-id'])
   // The rest of a refused body is read and dropped by Node's server (nothing is kept), so the
   // client gets the answer instead of a reset while it is still sending.
   const fail = (code: SvcErrorCode, message: string): void => {

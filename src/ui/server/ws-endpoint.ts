@@ -1,17 +1,17 @@
 import type { IncomingMessage } from 'node:http'
-import { randomUUID } from 'node:crypto'
+import { resolveRequestId } from '../../logging/request-id.js'
 import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { WebSocket } from 'ws'
 import { runWithRequestId } from '../../logging/context.js'
+import { startHeartbeat } from '../../internal/ws-heartbeat.js'
 import { parseClientMessage, type ServerMessage } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost } from './local-sessions.js'
+import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
 /** A client that sends nothing for this long after connecting is closed (it never said hello). */
 export const HELLO_TIMEOUT_MS = 10_000
-/** Ping interval; a peer that has not answered the previous ping is dropped (it vanished without a close frame). */
-export const HEARTBEAT_MS = 30_000
 /** A socket whose unsent output passes this is closed: the browser is not reading. */
 export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024
 /** The largest first message (a `hello`): until it is answered, nothing bigger is read. */
@@ -33,7 +33,6 @@ export function readRate(maxMessageBytes: number): number {
   return Math.max(maxMessageBytes, 1024 * 1024)
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 
 export function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {}
@@ -57,11 +56,10 @@ export function parseCookies(header: string | undefined): Record<string, string>
 export function handshakeContext(req: IncomingMessage): StContext {
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
-  const rid = headers['x-request-id']?.trim()
   return Object.freeze({
     headers: Object.freeze(headers),
     cookies: Object.freeze(parseCookies(headers.cookie)),
-    requestId: rid !== undefined && REQUEST_ID.test(rid) ? rid : randomUUID(),
+    requestId: resolveRequestId(headers['x-request-id']),
   })
 }
 
@@ -93,17 +91,7 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
   }
   const helloTimer = setTimeout(() => ws.close(1008, 'expected hello'), HELLO_TIMEOUT_MS)
   helloTimer.unref()
-  let alive = true
-  ws.on('pong', () => (alive = true))
-  const heartbeat = setInterval(() => {
-    if (!alive) {
-      ws.terminate()
-      return
-    }
-    alive = false
-    ws.ping()
-  }, HEARTBEAT_MS)
-  heartbeat.unref()
+  const stopHeartbeat = startHeartbeat(ws)
 
   // The socket is not read while messages read but not yet handled pass the flow bounds, or while
   // it is ahead of its read rate (a token bucket).
@@ -196,14 +184,14 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
     if (unbound) return log.debug('ui dropped a page message sent while its session moved to another thread')
     if (msg === null) {
       log.debug('ui dropped a malformed page message')
-      send({ v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
-    } else send({ v: 1, type: 'error', message: 'send hello first' })
+      send({ v: UI_PROTOCOL_VERSION, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
+    } else send({ v: UI_PROTOCOL_VERSION, type: 'error', message: 'send hello first' })
   }
   ws.on('message', (data, isBinary) => {
     runWithRequestId(context.requestId, () => {
       const bytes = data as Buffer
       if (isBinary) {
-        send({ v: 1, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
+        send({ v: UI_PROTOCOL_VERSION, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' })
         return
       }
       if (session !== null || queued !== null) forward(bytes)
@@ -214,7 +202,7 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
     closed = true
     if (rateTimer) clearTimeout(rateTimer)
     clearTimeout(helloTimer)
-    clearInterval(heartbeat)
+    stopHeartbeat()
     runWithRequestId(context.requestId, () => {
       if (session) {
         session.release()

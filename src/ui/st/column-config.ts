@@ -80,7 +80,7 @@ export function resolveColumns(
   disabled: boolean | readonly string[] = true,
 ): ResolvedColumns {
   const names = new Set(columns.map((c) => c.name))
-  const unknown = [...Object.keys(config), ...(order ?? []), ...(Array.isArray(disabled) ? disabled : [])].filter((n) => !names.has(n))
+  const unknown = [...Object.keys(config), ...(order ?? []), ...(typeof disabled === 'boolean' ? [] : disabled)].filter((n) => !names.has(n))
   if (unknown.length) {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `column(s) ${[...new Set(unknown)].map((n) => `"${n}"`).join(', ')} are not in the data (columns: ${[...names].join(', ') || 'none'})`)
   }

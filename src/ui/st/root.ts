@@ -6,7 +6,7 @@ import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StContain
 import { Container } from './container.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import { clearAccessToken } from '../../auth/ui.js'
-import type { PageIdentity, StUser } from '../user.js'
+import type { PageIdentity, StUser } from '../../auth/user.js'
 import { effectProps, logoProps } from './effects.js'
 
 /** The logo's node id: one per run, at the top of the sidebar list (the client shows it apart from the sidebar's elements). */

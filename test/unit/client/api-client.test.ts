@@ -7,11 +7,13 @@ import { runWithRequestId } from '../../../src/logging/context.js'
 
 describe('ApiClient', () => {
   const seen: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = []
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => {
     let body = ''
-    for await (const chunk of req) body += chunk
-    seen.push({ method: req.method!, url: req.url!, headers: req.headers, body })
-    res.writeHead(201, { 'content-type': 'application/json', 'x-test': 'yes' }).end(JSON.stringify({ ok: true }))
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body })
+      res.writeHead(201, { 'content-type': 'application/json', 'x-test': 'yes' }).end(JSON.stringify({ ok: true }))
+    })
   })
   let base = ''
   beforeAll(async () => {

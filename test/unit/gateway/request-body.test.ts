@@ -62,7 +62,7 @@ describe('RequestBody', () => {
     const disk = new DiskBudget(200_000)
     const outcomes: string[] = []
     let maxBytes = 100_000
-    let dir: string | undefined
+    let dir: string | undefined = undefined
     const post = await serve((req) =>
       RequestBody.read(req, { maxBytes, memoryBytes: 64 * 1024, disk, ...(dir ? { dir } : {}) }, new AbortController().signal).then(
         (b) => b.dispose().then(() => outcomes.push('ok')),

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { claimPidfile, releasePidfile } from '../../../state/pidfile-claim.js'
 import { writeStateFile, stateFilePath } from '../../../state/state-file.js'
-import { isRunning } from '../../../state/process-check.js'
+import { isRunning } from '../../../src/process/process-check.js'
 
 const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'claim-pidfile.mjs')
 const dirs: string[] = []

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createReloadEventFilter, reloadIgnore, TRANSIENT_FILE_MS } from '../../../src/internal/reload-ignore.js'
+import { createReloadEventFilter, reloadIgnore, TRANSIENT_FILE_MS } from '../../../state/reload-ignore.js'
 
 describe('reloadIgnore', () => {
   const app = '/srv/app'

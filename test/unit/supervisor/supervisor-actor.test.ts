@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { childEnv, parseChildEnv } from '../../../ipc/child-env.js'
+import { childEnv, parseChildEnv } from '../../../src/process/child-env.js'
 import { optionsLayer, resolveSettings } from '../../../src/settings/resolve.js'
 import { RESTART_POLICY, Supervisor, type RestartPolicy } from '../../../supervisor/supervisor.js'
 import type { WorkerHandle } from '../../../supervisor/worker.js'

@@ -224,9 +224,9 @@ describe('st.dialog, st.popover, st.status', () => {
   it('a dialog drawn inside a fragment reruns with that fragment', async () => {
     const a = app()
     let pageRuns = 0
-    a.page('/', (st) => {
+    a.page('/', async (st) => {
       pageRuns++
-      st.fragment(async (f) => {
+      await st.fragment(async (f) => {
         const dlg = await f.dialog('Inner', (d) => {
           d.text(`flag ${d.checkbox('Flag', { key: 'flag' })}`)
         })

@@ -18,8 +18,8 @@ function opsApp(options: { login?: boolean } = {}) {
   const app = new Svc({ title: 'Ops', public_base_url: 'https://ops.test', oidc_bff_secret: SECRET, log_level: 'fatal' })
   apps.push(app)
   const runs: string[] = []
-  app.page('/overview', { title: 'Overview', section: 'Reports' }, (st) => void runs.push('overview'))
-  app.page('/sales', { title: 'Sales', section: 'Reports' }, (st) => void runs.push('sales'))
+  app.page('/overview', { title: 'Overview', section: 'Reports' }, () => void runs.push('overview'))
+  app.page('/sales', { title: 'Sales', section: 'Reports' }, () => void runs.push('sales'))
   app.page('/help', { title: 'Help' }, () => void runs.push('help'))
   app.page('/account', { title: 'Account', section: 'You' }, (st) => {
     runs.push('account')

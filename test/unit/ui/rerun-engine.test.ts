@@ -138,9 +138,10 @@ describe('rerun engine', () => {
     })
     const at = await createUiTestHandle(a).run()
     const add = { v: 1, type: 'widget', id: at.button('add').id, value: true, trigger: true } as const
-    // Both clicks arrive before the first run starts (one socket read).
-    at.send(add)
+    // Both clicks arrive before the first run starts (one socket read): the first send is not awaited.
+    const first = at.send(add)
     await at.send(add)
+    await first
     expect(at.text[0]!.value).toBe('count 2')
   })
 

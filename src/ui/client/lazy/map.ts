@@ -2,7 +2,7 @@ import { AttributionControl, LngLatBounds, Map as MapLibreMap, NavigationControl
 import workerHref from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import libraryCssHref from 'maplibre-gl/dist/maplibre-gl.css?url'
 import type { MapProps } from '../../elements.js'
-import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../map-style.js'
+import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../../settings/map-style.js'
 import cssHref from './map.css?url'
 import { loadStylesheet } from './stylesheet.js'
 import { cssVar, onThemeChange, themeMode } from './theme-mode.js'
@@ -152,7 +152,8 @@ export const mount: MountView<MapProps> = (el, initial, host) => {
         sizeBox(el, props)
         const source = map?.getSource<GeoJSONSource>(SOURCE)
         if (!map || !source) return
-        source.setData(pointsGeoJson(props))
+        // Fire and forget: maplibre applies the data on its worker and repaints; nothing here waits for it.
+        void source.setData(pointsGeoJson(props))
         map.setPaintProperty(LAYER, 'circle-color', circleColor(props))
         place(map, props)
       },

@@ -7,7 +7,7 @@ import {
   isZombie,
   processState,
   readCmdline,
-} from '../../../state/process-check.js'
+} from '../../../src/process/process-check.js'
 
 /** Above Linux's pid_max (2^22): no process can have it. */
 const NO_SUCH_PID = 2 ** 31 - 2

@@ -2,13 +2,13 @@ import Fastify, { type FastifyServerOptions } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
 import { z } from '../../../src/internal/zod.js'
-import { markCompilersDefault, withLazySchemaCompilers } from '../../../src/internal/lazy-schema-compilers.js'
+import { markCompilersDefault, withLazySchemaCompilers } from '../../../src/api/lazy-schema-compilers.js'
 
 type ValidatorFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']>
 
 /**
  * svc hands Fastify builders that load its default schema compilers on first use
- * (src/internal/lazy-schema-compilers.ts); routes with schemas must behave exactly as with
+ * (src/api/lazy-schema-compilers.ts); routes with schemas must behave exactly as with
  * Fastify's eager defaults. test/integration/lean-processes.test.ts checks they stay unloaded
  * for an app without schemas.
  */

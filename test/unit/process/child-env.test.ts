@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { childEnv, parseChildEnv, TREE_ENV } from '../../../ipc/child-env.js'
+import { childEnv, parseChildEnv, TREE_ENV } from '../../../src/process/child-env.js'
 import { isSvcError } from '../../../src/errors.js'
 
 describe('the child environment contract', () => {

@@ -1,5 +1,5 @@
-import { z } from '../src/internal/zod.js'
-import { SvcError } from '../src/errors.js'
+import { z } from '../internal/zod.js'
+import { SvcError } from '../errors.js'
 
 /**
  * The environment contract between the supervisor and its children, beside the user's SVC_*
@@ -61,7 +61,7 @@ export interface ChildEnv {
   workerId: string | undefined
   /** A spare worker (svc dev --reload): it loads svc's runtime, then waits for `start` before the app. */
   standby: boolean
-  /** The cookie every process of this run carries (supervisor/kill-tree.ts). */
+  /** The cookie every process of this run carries (src/process/kill-tree.ts). */
   treeId: string | undefined
   compileCache: string | undefined
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
-import { compileZodSerializer, compileZodValidator } from '../api/zod-compilers.js'
-import { isZodSchema } from '../api/zod-schema.js'
+import { compileZodSerializer, compileZodValidator } from './zod-compilers.js'
+import { isZodSchema } from './zod-schema.js'
 
 type SchemaControllerOptions = NonNullable<FastifyServerOptions['schemaController']>
 type CompilersFactory = NonNullable<SchemaControllerOptions['compilersFactory']>
@@ -67,7 +67,7 @@ export interface LazyFlags {
  * Ours stand in for the defaults, so the instance is told they are the defaults. The controller
  * sits under a symbol Fastify does not export: false when it is not there (a Fastify release
  * moved it), and the caller builds the instance with eager defaults instead;
- * test/unit/internal/lazy-schema-compilers.test.ts fails on such a release.
+ * test/unit/api/lazy-schema-compilers.test.ts fails on such a release.
  */
 export function markCompilersDefault(api: FastifyInstance, lazy: LazyFlags): boolean {
   const key = Object.getOwnPropertySymbols(api).find((s) => s.description === 'fastify.schemaController')

@@ -2,12 +2,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { fastifySwagger } from '@fastify/swagger'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
-import { loadOpenApiTransforms, openApiTransform, openApiTransformObject } from '../api/openapi.js'
-import { ApiRequestLogController } from '../logging/api-request-log.js'
-import { getRequestId } from '../logging/context.js'
-import type { ResolvedSettings } from '../settings/schema.js'
-import { serveDocsUiOnFirstUse } from './lazy-docs-ui.js'
-import { markCompilersDefault, withLazySchemaCompilers } from './lazy-schema-compilers.js'
+import { loadOpenApiTransforms, openApiTransform, openApiTransformObject } from './api/openapi.js'
+import { ApiRequestLogController } from './logging/api-request-log.js'
+import { getRequestId } from './logging/context.js'
+import type { ResolvedSettings } from './settings/schema.js'
+import { serveDocsUiOnFirstUse } from './internal/lazy-docs-ui.js'
+import { markCompilersDefault, withLazySchemaCompilers } from './api/lazy-schema-compilers.js'
 
 /**
  * The app's Fastify instance (`app.api`) where the API is served: svc's request IDs and request

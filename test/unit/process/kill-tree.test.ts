@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
-import { killTree, newTreeId, treeMembers, TREE_ENV } from '../../../supervisor/kill-tree.js'
-import { isRunning } from '../../../state/process-check.js'
+import { killTree, newTreeId, treeMembers, TREE_ENV } from '../../../src/process/kill-tree.js'
+import { isRunning } from '../../../src/process/process-check.js'
 
 /** The environment cookie: exactly the processes that carry it, never a look-alike. */
 const started: ChildProcess[] = []

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 
-/** A client ID is used if, trimmed, it matches this; otherwise a new UUIDv4 (DESIGN §5). */
+/** A client's X-Request-ID is used if, trimmed, it matches this; otherwise svc makes a UUIDv4. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:/+=-]{1,128}$/
 
 export function resolveRequestId(header: string | string[] | undefined): string {

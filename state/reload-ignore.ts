@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
-import { isAtomicTempOf } from '../../state/atomic-write.js'
-import { stateFilePath } from '../../state/state-file.js'
-import { compileCacheDir } from './compile-cache.js'
+import { isAtomicTempOf } from './atomic-write.js'
+import { stateFilePath } from './state-file.js'
+import { compileCacheDir } from '../src/internal/compile-cache.js'
 
 /**
  * What a dev reload watcher (the supervisor's and the bundled sidecar's) must not react to:

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { appIconProblem, loadAppIcon } from '../../../src/ui/app-icon.js'
-import { DEFAULT_MAP_STYLE_URL, DEFAULT_MAP_STYLE_URL_DARK, isMapStyleUrl, mapCspNeed, mapStyles } from '../../../src/ui/map-style.js'
+import { appIconProblem, loadAppIcon } from '../../../src/settings/app-icon.js'
+import { DEFAULT_MAP_STYLE_URL, DEFAULT_MAP_STYLE_URL_DARK, isMapStyleUrl, mapCspNeed, mapStyles } from '../../../src/settings/map-style.js'
 import { renderShell } from '../../../src/ui/server/shell.js'
 
 /** The `icon` and `ui_map_style_url(_dark)` settings, and what the HTML shell says about them. */

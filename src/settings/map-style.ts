@@ -1,4 +1,4 @@
-import type { CspAdditions } from '../settings/csp.js'
+import type { CspAdditions } from './csp.js'
 
 /**
  * The basemap styles `st.map` draws on (settings `ui_map_style_url`, `ui_map_style_url_dark`).

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import treeKill from 'tree-kill'
-import { TREE_ENV, parseChildEnv } from '../ipc/child-env.js'
-import { isRunning } from '../state/process-check.js'
+import { TREE_ENV, parseChildEnv } from './child-env.js'
+import { isRunning } from './process-check.js'
 
 /**
  * The one way svc ends a process tree (supervisor, sidecar guard, workers, `svc shutdown`).
