@@ -7,14 +7,12 @@ import { configFileLayer, envLayer, resolveSettings, settingSources } from '../.
 import { normalizeMountPath } from '../../settings/schema.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { ownPaths } from '../../../state/reload-ignore.js'
-import { kSharedState } from '../../internal/symbols.js'
 import { parseChildEnv } from '../../process/child-env.js'
 import { adoptComponents, declaredComponents } from '../components.js'
 import { MediaStore } from '../media-store.js'
 import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
-import type { SnapshotBackend } from './session-snapshots.js'
-import type { PageApp } from '../page-app.js'
+import type { PageServerApp } from '../page-app.js'
 import type { PageManifest } from './page-thread-messages.js'
 import type { DevLoadError } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
@@ -124,7 +122,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     throw err
   })
   // Connect now, not when the first browser fails over to this replica (page threads connect their own).
-  if (loaded) void loaded.app[kSharedState]?.redis?.probe()
+  if (loaded) void loaded.app.pageSnapshotStore?.probe()
   logger.info(
     { port, host: env.host, root_path: env.basePath, pages: manifest.pages.length, page_threads: settings.ui_page_threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
     `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
@@ -141,7 +139,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
 }
 
 interface InProcess {
-  app: PageApp & { [kSharedState]?: { redis: (SnapshotBackend & { probe(): Promise<unknown> }) | null } }
+  app: PageServerApp
   manifest: PageManifest
   /** The page sessions, run in this thread. */
   sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean }): Promise<LocalSessions>
@@ -154,7 +152,7 @@ interface InProcess {
 async function loadInProcess(target: string): Promise<InProcess> {
   markPagesOnly()
   const [{ loadTarget }, { PageDirectory }] = await Promise.all([import('../../target/load-target.js'), import('../runtime/page-directory.js')])
-  const { app, file, exportName } = await loadTarget(target)
+  const { app, file, exportName }: { app: PageServerApp; file: string; exportName: string } = await loadTarget(target)
   const settings = app.settings
   return {
     app,
@@ -167,7 +165,7 @@ async function loadInProcess(target: string): Promise<InProcess> {
         import('./session-snapshots.js'),
       ])
       // With `redis_url` set, page sessions are snapshotted there so another replica can resume them.
-      const redis = app[kSharedState]?.redis ?? null
+      const redis = app.pageSnapshotStore
       return new LocalSessions({
         app,
         client: getClient(app),
