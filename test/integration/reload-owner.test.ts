@@ -71,15 +71,26 @@ it('one save: API and pages switch together; the supervisor announces it once bo
   expect(svc.stdout.find((l, i) => i >= from && ANNOUNCED.test(l))).toMatch(/fresh pages ready/)
 }, 90_000)
 
-it('a save that does not load: one line, API and pages both keep the previous save', async () => {
+it('a save that does not load: one line; the API keeps the previous save and the open page shows why', async () => {
   const dir = await tempDir('svc-reload-owner-')
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
   writeFileSync(join(dir, 'app.ts'), appSource(1))
   const svc = await startSvc({ command: 'dev', target: 'app.ts:app', cwd: dir, args: ['--reload'], env: { SVC_UI_COMMAND: undefined }, timeoutMs: 40_000 })
   await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
-  const from = svc.stdout.length
-  writeFileSync(join(dir, 'app.ts'), appSource(2).replace("st.text('v2')", "st.text('v2'))"))
-  await svc.waitForLine('stdout', /reload failed, the running workers keep serving/, 40_000, from)
-  expect(svc.stdout.filter((l, i) => i >= from && /reload failed/.test(l))).toHaveLength(1)
-  expect([await apiVersion(svc), await pageVersion(svc)]).toEqual([1, 1])
+  const client = await new PageClient(`${svc.url.replace(/^http/, 'ws')}/_stcore/stream`).open()
+  try {
+    client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+    await client.next('session', 15_000)
+    expect(textOf(await client.render(15_000))).toBe('v1')
+    const from = svc.stdout.length
+    writeFileSync(join(dir, 'app.ts'), appSource(2).replace("st.text('v2')", "st.text('v2'))"))
+    // The page server answered the supervisor's reload with the failure: the open page shows it.
+    const shown = await client.next('dev_error', 40_000)
+    expect(shown.error?.summary).toMatch(/cannot load app\.ts: syntax error at app\.ts:4/)
+    await svc.waitForLine('stdout', /reload failed, the running workers keep serving/, 40_000, from)
+    expect(svc.stdout.filter((l, i) => i >= from && /reload failed|reloaded \(/.test(l))).toHaveLength(1)
+    expect(await apiVersion(svc)).toBe(1)
+  } finally {
+    await client.close()
+  }
 }, 90_000)
