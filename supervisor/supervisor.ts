@@ -473,7 +473,7 @@ export class Supervisor implements Closable {
 
   /** Graceful: drain every worker within the grace, then stop the sidecar. Same promise on repeat. */
   close(): Promise<void> {
-    this.#stopping ??= this.#stopAll(this.#settings.shutdown_grace_s * 1000).then(() => this.#finish(0))
+    this.#stopping ??= this.#stopLogged()
     return this.#stopping
   }
 
@@ -485,6 +485,15 @@ export class Supervisor implements Closable {
       this.#finish(1, 'forced stop')
     })()
     return this.#destroying
+  }
+
+  /** A stop asked for by a signal or `svc shutdown` says so in the log: a silent exit read like a crash. */
+  async #stopLogged(): Promise<void> {
+    const grace = this.#settings.shutdown_grace_s
+    if (this.#state === 'running') this.#o.logger.info({ grace_s: grace }, 'stopping: gateway workers drain, then the ui sidecar stops')
+    await this.#stopAll(grace * 1000)
+    this.#o.logger.info('stopped')
+    this.#finish(0)
   }
 
   async #stopAll(graceMs: number): Promise<void> {

@@ -87,6 +87,9 @@ describe('process model', () => {
     expect(await svc.exited).toBe(0)
     expect(await waitGone(tree, 5_000)).toEqual([])
     expect(await portFree(svc.port)).toBe(true)
+    // The stop is in the log, where a silent exit read like a crash.
+    const said = svc.stdout.filter((l) => l.includes('"logger":"svc.supervisor"')).map((l) => (JSON.parse(l) as { message: string }).message)
+    expect(said).toEqual(expect.arrayContaining(['stopping: gateway workers drain, then the ui sidecar stops', 'stopped']))
   })
 
   it('SIGKILLs a worker that cannot drain once the grace is over', async () => {
