@@ -67,12 +67,27 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
 ])
 export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
-/** From the guard that runs a `ui_command` sidecar: how the command ended, before the guard exits. */
+/**
+ * To the bundled page server under `svc dev --reload` (the supervisor is the one file watcher):
+ * load the app again. It answers `reloaded` or `reload_failed` with the same `id`. A
+ * `ui_command` sidecar is never sent anything.
+ */
+export const SupervisorToSidecar = z.discriminatedUnion('type', [z.object({ ...v1, type: z.literal('reload'), id: z.number().int() })])
+export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>
+
+/**
+ * From the guard that runs a `ui_command` sidecar (how the command ended, before the guard
+ * exits), and from the bundled page server (a failed start, its answers to `reload`).
+ */
 export const SidecarToSupervisor = z.discriminatedUnion('type', [
   /** The command runs as this pid, leader of its own process group. */
   z.object({ ...v1, type: z.literal('child_started'), pid: z.number().int() }),
   z.object({ ...v1, type: z.literal('child_exit'), code: z.number().int().nullable(), signal: z.string().nullable() }),
   /** The bundled sidecar could not start (the supervisor reports it, once). */
   z.object({ ...v1, type: z.literal('fatal'), code: z.string(), message: z.string() }),
+  /** `reload` done: the pages serve the new code (fresh page threads; `moved` open pages went along). */
+  z.object({ ...v1, type: z.literal('reloaded'), id: z.number().int(), moved: z.number().int().min(0), ms: z.number().min(0) }),
+  /** `reload` failed: the previous code serves on; `summary` is the dev error's terminal line. */
+  z.object({ ...v1, type: z.literal('reload_failed'), id: z.number().int(), summary: z.string() }),
 ])
 export type SidecarToSupervisor = z.infer<typeof SidecarToSupervisor>

@@ -24,6 +24,7 @@ import { OidcPageIdentity } from './auth/page-identity.js'
 import type { OidcBffStore } from './auth/oidc-store.js'
 import { SvcError } from './errors.js'
 import { SharedState, redisReadiness } from './shared-state/shared-state.js'
+import type { RedisConnection } from './shared-state/redis-connection.js'
 import type { SessionStore } from './ui/url-session.js'
 import { kSecretsReport, loadSecrets, type SecretsOf, type SecretsReport, type SecretsSchema } from './secrets/secrets.js'
 
@@ -104,6 +105,11 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   /** The OIDC login store `attachOidcLogin` uses unless given one (Redis when `redis_url` is set). */
   get oidcStore(): OidcBffStore {
     return this.#shared.oidcStore
+  }
+
+  /** Where the page server snapshots page sessions: the shared Redis (`redis_url`), else null. */
+  get pageSnapshotStore(): RedisConnection | null {
+    return this.#shared.redis
   }
 
   /** The shared-state backend (OIDC login state, URL and page sessions). */

@@ -4,9 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
 import { http } from '../src/internal/node-http.js'
 import type { Logger } from 'pino'
-import { z } from '../src/internal/zod.js'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
-import { SidecarToSupervisor } from '../ipc/messages.js'
+import { SidecarToSupervisor, SupervisorToSidecar } from '../ipc/messages.js'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { signalGroup, killTree } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
@@ -54,8 +53,8 @@ export const GUARD_PATH = fileURLToPath(new URL('./sidecar-guard.js', import.met
  */
 export interface SidecarProcess {
   readonly pid: number | null
-  /** What the bundled server or the guard reports (nothing goes the other way). */
-  readonly channel: Channel<SidecarToSupervisor, never>
+  /** What the bundled server or the guard reports; `reload` goes to the bundled server only. */
+  readonly channel: Channel<SidecarToSupervisor, SupervisorToSidecar>
   /** It exited (the Sidecar then ends what it left behind with `kill`). */
   onExit(listener: (code: number | null, signal: string | null) => void): void
   /** Ask it to stop: the guard passes SIGTERM to the command's whole tree, the bundled server gets it as a group. */
@@ -86,7 +85,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
   const pid = child.pid ?? null
   return {
     pid,
-    channel: processChannel(child, { incoming: SidecarToSupervisor, outgoing: z.never() }, logger, `ui sidecar ${pid}`),
+    channel: processChannel(child, { incoming: SidecarToSupervisor, outgoing: SupervisorToSidecar }, logger, `ui sidecar ${pid}`),
     onExit: (listener) => child.once('exit', listener),
     terminate: () => {
       if (pid === null) return
@@ -100,6 +99,9 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
   }
 }
 
+/** The bundled page server's answer to `reload`: the new code serves, or why it did not load. */
+export type PagesReload = { ok: true; moved: number; ms: number } | { ok: false; summary: string }
+
 export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Closable<[logger?: Logger]> {
   readonly spec: SidecarSpec
   readonly #launch: SidecarLauncher
@@ -112,6 +114,9 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
   #commandPid: number | null = null
   #stopping: Promise<void> | null = null
   #destroying: Promise<void> | null = null
+  #reloadIds = 0
+  /** `reload` requests sent and not answered yet, by id. */
+  readonly #reloads = new Map<number, (r: PagesReload) => void>()
 
   /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
   readonly #cookie: string | null
@@ -142,15 +147,42 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
     proc.channel.onMessage((msg) => {
       if (msg.type === 'child_started') this.#commandPid = msg.pid
       else if (msg.type === 'fatal') this.#fatal = { code: msg.code, message: msg.message }
+      else if (msg.type === 'reloaded') this.#answer(msg.id, { ok: true, moved: msg.moved, ms: msg.ms })
+      else if (msg.type === 'reload_failed') this.#answer(msg.id, { ok: false, summary: msg.summary })
       else this.#reported = { code: msg.code, signal: msg.signal }
     })
     proc.onExit((code, signal) => {
       // A guard that died without cleaning up (SIGKILL) would orphan the command's tree.
       void proc.kill(this.#commandPid ?? undefined).then(() => {
         this.#exit = this.#reported ?? { code, signal }
+        for (const id of [...this.#reloads.keys()]) this.#answer(id, { ok: false, summary: `the ui sidecar exited (${describeExit(this.#exit)})` })
         this.emit('exit', this.#exit)
       })
     })
+  }
+
+  /**
+   * Ask the bundled page server to load the app again and wait for its answer (null: a
+   * `ui_command` sidecar, which is never told). Not answered within `timeoutMs`: a failure.
+   */
+  reloadPages(timeoutMs: number): Promise<PagesReload> | null {
+    const proc = this.#proc
+    if (this.spec.kind !== 'bundled' || !proc) return null
+    const id = ++this.#reloadIds
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#answer(id, { ok: false, summary: `the ui sidecar did not reload within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs)
+      this.#reloads.set(id, (r) => {
+        clearTimeout(timer)
+        resolve(r)
+      })
+      if (this.#exit || !proc.channel.send({ svc: 1, type: 'reload', id })) this.#answer(id, { ok: false, summary: 'the ui sidecar is gone' })
+    })
+  }
+
+  #answer(id: number, r: PagesReload): void {
+    const settle = this.#reloads.get(id)
+    this.#reloads.delete(id)
+    settle?.(r)
   }
 
   /** Poll the health URL until it answers (any status below 500), the child exits, or the deadline. */

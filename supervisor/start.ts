@@ -137,6 +137,7 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
     logger,
     bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
     standbyWorkers: Boolean(req.reload),
+    reloadPages: Boolean(req.reload),
     sidecarSpec,
     workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, ...childEnv({ uiUpstream, devMode: req.mode === 'dev' }) }),
     onSettings: (s, bound) => {
@@ -201,7 +202,7 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
     await watchForReload(dirname(resolvePath(parseTarget(target).module)), ownPaths(settings), logger, () => void supervisor.reload(scope))
     process.stderr.write(
       scope === 'gateway'
-        ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled sidecar reloads pages itself.\n'
+        ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled page server reloads its pages with them.\n'
         : 'svc: --reload (scope full): the sidecar restarts on a new port and gateway workers are replaced on change.\n',
     )
   }

@@ -84,6 +84,11 @@ export interface SupervisorOptions {
    * it only imports the app when a reload starts it, so new code is served sooner.
    */
   standbyWorkers?: boolean
+  /**
+   * svc dev --reload: a `gateway` reload also asks the bundled page server to load the app again
+   * and is announced (and done) only when pages and workers both serve the new code.
+   */
+  reloadPages?: boolean
 }
 
 export interface Topology {
@@ -409,16 +414,25 @@ export class Supervisor implements Closable {
       await old.close(logger)
     }
     const sidecar = this.#sidecar!
+    // The supervisor is the one watcher: the page server reloads when told, next to the workers.
+    const pages = scope === 'gateway' && this.#o.reloadPages ? sidecar.reloadPages(settings.ui_startup_timeout_s * 1000) : null
     const next = Array.from({ length: settings.workers }, (_, slot) => this.#startSpare(slot) ?? this.#spawnWorker(sidecar.url, slot))
     for (const w of next) w.listen(this.#listenTarget())
+    const failed = async (code: string, message: string): Promise<void> => {
+      await Promise.all(next.map((w) => w.destroy()))
+      logger.error({ code }, `reload failed, the running workers keep serving: ${message}`)
+      this.#refillSpares()
+    }
     try {
       await Promise.all(next.map((w) => waitPhase(w, 'ready')))
     } catch (err) {
-      logger.error({ code: 'SVC_ERR_PROCESS_WORKER_START' }, `reload failed, the running workers keep serving: ${(err as Error).message}`)
-      await Promise.all(next.map((w) => w.destroy()))
-      this.#refillSpares()
-      return
+      // The pages failed on the same code (or not): either way one line, the workers' verdict.
+      await pages
+      return failed(isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START', (err as Error).message)
     }
+    const paged = await pages
+    // Pages that did not switch keep the old code: so does the API, or the two would serve different saves.
+    if (paged && !paged.ok) return failed('SVC_ERR_TARGET_IMPORT_FAILED', paged.summary)
     if (this.#state !== 'running') {
       await Promise.all(next.map((w) => w.destroy()))
       return
@@ -426,8 +440,9 @@ export class Supervisor implements Closable {
     const old = this.#workers
     this.#workers = next
     this.#topology()
-    logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
     this.#retire(old)
+    if (paged) logger.info({ scope, workers: next.map((w) => w.pid), pages_moved: paged.moved, pages_ms: paged.ms }, `reloaded (${scope}): ${next.length} new gateway worker(s) and fresh pages ready`)
+    else logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
     this.#refillSpares()
   }
 

@@ -5,10 +5,11 @@ import type { PageRecord } from './page-registry.js'
 import type { kIdentity, kNavigation } from '../internal/symbols.js'
 import type { NavigationFn } from './navigation.js'
 import type { PageIdentity } from '../auth/user.js'
+import type { ResolvedSettings } from '../settings/schema.js'
 
 /**
  * What the page side (page server, manifest, test handle, dev reload) needs of an app. `Svc`
- * satisfies it; src/ui depends on this, never on the `Svc` class and its API half.
+ * satisfies it; src/ui depends on this, never on the `Svc` class, its API half or its symbols.
  */
 export interface PageApp {
   readonly pages: readonly PageRecord[]
@@ -30,4 +31,25 @@ export interface PageApp {
   readonly [kNavigation]?: NavigationFn | null
   /** The app's OIDC login, for `st.user`, `st.login()` and `st.logout()`. */
   readonly [kIdentity]?: PageIdentity | null
+}
+
+/** Where page sessions are snapshotted so another replica can resume them (Redis). */
+export interface PageSnapshotStore {
+  set(key: string, value: string, ttlSeconds: number): Promise<void>
+  get(key: string): Promise<string | null>
+  expire(key: string, ttlSeconds: number): Promise<void>
+  del(key: string): Promise<void>
+  /** Connect now, not when the first browser fails over to this replica. */
+  probe(): Promise<unknown>
+}
+
+/**
+ * The app as the page server, its manifest child and its page threads load it: also the
+ * settings they run by (page threads, session TTL, run timeout, upload limit, logging) and the
+ * shared state page sessions are snapshotted to. `Svc` satisfies it.
+ */
+export interface PageServerApp extends PageApp {
+  readonly settings: ResolvedSettings
+  /** The shared Redis when `redis_url` is set, else null. */
+  readonly pageSnapshotStore: PageSnapshotStore | null
 }

@@ -1,9 +1,8 @@
 import { EventEmitter, once } from 'node:events'
-import { z } from 'zod'
 import type { Logger } from 'pino'
 import type { Channel } from '../../ipc/channel.js'
 import { memoryChannelPair } from '../../ipc/memory-channel.js'
-import { GatewayToSupervisor, SidecarToSupervisor, SupervisorToGateway } from '../../ipc/messages.js'
+import { GatewayToSupervisor, SidecarToSupervisor, SupervisorToGateway, SupervisorToSidecar } from '../../ipc/messages.js'
 import { parseChildEnv } from '../../src/process/child-env.js'
 import type { Children } from '../../supervisor/supervisor.js'
 import type { SidecarProcess, SidecarSpec } from '../../supervisor/sidecar.js'
@@ -119,16 +118,23 @@ export class FakeSidecar {
   exit: Exit | null = null
   readonly process: SidecarProcess
   readonly #exitListeners: ((code: number | null, signal: string | null) => void)[] = []
-  readonly #channel: Channel<never, SidecarToSupervisor>
+  readonly #channel: Channel<SupervisorToSidecar, SidecarToSupervisor>
   readonly #log: string[]
+  /** How it answers the supervisor's `reload` (the bundled page server under --reload). */
+  pagesReload: { moved: number } | { failed: string } = { moved: 0 }
 
   constructor(pid: number, spec: SidecarSpec, logger: Logger, healthy: boolean, log: string[]) {
     this.pid = pid
     this.spec = spec
     this.healthy = healthy
     this.#log = log
-    const [supervisorSide, sidecarSide] = memoryChannelPair({ a: SidecarToSupervisor, b: z.never() }, logger, { a: 'supervisor', b: `fake sidecar ${pid}` })
+    const [supervisorSide, sidecarSide] = memoryChannelPair({ a: SidecarToSupervisor, b: SupervisorToSidecar }, logger, { a: 'supervisor', b: `fake sidecar ${pid}` })
     this.#channel = sidecarSide
+    sidecarSide.onMessage((m) => {
+      this.#log.push(`${this.name}:reload`)
+      const r = this.pagesReload
+      sidecarSide.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: 1 })
+    })
     this.process = {
       pid,
       channel: supervisorSide,

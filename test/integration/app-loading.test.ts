@@ -166,9 +166,9 @@ app.page('/', async (st) => {
       if (Date.now() > deadline) throw new Error(`gateway still serves the old module; stderr:\n${tree.stderr.join('\n')}`)
       await new Promise((r) => setTimeout(r, 100))
     }
-    // The bundled sidecar loaded the app (and lib.ts) again through the same loader: fresh page
-    // threads, or the in-process sessions when it runs without threads.
-    await tree.waitForLine('stdout', /ui reload: (fresh page threads|sessions rerun)/, 40_000)
+    // The bundled sidecar loaded the app (and lib.ts) again through the same loader when the
+    // supervisor asked: fresh page threads, or the in-process sessions when it runs without threads.
+    await tree.waitForLine('stdout', /reloaded \(gateway\): .*fresh pages ready/, 40_000)
     expect(tree.stdout.filter((l) => l.includes('ui reload: importing'))).toEqual([])
   })
 })

@@ -11,7 +11,8 @@ import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-proce
  * the next one. One save is exactly one reload, then the tree stays quiet.
  */
 const RELOADING = /change detected \(\d+ event\(s\)\); reloading/
-const UI_RELOADING = /ui reload: app changed/
+/** The supervisor announces a reload the bundled page server took part in. */
+const UI_RELOADING = /reloaded \(gateway\): .*fresh pages ready/
 /** Long enough for a self-triggered reload to show: state write + debounce take well under 1 s. */
 const QUIET_MS = 2_500
 
@@ -55,7 +56,7 @@ describe('svc dev --reload settles with its own files in the app folder', () => 
     { name: 'gateway scope, default pidfile', args: ['--reload'], pidfile: '.svc.pid', bundled: false },
     { name: 'full scope, default pidfile', args: ['--reload', '--reload-scope', 'full'], pidfile: '.svc.pid', bundled: false },
     { name: 'custom --pidfile in a sub-folder of the app', args: ['--reload', '--pidfile', 'run/my-app.lock'], pidfile: 'run/my-app.lock', bundled: false },
-    { name: 'bundled page server (its own watcher), compile cache in the app folder', args: ['--reload'], pidfile: '.svc.pid', bundled: true },
+    { name: 'bundled page server (told by the supervisor), compile cache in the app folder', args: ['--reload'], pidfile: '.svc.pid', bundled: true },
   ]
 
   it.each(cases)('$name: one save, exactly one reload, then quiet', async ({ args, pidfile, bundled }) => {
@@ -77,7 +78,7 @@ describe('svc dev --reload settles with its own files in the app folder', () => 
     expect(first).toBeGreaterThanOrEqual(from)
     await expectQuiet(svc, RELOADING, first + 1)
     if (bundled) {
-      // The page server re-imports the app once for the save and never for svc's own writes.
+      // The page server re-imports the app once for the save (when told) and never for svc's own writes.
       const ui = svc.stdout.findIndex((l, i) => i >= from && UI_RELOADING.test(l))
       expect(ui).toBeGreaterThanOrEqual(from)
       expect(svc.stdout.filter((l, i) => i >= from && UI_RELOADING.test(l))).toHaveLength(1)

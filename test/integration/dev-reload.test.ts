@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { Agent, request } from 'undici'
 import { startSvc, stopAllTrees, descendants, gatewayWorkerPids, REPO, type SvcTree } from '../helpers/svc-process.js'
@@ -110,13 +110,13 @@ describe('svc dev --reload', () => {
     await svc.waitForLine('stderr', /--reload \(scope full\)/)
     const before = (await (await request(`${svc.url}/ui-probe`, { dispatcher: agent })).body.json()) as { headers: { host: string } }
     expect(before.headers.host).toContain(String(svc.port))
-    const sidecarBefore = descendants(svc.pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('echo-sidecar'))
+    const sidecarBefore = descendants(svc.pid).filter((p) => readCmdline(p)?.join(' ').includes('echo-sidecar') === true)
     writeFileSync(file, appSource(2))
     await waitForVersion(svc, 2)
     const deadline = Date.now() + 10_000
     let sidecarAfter: number[] = sidecarBefore
     while (Date.now() < deadline) {
-      sidecarAfter = descendants(svc.pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('echo-sidecar'))
+      sidecarAfter = descendants(svc.pid).filter((p) => readCmdline(p)?.join(' ').includes('echo-sidecar') === true)
       if (sidecarAfter.length > 0 && sidecarAfter.every((p) => !sidecarBefore.includes(p))) break
       await new Promise((r) => setTimeout(r, 50))
     }

@@ -13,7 +13,7 @@ afterAll(async () => {
   rmSync(file, { force: true })
 })
 
-it('SVC_DEV_RELOAD=1 loads the app on fresh page threads on change; open sessions continue there with their state', async () => {
+it('SVC_DEV_RELOAD=1 loads the app on fresh page threads when the supervisor asks (and answers it); open sessions continue there with their state', async () => {
   writeFileSync(file, `import { Svc } from '../../src/app.js'
 export const app = new Svc({ log_level: 'warn' })
 app.page('/', (st) => {
@@ -27,8 +27,12 @@ app.page('/', (st) => {
   const { sessionId } = await client.next('session')
   expect(textOf(await client.render())).toBe('v1 n=1')
   writeFileSync(file, readFileSync(file, 'utf8').replace("'v1 n='", "'v2 n='"))
+  // The page server watches nothing itself: it reloads when the supervisor asks over IPC, and answers.
+  const answer = new Promise<unknown>((resolve) => sc!.proc.on('message', (m: { type?: string }) => m.type?.startsWith('reload') && resolve(m)))
+  sc.proc.send({ svc: 1, type: 'reload', id: 7 })
   // Fresh page threads load the new code; the session moves there with its state, on the same socket.
   await client.next('resume', 20_000)
+  expect(await answer).toMatchObject({ svc: 1, type: 'reloaded', id: 7, moved: 1 })
   client.send({ type: 'hello', sessionId, path: '/', query: '' })
   expect(await client.next('session')).toMatchObject({ sessionId, restored: true })
   expect(textOf(await client.render(10_000))).toBe('v2 n=2')

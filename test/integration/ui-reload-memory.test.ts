@@ -56,8 +56,7 @@ it('20 saves under svc dev --reload leave the tree and the page server within 10
     await visit.client.close()
     const fromOut = svc.stdout.length
     writeFileSync(file, source(version))
-    await svc.waitForLine('stdout', /reloaded \(gateway\)/, 60_000, fromOut)
-    await svc.waitForLine('stdout', /ui reload: (fresh page threads|sessions rerun)/, 60_000, fromOut)
+    await svc.waitForLine('stdout', /reloaded \(gateway\): .*fresh pages ready/, 60_000, fromOut)
     visit = await open(visit.sessionId)
     expect(visit.text).toBe(`v${version} n=${version + 1}`)
     sizes.push({ tree: svc.treePids().reduce((sum, p) => sum + rssOf(p), 0), sidecar: rssOf(sidecar()) })

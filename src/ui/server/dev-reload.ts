@@ -1,10 +1,6 @@
-import { dirname } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Logger } from 'pino'
 import { kSvcApp } from '../../internal/symbols.js'
 import type { PageApp } from '../page-app.js'
-import type { OwnPaths } from '../../../state/reload-ignore.js'
-import { watchFolder } from '../../../state/folder-watch.js'
 import type { DevLoadError } from '../protocol.js'
 import { devLoadError, exportLostError } from './dev-load-error.js'
 
@@ -29,40 +25,4 @@ export async function loadAppModule(file: string, exportName: string): Promise<{
   }
   const app = mod[exportName]
   return isSvcApp(app) ? { app } : { error: exportLostError(file, exportName) }
-}
-
-/** Changes closer together than this are one reload. */
-export const RELOAD_DEBOUNCE_MS = 150
-
-/**
- * `SVC_DEV_RELOAD=1`: watch the app's directory and reload on change, one reload at a time.
- * Resolves once the watcher has scanned the folder (chokidar's `ready`): a change before that
- * could be missed.
- */
-export async function watchAppModule(options: {
-  file: string
-  logger: Logger
-  /** svc's own files and folders (pidfile, state file, compile cache): never a reason to reload. */
-  own: OwnPaths
-  /** Load the app again; failures are the caller's to report. */
-  onReload: () => void | Promise<void>
-}): Promise<{ close(): Promise<void> }> {
-  const { file, logger } = options
-  let reloading = Promise.resolve()
-  const watcher = await watchFolder({
-    dir: dirname(file),
-    own: options.own,
-    debounceMs: RELOAD_DEBOUNCE_MS,
-    onSaves: (paths) => {
-      logger.info({ changed: paths.at(-1) }, 'ui reload: app changed, reloading')
-      reloading = reloading.then(options.onReload)
-    },
-    onError: (err) => logger.warn({ err }, 'ui reload: file watcher error'),
-  })
-  return {
-    async close() {
-      await watcher.close()
-      await reloading
-    },
-  }
 }

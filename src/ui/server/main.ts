@@ -6,10 +6,11 @@ await runProcess(
   // Processes the pages started go with the page server, also those in a session of their own.
   { title: 'svc sidecar', beforeExit: async () => (await import('../../process/kill-tree.js')).endOwnTree() },
   async (proc) => {
-    const { describeStartupError, readSidecarEnv, startSidecar, startupFatal } = await import('./sidecar.js')
+    const { answerReloads, describeStartupError, readSidecarEnv, startSidecar, startupFatal } = await import('./sidecar.js')
+    const env = readSidecarEnv(process.env)
     let sidecar
     try {
-      sidecar = await startSidecar(readSidecarEnv(process.env))
+      sidecar = await startSidecar(env)
     } catch (err) {
       // Under the supervisor, it reports the failure (once, next to the gateway's verdict on the same app).
       const fatal = startupFatal(err)
@@ -21,6 +22,7 @@ await runProcess(
       return
     }
     const running = sidecar
+    if (env.devReload && process.send) answerReloads(running)
     proc.logUncaught(running.logger, 'the page server exits 1; the supervisor stops svc')
     proc.serve({
       close: async () => {

@@ -4,6 +4,7 @@ import { loadTarget } from '../../target/load-target.js'
 import { declaredComponents } from '../components.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import type { ManifestReport } from './manifest.js'
+import type { PageServerApp } from '../page-app.js'
 
 // A short-lived child of the page server: load the app once, report what the page server's main
 // thread needs to know of it (manifest.ts) and exit. A process, not a thread, so that everything
@@ -14,7 +15,7 @@ process.on('disconnect', () => process.exit(0))
 const { target, cwd, appFile } = JSON.parse(process.argv[2] ?? '{}') as { target: string; cwd: string; appFile: string | null }
 try {
   markPagesOnly()
-  const { app, file, exportName } = await loadTarget(target, cwd)
+  const { app, file, exportName }: { app: PageServerApp; file: string; exportName: string } = await loadTarget(target, cwd)
   await send({ t: 'ready', manifest: { settings: app.settings, pages: new PageDirectory(app.pages).keys(), file, exportName, components: declaredComponents() } })
   process.exit(0)
 } catch (err) {

@@ -2,7 +2,6 @@ import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { getClient } from '../../client/api-client.js'
 import { isSvcError } from '../../errors.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
-import { kSharedState } from '../../internal/symbols.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { loadTarget } from '../../target/load-target.js'
 import { declaredComponents } from '../components.js'
@@ -11,6 +10,7 @@ import { MediaStore } from '../media-store.js'
 import { LocalSessions, type BoundSession } from './local-sessions.js'
 import { BEAT_MS, type FromPageThread, type PageThreadData, type ToPageThread } from './page-thread-messages.js'
 import { PageSnapshots } from './session-snapshots.js'
+import type { PageServerApp } from '../page-app.js'
 import { MainThreadSnapshots } from './thread-snapshots.js'
 
 // One page thread of the sidecar's pool (page-thread-pool.ts): it loads the app itself and runs
@@ -32,7 +32,8 @@ class RelayedMedia extends MediaStore {
   }
 }
 
-let loaded: Awaited<ReturnType<typeof loadTarget>>
+// The page side sees the app only as a PageServerApp (settings and shared state included).
+let loaded: { app: PageServerApp; file: string; exportName: string }
 try {
   markPagesOnly()
   loaded = await loadTarget(data.target, data.cwd)
@@ -47,7 +48,7 @@ const { app, file, exportName } = loaded
 
 const settings = app.settings
 const logger = childLogger(createRootLogger(settings), 'svc.ui').child({ thread: threadId })
-const redis = app[kSharedState]?.redis ?? null
+const redis = app.pageSnapshotStore
 // Without Redis the main thread keeps the snapshots, so a session outlives its thread.
 const local = redis ? null : new MainThreadSnapshots((call) => post({ t: 'snapshot', call }))
 const host = new LocalSessions({

@@ -1,20 +1,18 @@
 import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { isSvcError } from '../../errors.js'
-import type { SidecarToSupervisor } from '../../../ipc/messages.js'
+import { SidecarToSupervisor, SupervisorToSidecar } from '../../../ipc/messages.js'
+import { processChannel } from '../../../ipc/channel.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { configFileLayer, envLayer, resolveSettings, settingSources } from '../../settings/resolve.js'
 import { normalizeMountPath } from '../../settings/schema.js'
 import { markPagesOnly } from '../../internal/process-role.js'
-import { ownPaths } from '../../../state/reload-ignore.js'
-import { kSharedState } from '../../internal/symbols.js'
 import { parseChildEnv } from '../../process/child-env.js'
 import { adoptComponents, declaredComponents } from '../components.js'
 import { MediaStore } from '../media-store.js'
 import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
-import type { SnapshotBackend } from './session-snapshots.js'
-import type { PageApp } from '../page-app.js'
+import type { PageServerApp } from '../page-app.js'
 import type { PageManifest } from './page-thread-messages.js'
 import type { DevLoadError } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
@@ -30,6 +28,7 @@ export interface SidecarEnv {
   listenFd: number | undefined
   host: string
   basePath: string
+  /** `svc dev --reload`: the supervisor (the one file watcher) asks for reloads over IPC. */
   devReload: boolean
   devMode: boolean
 }
@@ -51,14 +50,18 @@ export interface RunningSidecar {
   port: number
   logger: Logger
   /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
-  reload(): Promise<void>
+  reload(): Promise<PagesReload>
   close(): Promise<void>
 }
+
+/** How a reload went: the new code serves (`moved`: open pages that went along), or why it did not load. */
+export type PagesReload = { moved: number; ms: number } | { failed: DevLoadError }
 
 /**
  * Start the page server. With page threads (the default) this thread never imports the app: a
  * short-lived child process loads it once to report its settings and pages (`loadManifest`); page threads load it again on the first page request. With `ui_page_threads: 0` the
- * app runs here. In dev (`SVC_DEV_RELOAD=1`) a save replaces the page threads (fresh isolates).
+ * app runs here. In dev (`SVC_DEV_RELOAD=1`) a reload the supervisor asks for replaces the page
+ * threads (fresh isolates).
  */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
@@ -87,61 +90,57 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     maxUploadBytes: settings.ui_max_upload_bytes,
   })
   // A save that does not load leaves the running code serving and goes to the browser overlay;
-  // the supervisor prints the one terminal line for it (its gateway reload fails on the same code).
-  const failed = (error: DevLoadError): void => {
+  // the supervisor prints the one terminal line for it.
+  const failed = (error: DevLoadError): PagesReload => {
     logger.debug({ code: 'SVC_ERR_TARGET_IMPORT_FAILED' }, `ui reload: ${error.summary}; pages keep the previous version`)
     server.showDevError(error)
+    return { failed: error }
   }
-  const reload = async (): Promise<void> => {
+  const reload = async (): Promise<PagesReload> => {
+    const started = performance.now()
     if (pool) {
-      const started = performance.now()
       const result = await pool.reload()
       if ('failed' in result) return failed(result.failed)
       server.setSite(siteOf(result.manifest))
       server.showDevError(null)
-      logger.info({ moved: result.moved, ms: Math.round(performance.now() - started) }, 'ui reload: fresh page threads; sessions continue there')
-      return
+      const ms = Math.round(performance.now() - started)
+      logger.debug({ moved: result.moved, ms }, 'ui reload: fresh page threads; sessions continue there')
+      return { moved: result.moved, ms }
     }
     const loaded = await (await import('./dev-reload.js')).loadAppModule(manifest.file, manifest.exportName)
     if ('error' in loaded) return failed(loaded.error)
     const reran = local!.replaceApp(loaded.app)
     server.setSite({ settings: loaded.app.settings, pages: local!.directory })
     server.showDevError(null)
-    logger.info({ reran }, 'ui reload: sessions rerun')
+    logger.debug({ reran }, 'ui reload: sessions rerun')
+    return { moved: reran, ms: Math.round(performance.now() - started) }
   }
-  // chokidar loads only under `svc dev --reload`. The watcher is ready before the server answers
-  // its first health check: an edit made once svc says it is listening is never missed.
-  const watcher = env.devReload
-    ? await (await import('./dev-reload.js')).watchAppModule({
-        file: manifest.file,
-        logger,
-        own: ownPaths(settings),
-        onReload: () => reload(),
-      })
-    : null
-  const port = await server.start().catch(async (err: unknown) => {
-    await watcher?.close()
-    throw err
-  })
+  const port = await server.start()
   // Connect now, not when the first browser fails over to this replica (page threads connect their own).
-  if (loaded) void loaded.app[kSharedState]?.redis?.probe()
+  if (loaded) void loaded.app.pageSnapshotStore?.probe()
   logger.info(
     { port, host: env.host, root_path: env.basePath, pages: manifest.pages.length, page_threads: settings.ui_page_threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
     `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
   )
+  // One reload at a time; close waits for the one running.
+  let reloading: Promise<unknown> = Promise.resolve()
   return {
     port,
     logger,
-    reload,
+    reload: () => {
+      const next = reloading.then(reload)
+      reloading = next.catch(() => undefined)
+      return next
+    },
     async close() {
-      await watcher?.close()
+      await reloading
       await server.close()
     },
   }
 }
 
 interface InProcess {
-  app: PageApp & { [kSharedState]?: { redis: (SnapshotBackend & { probe(): Promise<unknown> }) | null } }
+  app: PageServerApp
   manifest: PageManifest
   /** The page sessions, run in this thread. */
   sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean }): Promise<LocalSessions>
@@ -154,7 +153,7 @@ interface InProcess {
 async function loadInProcess(target: string): Promise<InProcess> {
   markPagesOnly()
   const [{ loadTarget }, { PageDirectory }] = await Promise.all([import('../../target/load-target.js'), import('../runtime/page-directory.js')])
-  const { app, file, exportName } = await loadTarget(target)
+  const { app, file, exportName }: { app: PageServerApp; file: string; exportName: string } = await loadTarget(target)
   const settings = app.settings
   return {
     app,
@@ -167,7 +166,7 @@ async function loadInProcess(target: string): Promise<InProcess> {
         import('./session-snapshots.js'),
       ])
       // With `redis_url` set, page sessions are snapshotted there so another replica can resume them.
-      const redis = app[kSharedState]?.redis ?? null
+      const redis = app.pageSnapshotStore
       return new LocalSessions({
         app,
         client: getClient(app),
@@ -195,6 +194,20 @@ function threadsOffOutsideApp(cwd: string): boolean {
 function siteOf(manifest: PageManifest): PageSite {
   adoptComponents(manifest.components)
   return { settings: manifest.settings, pages: new PageIndex(manifest.pages) }
+}
+
+/**
+ * Under `svc dev --reload`: answer the supervisor's `reload` requests (it is the one watcher and
+ * announces the reload once the pages and the gateway workers both serve the new code).
+ */
+export function answerReloads(sidecar: RunningSidecar): void {
+  const channel = processChannel(process, { incoming: SupervisorToSidecar, outgoing: SidecarToSupervisor }, sidecar.logger, 'supervisor')
+  channel.onMessage((m) => {
+    void sidecar.reload().then(
+      (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),
+      (err: unknown) => channel.send({ svc: 1, type: 'reload_failed', id: m.id, summary: `the page server could not reload: ${(err as Error)?.message ?? String(err)}` }),
+    )
+  })
 }
 
 /** A startup failure as the IPC message the supervisor reports. */

@@ -24,7 +24,7 @@ interface Harness {
 
 const running: Supervisor[] = []
 
-function harness(opts: { options?: Record<string, unknown>; restart?: RestartPolicy; scripts?: WorkerScript[]; sidecarHealth?: boolean[]; standbyWorkers?: boolean } = {}): Harness {
+function harness(opts: { options?: Record<string, unknown>; restart?: RestartPolicy; scripts?: WorkerScript[]; sidecarHealth?: boolean[]; standbyWorkers?: boolean; reloadPages?: boolean } = {}): Harness {
   const fakes = new FakeChildren()
   fakes.appOptions = opts.options ?? {}
   fakes.scripts.push(...(opts.scripts ?? []))
@@ -54,6 +54,7 @@ function harness(opts: { options?: Record<string, unknown>; restart?: RestartPol
     children: fakes.children,
     ...(opts.restart ? { restart: opts.restart } : {}),
     standbyWorkers: opts.standbyWorkers ?? false,
+    reloadPages: opts.reloadPages ?? false,
   })
   running.push(sup)
   return { sup, fakes, logs, exited, exits: () => exits }
@@ -229,6 +230,35 @@ describe('supervisor actor: the sidecar', () => {
 })
 
 describe('supervisor actor: reloads', () => {
+  it('one reload owner: a gateway reload tells the bundled page server and is announced once pages and workers both switched', async () => {
+    const h = harness({ reloadPages: true })
+    await h.sup.start()
+    h.fakes.sidecars[0]!.pagesReload = { moved: 3 }
+    await h.sup.reload('gateway')
+    expect(h.fakes.log.filter((l) => l.endsWith(':reload'))).toEqual(['sidecar:5001:reload'])
+    const line = h.logs.find((l) => typeof l.msg === 'string' && l.msg.startsWith('reloaded (gateway)'))
+    expect(line).toMatchObject({ msg: 'reloaded (gateway): 1 new gateway worker(s) and fresh pages ready', pages_moved: 3 })
+    expect(h.sup.workers.map((w) => w.pid)).toEqual([h.fakes.workers[1]!.pid])
+  })
+
+  it('pages that do not load keep the old workers too: one line, the new set is killed', async () => {
+    const h = harness({ reloadPages: true })
+    await h.sup.start()
+    h.fakes.sidecars[0]!.pagesReload = { failed: 'cannot load app.ts: syntax error at app.ts:3:1' }
+    await h.sup.reload('gateway')
+    await settle()
+    expect(h.sup.workers.map((w) => w.pid)).toEqual([h.fakes.workers[0]!.pid])
+    const lines = h.logs.filter((l) => typeof l.msg === 'string' && /^(reloaded|reload failed)/.test(l.msg))
+    expect(lines).toEqual([expect.objectContaining({ msg: 'reload failed, the running workers keep serving: cannot load app.ts: syntax error at app.ts:3:1' })])
+  })
+
+  it('without reloadPages (svc run, full scope) the page server is not told', async () => {
+    const h = harness()
+    await h.sup.start()
+    await h.sup.reload('gateway')
+    expect(h.fakes.log.filter((l) => l.endsWith(':reload'))).toEqual([])
+  })
+
   it('several reload requests while one runs coalesce into exactly one more', async () => {
     const h = harness()
     await h.sup.start()

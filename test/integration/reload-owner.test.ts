@@ -1,0 +1,101 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { Agent, request } from 'undici'
+import { tempDir } from '../helpers/cli-run.js'
+import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
+import { PageClient, textOf } from '../helpers/ui-sidecar.js'
+
+/**
+ * Issue #24.3: under `svc dev --reload` the supervisor is the one watcher. It tells the bundled
+ * page server to reload next to replacing the gateway workers and announces the reload only when
+ * both serve the new save: from the announcement on, no read shows one save's API with another
+ * save's page.
+ */
+// The pages load this app 1.5 s slower than the API does (page threads are worker threads): a
+// reload announced when the workers are ready, before the pages, would show the new API next
+// to the old page.
+const appSource = (version: number): string => `import { isMainThread } from 'node:worker_threads'
+import { Svc } from ${JSON.stringify(`${REPO}dist/src/app.js`)}
+if (!isMainThread) await new Promise((resolve) => setTimeout(resolve, 1500))
+export const app = new Svc({ title: 'Owner' })
+app.api.get('/version', async () => ({ version: ${version} }))
+app.page('/', (st) => st.text('v${version}'))
+`
+const ANNOUNCED = /reloaded \(gateway\)/
+
+afterEach(stopAllTrees)
+
+/** The API's version over a fresh connection (a kept-alive one could still reach a draining worker). */
+async function apiVersion(svc: SvcTree): Promise<number> {
+  const agent = new Agent({ pipelining: 0 })
+  try {
+    const res = await request(`${svc.url}/api/version`, { dispatcher: agent })
+    return ((await res.body.json()) as { version: number }).version
+  } finally {
+    await agent.close()
+  }
+}
+
+/** The version a new page session renders, through the gateway's WebSocket proxy. */
+async function pageVersion(svc: SvcTree): Promise<number> {
+  const client = await new PageClient(`${svc.url.replace(/^http/, 'ws')}/_stcore/stream`).open()
+  try {
+    client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+    await client.next('session', 15_000)
+    return Number(/^v(\d+)$/.exec(textOf(await client.render(15_000)))?.[1])
+  } finally {
+    await client.close()
+  }
+}
+
+it('one save: API and pages switch together; the supervisor announces it once both serve the new save', async () => {
+  const dir = await tempDir('svc-reload-owner-')
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+  writeFileSync(join(dir, 'app.ts'), appSource(1))
+  const svc = await startSvc({ command: 'dev', target: 'app.ts:app', cwd: dir, args: ['--reload'], env: { SVC_UI_COMMAND: undefined }, timeoutMs: 40_000 })
+  await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+  expect([await apiVersion(svc), await pageVersion(svc)]).toEqual([1, 1])
+
+  const from = svc.stdout.length
+  const announced = (): boolean => svc.stdout.some((l, i) => i >= from && ANNOUNCED.test(l))
+  writeFileSync(join(dir, 'app.ts'), appSource(2))
+  const afterAnnouncement: [number, number][] = []
+  const deadline = Date.now() + 40_000
+  // Read both until the announcement, then ten pairs more: each pair started after it was seen.
+  while (afterAnnouncement.length < 10) {
+    if (Date.now() > deadline) throw new Error(`no announced reload within 40 s; stdout:\n${svc.stdout.slice(from).join('\n')}`)
+    const seen = announced()
+    const pair: [number, number] = await Promise.all([apiVersion(svc), pageVersion(svc)])
+    if (seen) afterAnnouncement.push(pair)
+  }
+  expect(afterAnnouncement).toEqual(Array.from({ length: 10 }, () => [2, 2]))
+  // One watcher: the page server reloaded once, told by the supervisor, and logged no line of its own.
+  expect(svc.stdout.filter((l, i) => i >= from && ANNOUNCED.test(l))).toHaveLength(1)
+  expect(svc.stdout.filter((l, i) => i >= from && /ui reload: app changed/.test(l))).toEqual([])
+  expect(svc.stdout.find((l, i) => i >= from && ANNOUNCED.test(l))).toMatch(/fresh pages ready/)
+}, 90_000)
+
+it('a save that does not load: one line; the API keeps the previous save and the open page shows why', async () => {
+  const dir = await tempDir('svc-reload-owner-')
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+  writeFileSync(join(dir, 'app.ts'), appSource(1))
+  const svc = await startSvc({ command: 'dev', target: 'app.ts:app', cwd: dir, args: ['--reload'], env: { SVC_UI_COMMAND: undefined }, timeoutMs: 40_000 })
+  await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+  const client = await new PageClient(`${svc.url.replace(/^http/, 'ws')}/_stcore/stream`).open()
+  try {
+    client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+    await client.next('session', 15_000)
+    expect(textOf(await client.render(15_000))).toBe('v1')
+    const from = svc.stdout.length
+    writeFileSync(join(dir, 'app.ts'), appSource(2).replace("st.text('v2')", "st.text('v2'))"))
+    // The page server answered the supervisor's reload with the failure: the open page shows it.
+    const shown = await client.next('dev_error', 40_000)
+    expect(shown.error?.summary).toMatch(/cannot load app\.ts: syntax error at app\.ts:\d+/)
+    await svc.waitForLine('stdout', /reload failed, the running workers keep serving/, 40_000, from)
+    expect(svc.stdout.filter((l, i) => i >= from && /reload failed|reloaded \(/.test(l))).toHaveLength(1)
+    expect(await apiVersion(svc)).toBe(1)
+  } finally {
+    await client.close()
+  }
+}, 90_000)
