@@ -99,3 +99,29 @@ it('a save that does not load: one line; the API keeps the previous save and the
     await client.close()
   }
 }, 90_000)
+
+it('a broken save before any page was opened: a new tab gets the overlay, and its retries add no error lines', async () => {
+  const dir = await tempDir('svc-reload-owner-')
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+  writeFileSync(join(dir, 'app.ts'), appSource(1))
+  const svc = await startSvc({ command: 'dev', target: 'app.ts:app', cwd: dir, args: ['--reload', '--log-format', 'json'], env: { SVC_UI_COMMAND: undefined }, timeoutMs: 40_000 })
+  await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+  const from = svc.stdout.length
+  writeFileSync(join(dir, 'app.ts'), appSource(2).replace("st.text('v2')", "st.text('v2'))"))
+  await svc.waitForLine('stdout', /reload failed, the running workers keep serving/, 40_000, from)
+  // No page thread has loaded the app yet: the first one loads the broken save and cannot open
+  // sessions. Each attempt of the tab is answered with the overlay, not with another error line.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const client = await new PageClient(`${svc.url.replace(/^http/, 'ws')}/_stcore/stream`).open()
+    try {
+      client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+      expect((await client.next('dev_error', 15_000)).error?.summary).toMatch(/syntax error at app\.ts/)
+      await new Promise<void>((resolve) => (client.ws.readyState === client.ws.CLOSED ? resolve() : client.ws.once('close', () => resolve())))
+    } finally {
+      await client.close()
+    }
+  }
+  const errors = svc.stdout.filter((l, i) => i >= from && l.startsWith('{') && (JSON.parse(l) as { level: string }).level === 'error')
+  expect(errors).toHaveLength(1)
+  expect(errors[0]).toMatch(/reload failed/)
+}, 90_000)

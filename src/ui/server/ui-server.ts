@@ -327,7 +327,13 @@ export class UiServer {
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       try {
-        servePageSocket(ws, req, { sessions: this.#sessions, basePath: this.#opts.basePath, logger: this.#opts.logger, maxMessageBytes: this.#opts.maxMessageBytes })
+        servePageSocket(ws, req, {
+          sessions: this.#sessions,
+          basePath: this.#opts.basePath,
+          logger: this.#opts.logger,
+          maxMessageBytes: this.#opts.maxMessageBytes,
+          loadFailing: () => this.#devError !== null,
+        })
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')
         ws.close(1011, 'internal error')

@@ -71,7 +71,18 @@ export function stripBase(path: string, basePath: string): string {
 }
 
 /** Serve one page WebSocket: hello → session, then client messages → the session (parsed there, once). */
-export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { sessions: SessionHost; basePath: string; logger: Logger; maxMessageBytes: number }): void {
+export function servePageSocket(
+  ws: WebSocket,
+  req: IncomingMessage,
+  deps: {
+    sessions: SessionHost
+    basePath: string
+    logger: Logger
+    maxMessageBytes: number
+    /** True while the dev overlay shows a load error: sessions cannot open, and the error was logged once already. */
+    loadFailing?: () => boolean
+  },
+): void {
   const context = handshakeContext(req)
   const log = deps.logger
   let session: BoundSession | null = null
@@ -166,7 +177,9 @@ export function servePageSocket(ws: WebSocket, req: IncomingMessage, deps: { ses
         (err: unknown) => {
           for (const { done } of queued ?? []) done()
           queued = null
-          log.error({ err }, 'ui session could not be opened')
+          // Under `svc dev` with a broken save, every tab's retry would log the same failure again.
+          if (deps.loadFailing?.()) log.debug({ err }, 'ui session could not be opened: the app does not load (the dev overlay says why)')
+          else log.error({ err }, 'ui session could not be opened')
           ws.close(1011, 'session unavailable')
         },
       )
