@@ -12,7 +12,7 @@ import { ClientAssets, generatedStyle, REVALIDATE } from '../../../src/ui/server
 
 const APP = `console.log(${JSON.stringify('static body '.repeat(400))})\n`
 /** Over KEEP_MAX_BYTES: streamed per request, not kept. */
-const BIG = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `v${i};`).join(''))
+const BIG = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `v${i};`).join('').repeat(2))
 
 /** A built client dir by hand: one hashed entry with both encodings, one file without any. */
 function writeClient(dir: string, appName: string): void {
