@@ -3,7 +3,7 @@ import type { ApiClient } from '../../client/api-client.js'
 import { runWithRequestId } from '../../logging/context.js'
 import type { MediaStore } from '../media-store.js'
 import type { PageApp } from '../page-app.js'
-import { parseClientMessage, type ClientMessage, type ServerMessage } from '../protocol.js'
+import { parseClientMessage, UI_PROTOCOL_VERSION, type ClientMessage, type ServerMessage } from '../protocol.js'
 import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../close-codes.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
@@ -14,7 +14,6 @@ import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { stripBase } from './ws-endpoint.js'
-import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
 /** Where a page session's output goes: the browser's socket, or the main thread that holds it. */
 export interface SessionOutput {
