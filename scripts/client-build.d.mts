@@ -1,3 +1,4 @@
+import type { Plugin } from 'esbuild'
 import type { ClientManifest } from '../src/ui/server/client-manifest.js'
 
 export interface ClientEntry {
@@ -6,4 +7,16 @@ export interface ClientEntry {
   format: 'esm' | 'iife'
 }
 
-export function buildClient(options: { root: string; outdir: string; clientSrc: string; entries: ClientEntry[]; watch?: boolean }): Promise<ClientManifest | null>
+export interface ClientBuildOptions {
+  minify: boolean
+  target: string[]
+}
+
+export function buildClient(options: {
+  root: string
+  outdir: string
+  clientSrc: string
+  entries: ClientEntry[]
+  watch?: boolean
+  plugins?: (options: ClientBuildOptions) => Plugin[]
+}): Promise<ClientManifest | null>

@@ -3,7 +3,7 @@
 import { transform } from 'esbuild'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 
 const require = createRequire(import.meta.url)
 
@@ -24,7 +24,10 @@ export function assetUrls({ minify, target }) {
       b.onResolve({ filter: /\?url$/ }, (args) => {
         const file = args.path.startsWith('.') ? join(args.resolveDir, args.path.slice(0, -4)) : require.resolve(args.path.slice(0, -4))
         // `.mjs` becomes `.js`: the page server knows that type, and module workers need a JavaScript MIME type.
-        return { path: file.replace(/\.mjs$/, '.js'), namespace: 'asset-url', pluginData: { file } }
+        // The path is relative to the project: esbuild hashes a plugin namespace's paths as they are,
+        // so an absolute one would give each checkout other chunk names (and other bundle sizes).
+        const id = relative(b.initialOptions.absWorkingDir ?? process.cwd(), file).replace(/\.mjs$/, '.js')
+        return { path: id, namespace: 'asset-url', pluginData: { file } }
       })
       b.onLoad({ filter: /.*/, namespace: 'asset-url' }, async (args) => {
         const { file } = args.pluginData
