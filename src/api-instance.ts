@@ -1,13 +1,20 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { fastifySwagger } from '@fastify/swagger'
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify'
 import { randomUUID } from 'node:crypto'
+import { createRequire } from 'node:module'
 import type { Logger } from 'pino'
 import { loadOpenApiTransforms, openApiTransform, openApiTransformObject } from './api/openapi.js'
-import { ApiRequestLogController } from './logging/api-request-log.js'
+import { createApiRequestLogController } from './logging/api-request-log.js'
 import { getRequestId } from './logging/context.js'
 import type { ResolvedSettings } from './settings/schema.js'
 import { serveDocsUiOnFirstUse } from './internal/lazy-docs-ui.js'
 import { markCompilersDefault, withLazySchemaCompilers } from './api/lazy-schema-compilers.js'
+
+// Fastify and its OpenAPI plugin load when an API is built, not when svc is imported: svc's entry
+// imports this module in every process, and the page server (pages only) never builds an API. A
+// require of these CommonJS packages, not a top-level `await import()`: an ES module with a
+// top-level await cannot be require()d (ERR_REQUIRE_ASYNC_MODULE), and svc must stay loadable
+// from CommonJS code on Node 22+.
+const require = createRequire(import.meta.url)
 
 /**
  * The app's Fastify instance (`app.api`) where the API is served: svc's request IDs and request
@@ -18,11 +25,12 @@ export function createApi(settings: ResolvedSettings, logger: Logger, fastifyOpt
   const apiOptions: FastifyServerOptions = {
     ...fastifyOptions,
     loggerInstance: logger as FastifyBaseLogger,
-    logController: new ApiRequestLogController(settings),
+    logController: createApiRequestLogController(settings),
     requestIdHeader: false,
     genReqId: () => getRequestId() ?? randomUUID(),
     trustProxy: settings.trust_proxy,
   }
+  const { fastify: Fastify } = require('fastify') as typeof import('fastify')
   const compilers = withLazySchemaCompilers(fastifyOptions?.schemaController)
   const lazy = Fastify({ ...apiOptions, schemaController: compilers.options }) as unknown as FastifyInstance
   const api = markCompilersDefault(lazy, compilers.lazy) ? lazy : (Fastify(apiOptions) as unknown as FastifyInstance)
@@ -38,6 +46,7 @@ export function createApi(settings: ResolvedSettings, logger: Logger, fastifyOpt
 /** The OpenAPI collector, `/openapi.json` and the docs UI (loaded on its first request). */
 export function documentApi(api: FastifyInstance, settings: ResolvedSettings): void {
   const base = settings.root_path + settings.api_mount_path
+  const { fastifySwagger } = require('@fastify/swagger') as typeof import('@fastify/swagger')
   // Applied synchronously (not via register) so that routes the user declares right after
   // `new Svc()` are seen by the OpenAPI collector's onRoute hook.
   fastifySwagger(api, {

@@ -5,6 +5,7 @@ import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger } from './logging/logger.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { pagesOnlyApi } from './internal/pages-only-api.js'
+import { createApi, documentApi } from './api-instance.js'
 import type { NavigationFn } from './ui/navigation.js'
 import type { PageIdentity } from './auth/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
@@ -28,9 +29,6 @@ import type { RedisConnection } from './shared-state/redis-connection.js'
 import type { SessionStore } from './ui/url-session.js'
 import { kSecretsReport, loadSecrets, type SecretsOf, type SecretsReport, type SecretsSchema } from './secrets/secrets.js'
 
-// A process that only runs pages (the page server) never loads Fastify: it is decided before the
-// app module is imported (src/internal/process-role.ts).
-const apiModule = isPagesOnly() ? null : await import('./api-instance.js')
 
 export interface SvcOptions<S extends SecretsSchema | undefined = undefined> extends SettingsInput {
   /** Extra options for the inner Fastify instance (`app.api`). */
@@ -83,12 +81,14 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
     const root = createRootLogger(this.settings)
     this.logger = childLogger(root, 'svc')
     const apiLogger = childLogger(root, 'svc.api')
-    this.api = (apiModule ? apiModule.createApi(this.settings, apiLogger, fastifyOptions as FastifyServerOptions | undefined) : pagesOnlyApi(apiLogger)) as unknown as SvcApi
+    // A process that only runs pages (the page server) never loads Fastify (src/internal/process-role.ts).
+    const pagesOnly = isPagesOnly()
+    this.api = (pagesOnly ? pagesOnlyApi(apiLogger) : createApi(this.settings, apiLogger, fastifyOptions as FastifyServerOptions | undefined)) as unknown as SvcApi
     this.#errorDetails = this.settings.show_error_details ?? false
     answerServerErrorsPrivately(this.api, () => this.#errorDetails)
     applyCors(this.api, this.settings)
     answerSchemaErrors(this.api)
-    apiModule?.documentApi(this.api, this.settings)
+    if (!pagesOnly) documentApi(this.api, this.settings)
     this.#shared = new SharedState(this.settings, childLogger(root, 'svc.redis'))
     registerHealthRoutes(this.api, () => this.#health, this.settings.root_path, () => redisReadiness(this.#shared))
     this.api.addHook('onClose', async () => this.#shared.close())

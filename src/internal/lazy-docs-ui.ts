@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createRequire } from 'node:module'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /** Where the docs UI answers, relative to the API mount (`/api/docs`). */
@@ -31,6 +32,8 @@ export function serveDocsUiOnFirstUse(api: FastifyInstance, publicMount: string,
 
 async function buildDocsInstance(api: FastifyInstance, publicMount: string): Promise<FastifyInstance> {
   const { fastifySwaggerUi } = await import('@fastify/swagger-ui')
+  // Required here, not imported: importing svc loads no Fastify (src/api-instance.ts).
+  const { fastify: Fastify } = createRequire(import.meta.url)('fastify') as typeof import('fastify')
   const docs = Fastify()
   docs.decorate('swagger', ((opts?: { yaml?: boolean }) => api.swagger(opts as { yaml: true })) as FastifyInstance['swagger'])
   // Called, not registered: registering checks for @fastify/swagger by plugin name, and the

@@ -1,7 +1,7 @@
 export { JSON_LOG_BASE_FIELDS, GATEWAY_ACCESS_LOG_FIELDS } from './fields.js'
 export { createRootLogger, childLogger, jsonLogOptions, requestChildLoggerFactory } from './logger.js'
 export { JsonLogFormatter, LOG_REDACT_PATHS, bindRequestId, formatException } from './json-formatter.js'
-export { ApiRequestLogController } from './api-request-log.js'
+export { ApiRequestLogController } from './api-request-log-class.js'
 export { REQUEST_ID_HEADER, getRequestId, setRequestId, runWithRequestId } from './context.js'
 export {
   REDACTED,

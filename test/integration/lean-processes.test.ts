@@ -149,3 +149,11 @@ it('forks the gateway and the page server with a 4 MB young generation, unless N
   expect(theirs['svc gateway']!.filter((f) => f.includes('semi'))).toEqual([])
   expect(theirs['svc sidecar']!.filter((f) => f.includes('semi'))).toEqual([])
 }, 90_000)
+
+// The lazy loading above must not cost CommonJS users: an ES module with a top-level await cannot
+// be require()d (ERR_REQUIRE_ASYNC_MODULE), so svc's entry loads Fastify without one.
+it('CommonJS code can require() svc and build an API with it', async () => {
+  const script = "const { Svc } = require('svc'); const app = new Svc(); app.api.get('/x', async () => 1); app.api.inject('/x').then((r) => { console.log(JSON.stringify({ status: r.statusCode, body: r.body })); return app.api.close() })"
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '-e', script], { cwd: REPO, timeout: 30_000 })
+  expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 200, body: '1' })
+}, 40_000)

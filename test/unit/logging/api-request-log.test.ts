@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify'
-import { ApiRequestLogController } from '../../../src/logging/api-request-log.js'
+import { createApiRequestLogController } from '../../../src/logging/api-request-log.js'
 import { requestChildLoggerFactory } from '../../../src/logging/logger.js'
 import { captureLogger } from '../../helpers/observability-log-sink.js'
 
@@ -8,7 +8,7 @@ function apiWithLogs(enable: boolean) {
   const { sink, logger } = captureLogger('svc.api', { log_level: 'debug', url_session_query_param: 'sess' })
   const api = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    logController: new ApiRequestLogController({ enable_request_logging: enable }),
+    logController: createApiRequestLogController({ enable_request_logging: enable }),
     childLoggerFactory: requestChildLoggerFactory as unknown as FastifyServerOptions['childLoggerFactory'],
     genReqId: () => 'rid-42',
   })
