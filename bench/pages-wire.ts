@@ -2,7 +2,7 @@
  * Pages on the wire (issue #23): the chart page of bench/fixtures/wire-app.ts (one line chart, a
  * small dataframe) through `svc run`, opened in Chromium and read from the DevTools protocol:
  * bytes on the wire of a first and a repeat visit (headers and encoded bodies, page-socket frames),
- * how many requests each makes, whether scripts and styles arrive compressed, and the time from
+ * how many requests each makes (listed one by one for the first visit), whether scripts and styles arrive compressed, and the time from
  * navigation to the drawn chart on a throttled link (10 Mbit/s, 40 ms RTT,
  * `Network.emulateNetworkConditions`) and on loopback. Every figure is printed against a baseline
  * build measured in the same run, in interleaved rounds (medians, with their spread): by default
@@ -97,6 +97,11 @@ try {
   await stopAll()
 }
 
+/** A request's path, without the tree's origin (each round's port differs). */
+function shortUrl(url: string): string {
+  const u = new URL(url)
+  return u.pathname + u.search
+}
 function bytes(v: Visit): number {
   return v.httpBytes + v.socketBytes
 }
@@ -142,5 +147,11 @@ const rows = figures.map((f) => {
 })
 console.log()
 console.log(table(header, rows))
+console.log('\nfirst visit, request by request (loopback, last round):')
+for (const build of builds) {
+  const last = results.get(build.name)!.at(-1)!.first
+  console.log(`\n${build.name}`)
+  console.log(table(['request', 'type', 'status', 'kB on the wire', 'encoding'], last.requests.map((r) => [shortUrl(r.url), r.type, String(r.status), r.fromCache ? 'cache' : (r.encodedBytes / 1024).toFixed(2), r.contentEncoding ?? ''])))
+}
 console.log(`\nscripts and styles compressed (first visit): ${builds.map((b) => `${b.name} ${compressed(results.get(b.name)![0]!.first)}`).join(', ')}`)
 console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (timings on a loaded machine are long and noisy; bytes are not)`)

@@ -60,3 +60,28 @@ export const highlightCoreAsEsm = {
     })
   },
 }
+
+/**
+ * A small module that only lazy chunks import (theme helpers) would otherwise become a shared
+ * chunk of its own: one more request, before the element can draw, for a few hundred bytes. Each
+ * importer gets its own copy instead (esbuild keys a module by path and suffix), as a bundler's
+ * minimum chunk size would decide. Only for stateless modules: each copy has its own variables.
+ * @param {string[]} files paths relative to the project
+ * @returns {import('esbuild').Plugin}
+ */
+export function copyIntoEachChunk(files) {
+  return {
+    name: 'copy-into-each-chunk',
+    setup(b) {
+      const root = b.initialOptions.absWorkingDir ?? process.cwd()
+      const wanted = new Set(files.map((f) => join(root, f)))
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.pluginData?.copyOf) return undefined
+        const file = join(args.resolveDir, args.path).replace(/\.js$/, '.ts')
+        if (!wanted.has(file)) return undefined
+        // The importer's path, relative (the same names in any checkout), tells the copies apart.
+        return { path: file, suffix: `?copy-for=${relative(root, args.importer).split('\\').join('/')}` }
+      })
+    },
+  }
+}

@@ -25,7 +25,7 @@ describe('app icon and map styles from the page server', () => {
     return sc
   }
 
-  it('serves svc’s own icon by default, under the root path and at the bare root, and links it from the shell', async () => {
+  it('serves svc’s own icon by default, under the root path and at the bare root, and does not link it (no request for pages that set none)', async () => {
     const sc = await start({})
     for (const path of ['/tools/favicon.ico', '/favicon.ico']) {
       const res = await fetch(`${sc.url}${path}`)
@@ -37,7 +37,7 @@ describe('app icon and map styles from the page server', () => {
     const head = await fetch(`${sc.url}/tools/favicon.ico`, { method: 'HEAD' })
     expect(head.status).toBe(200)
     const shell = await (await fetch(`${sc.url}/tools/`)).text()
-    expect(shell).toContain('<link rel="icon" href="/tools/favicon.ico" type="image/svg+xml">')
+    expect(shell).not.toContain('rel="icon"')
     // Default map styles stay out of the page (the map chunk knows them).
     expect(shell).toContain('<script type="application/json" id="svc-config">{"basePath":"/tools","title":"UI fixture"}</script>')
   })
@@ -53,6 +53,7 @@ describe('app icon and map styles from the page server', () => {
 
     const emoji = await start({ SVC_ICON: '📊' })
     expect(await (await fetch(`${emoji.url}/favicon.ico`)).text()).toContain('📊')
+    expect(await (await fetch(`${emoji.url}/tools/`)).text()).toContain('<link rel="icon" href="/tools/favicon.ico" type="image/svg+xml">')
 
     const url = await start({ SVC_ICON: 'https://cdn.example.com/icon.png' })
     const redirect = await fetch(`${url.url}/tools/favicon.ico`, { redirect: 'manual' })

@@ -301,7 +301,9 @@ export class UiServer {
       },
       chunkStyles: assets.chunkStyles,
       mapStyle: this.#mapStyle,
-      icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type },
+      // svc's own icon is not linked: browsers ask /favicon.ico on their own (headless ones and
+      // tests do not), so a page of an app without an icon costs no request for it.
+      ...((settings.icon ?? '') === '' ? {} : { icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type } }),
     })
   }
 
