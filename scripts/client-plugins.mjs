@@ -85,3 +85,27 @@ export function copyIntoEachChunk(files) {
     },
   }
 }
+
+/**
+ * Packages bundled once, from the project's own node_modules, even where a dependency pins a
+ * copy of its own: vega-lite 6.4 pins vega-expression ~6.1.0 while vega uses 6.2, which put both
+ * (23 kB each) into the chart chunk. The API vega-lite uses is the same in both (6.2 adds
+ * `encodeURIComponent` and reads quoted object keys in expressions).
+ * @param {string[]} names package names
+ * @returns {import('esbuild').Plugin}
+ */
+export function singleCopy(names) {
+  const filter = new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`)
+  return {
+    name: 'single-copy',
+    setup(b) {
+      const root = b.initialOptions.absWorkingDir ?? process.cwd()
+      b.onResolve({ filter }, async (args) => {
+        if (args.pluginData?.singleCopy || args.resolveDir === root) return undefined
+        // esbuild's own resolution (browser field, export conditions), as if the project imported it.
+        const found = await b.resolve(args.path, { kind: args.kind, resolveDir: root, pluginData: { singleCopy: true } })
+        return found.errors.length > 0 ? { errors: found.errors } : { path: found.path, namespace: found.namespace, sideEffects: found.sideEffects }
+      })
+    },
+  }
+}
