@@ -301,9 +301,9 @@ export class UiServer {
       },
       chunkStyles: assets.chunkStyles,
       mapStyle: this.#mapStyle,
-      // svc's own icon is not linked: browsers ask /favicon.ico on their own (headless ones and
-      // tests do not), so a page of an app without an icon costs no request for it.
-      ...((settings.icon ?? '') === '' ? {} : { icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type } }),
+      // Browsers ask /favicon.ico by themselves: svc's own icon is linked only under a root path,
+      // where that request may not reach this server (the shell stays a link shorter at the root).
+      ...((settings.icon ?? '') === '' && base === '' ? {} : { icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type } }),
     })
   }
 
