@@ -108,8 +108,12 @@ function shortUrl(url: string): string {
  * one) but asks in every fresh context when it got an icon, so counting it would compare a cache
  * of the browser, not the builds. It is listed, and reported on its own line.
  */
-const browserIcon = (r: RequestRecord): boolean => new URL(r.url).pathname === '/favicon.ico'
-const pageRequests = (v: Visit): RequestRecord[] => v.requests.filter((r) => !browserIcon(r))
+function browserIcon(r: RequestRecord): boolean {
+  return new URL(r.url).pathname === '/favicon.ico'
+}
+function pageRequests(v: Visit): RequestRecord[] {
+  return v.requests.filter((r) => !browserIcon(r))
+}
 function bytes(v: Visit): number {
   return pageRequests(v).reduce((n, r) => n + r.encodedBytes, 0) + v.socketBytes
 }
