@@ -4,7 +4,6 @@ import { request } from 'undici'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
 import { signInAtIdp, startAppIdp, type TestIdp } from '../helpers/auth-idp.js'
-import { freePort } from '../helpers/ui-sidecar.js'
 
 const SECRET = 'e2e-bff-secret-0123456789abcdef-0123456789'
 
@@ -16,12 +15,9 @@ describe('OIDC login in a real browser, through the gateway', () => {
   let base: string
 
   beforeAll(async () => {
-    // The IdP needs the app's redirect URI before svc starts, so the public port is chosen up front.
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    const app = await startAppIdp(base, { envPrefix: 'OIDC', bffSecret: SECRET })
-    idp = app.idp
-    svc = await startSvc('examples/auth/app.ts:app', ['--port', String(port), '--no-pidfile'], { ...app.env, SVC_ENABLE_SECURITY_HEADERS: '1' })
+    const app = await startAppIdp({ envPrefix: 'OIDC', bffSecret: SECRET })
+    ;({ idp, base } = app)
+    svc = await startSvc('examples/auth/app.ts:app', ['--port', String(app.port), '--no-pidfile'], { ...app.env, SVC_ENABLE_SECURITY_HEADERS: '1' })
     browser = await launchBrowser()
   }, 90_000)
 

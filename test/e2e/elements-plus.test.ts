@@ -6,7 +6,6 @@ import type { SvcRun } from '../helpers/e2e-svc.js'
 import { startMapTileServer, type MapTileServer } from '../helpers/map-tiles.js'
 import { signInAtIdp, startAppIdp, type AppIdp, type TestIdp } from '../helpers/auth-idp.js'
 import { buildStarRating } from '../helpers/example-component.js'
-import { freePort } from '../helpers/ui-sidecar.js'
 
 const APP = 'test/e2e/fixtures/elements-plus-app.ts:app'
 /** Files only the new elements load: none of them may be fetched by a page that does not use them. */
@@ -386,13 +385,11 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
   let browser: Browser
 
   beforeAll(async () => {
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}`
     let app: AppIdp
-    ;[tiles, app] = await Promise.all([startMapTileServer(), startAppIdp(base, { envPrefix: 'OIDC', bffSecret: 'e2e-showcase-bff-secret-0123456789abcdef-0123' }), buildStarRating()])
+    ;[tiles, app] = await Promise.all([startMapTileServer(), startAppIdp({ envPrefix: 'OIDC', bffSecret: 'e2e-showcase-bff-secret-0123456789abcdef-0123' }), buildStarRating()])
     idp = app.idp
     const env = { SVC_UI_MAP_STYLE_URL: tiles.styleUrl('light'), SVC_UI_MAP_STYLE_URL_DARK: tiles.styleUrl('dark'), ...app.env }
-    ;({ svc, browser } = await startSvcWithBrowser('examples/showcase-plus/app.ts:app', ['--port', String(port)], env))
+    ;({ svc, browser } = await startSvcWithBrowser('examples/showcase-plus/app.ts:app', ['--port', String(app.port)], env))
   }, 2 * STEP_MS)
 
   afterAll(async () => {
@@ -402,15 +399,21 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
     await idp?.close()
   })
 
+  /** The showcase in a new page of `context`, once its map and chart have drawn. */
+  async function openShowcase(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    const errors = collectPageErrors(page)
+    await page.goto(svc.url)
+    await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
+    return { page, errors }
+  }
+
   it('a box in the chart narrows the metrics, the table and the map; light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ colorScheme, viewport: SHOWCASE_VIEWPORT })
       try {
-        const page = await context.newPage()
-        page.setDefaultTimeout(STEP_MS)
-        const errors = collectPageErrors(page)
-        await page.goto(svc.url)
-        await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
+        const { page, errors } = await openShowcase(context)
         // The account area fills the sidebar, so the logo sits at its top.
         await page.locator('.svc-sidebar').getByTestId('logo').waitFor()
         expect(await page.getByTestId('metric').nth(2).textContent()).toContain('12 of 12')
@@ -441,12 +444,8 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
   it('signs in at the IdP from the sidebar and back: st.user names the visitor, who signs out again', async () => {
     const context = await browser.newContext({ viewport: SHOWCASE_VIEWPORT })
     try {
-      const page = await context.newPage()
-      page.setDefaultTimeout(STEP_MS)
-      const errors = collectPageErrors(page)
-      await page.goto(svc.url)
+      const { page, errors } = await openShowcase(context)
       // Signed out, the sidebar offers the login the app attached (OIDC_* are set).
-      await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
       await page.frameLocator('iframe[title="star-rating"]').getByText('Rate the store network').waitFor()
       await page.locator('.svc-sidebar').getByRole('button', { name: 'Sign in' }).click()
       await signInAtIdp(page, idp, 'grace')

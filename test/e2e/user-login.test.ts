@@ -41,11 +41,9 @@ describe('st.user, st.login, st.logout and app.navigation in Chromium (oidc-prov
   let base: string
 
   beforeAll(async () => {
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    const app = await startAppIdp(base, { envPrefix: 'IDP', bffSecret: SECRET })
-    idp = app.idp
-    ;[svc, browser] = await Promise.all([startE2eSvc(TARGET, ['--port', String(port), '--no-pidfile'], app.env), launchBrowser()])
+    const app = await startAppIdp({ envPrefix: 'IDP', bffSecret: SECRET })
+    ;({ idp, base } = app)
+    ;[svc, browser] = await Promise.all([startE2eSvc(TARGET, ['--port', String(app.port), '--no-pidfile'], app.env), launchBrowser()])
   }, 90_000)
 
   afterAll(async () => {
@@ -145,7 +143,7 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('st.user across two replicas sh
     const [nginxPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort()])
     base = `http://127.0.0.1:${nginxPort}`
     let app: AppIdp
-    ;[redis, app, browser] = await Promise.all([RedisServer.start(), startAppIdp(base, { envPrefix: 'IDP', bffSecret: SECRET }), launchBrowser()])
+    ;[redis, app, browser] = await Promise.all([RedisServer.start(), startAppIdp({ envPrefix: 'IDP', bffSecret: SECRET, port: nginxPort }), launchBrowser()])
     idp = app.idp
     const replica = (name: string, port: number) =>
       startSvc({

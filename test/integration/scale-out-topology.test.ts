@@ -59,7 +59,7 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
     inspect = new RedisConnection({ url: redis.url, keyPrefix: 'svc:', timeoutMs: 1000, maxValueBytes: 1024 * 1024, logger: pino({ level: 'silent' }) })
     nginxPort = await freePort()
     base = `http://127.0.0.1:${nginxPort}`
-    idp = await startAppIdp(base, { envPrefix: 'IDP', bffSecret: SECRET })
+    idp = await startAppIdp({ envPrefix: 'IDP', bffSecret: SECRET, port: nginxPort })
     ports.A = await freePort()
     ports.B = await freePort()
     await Promise.all([startReplica('A'), startReplica('B')])
