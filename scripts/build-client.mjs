@@ -22,8 +22,13 @@ const manifest = await buildClient({
     { name: 'app', source: `${clientSrc}/main.tsx`, format: 'esm' },
     { name: 'theme', source: `${clientSrc}/theme-init.ts`, format: 'iife' },
   ],
-  // The theme helpers of the chart, map and Plotly chunks: a copy each, not a chunk of their own.
-  plugins: (options) => [assetUrls(options), highlightCoreAsEsm, copyIntoEachChunk([`${clientSrc}/lazy/theme-mode.ts`]), singleCopy(['vega-expression'])],
+  // The theme and rerun helpers of the chart, map and Plotly chunks: a copy each, not a chunk of their own.
+  plugins: (options) => [
+    assetUrls(options),
+    highlightCoreAsEsm,
+    copyIntoEachChunk([`${clientSrc}/lazy/theme-mode.ts`, `${clientSrc}/lazy/view.ts`]),
+    singleCopy(['vega-expression']),
+  ],
 })
 const kB = (n) => `${(n / 1024).toFixed(1)} kB`
 if (manifest === null) {

@@ -62,10 +62,11 @@ export const highlightCoreAsEsm = {
 }
 
 /**
- * A small module that only lazy chunks import (theme helpers) would otherwise become a shared
- * chunk of its own: one more request, before the element can draw, for a few hundred bytes. Each
- * importer gets its own copy instead (esbuild keys a module by path and suffix), as a bundler's
- * minimum chunk size would decide. Only for stateless modules: each copy has its own variables.
+ * A small module that only lazy chunks import (theme helpers, lazy/view.ts's rerun check) would
+ * otherwise become a shared chunk of its own: one more request, before the element can draw, for
+ * a few hundred bytes. Each importer gets its own copy instead (esbuild keys a module by path and
+ * suffix), as a bundler's minimum chunk size would decide. Only for stateless modules: each copy
+ * has its own variables.
  * @param {string[]} files paths relative to the project
  * @returns {import('esbuild').Plugin}
  */
