@@ -88,6 +88,7 @@ describe('svc dev --reload: a tab opened while the app does not load', () => {
     await saveBroken(svc)
     const tab = await open(svc)
     await overlayAlone(tab.page)
+    expect(await tab.page.getByTestId('dev-error-note').innerText()).toMatch(/^The API keeps running the last version that loaded; this page opens once a save loads/)
     await screenshot(tab.page, 'dev-error-new-tab-no-thread')
     writeFileSync(`${dir}/app.ts`, good(4))
     await recovers(tab.page, 4)

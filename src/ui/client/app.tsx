@@ -81,7 +81,7 @@ export function App({ runtime }: { runtime: Runtime }) {
         </main>
       </div>
       <Toasts toasts={state.toasts} />
-      <DevErrorOverlay error={state.devError} />
+      <DevErrorOverlay error={state.devError} pageWaiting={waitingForLoad} />
     </RuntimeContext.Provider>
   )
 }
