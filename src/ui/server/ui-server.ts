@@ -91,6 +91,8 @@ export class UiServer {
   readonly #sockets = new Set<Socket>()
   #closing: Promise<void> | null = null
   #devError: DevLoadError | null = null
+  /** Page sockets that could not open a session while the app does not load: told to say hello again when it does. */
+  #waitingForLoad: (() => void)[] = []
 
   constructor(options: UiServerOptions) {
     this.#opts = options
@@ -162,6 +164,10 @@ export class UiServer {
     this.#devError = error
     const message = devErrorMessage(error)
     for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
+    if (error !== null) return
+    const waiting = this.#waitingForLoad
+    this.#waitingForLoad = []
+    for (const retry of waiting) retry()
   }
 
   /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
@@ -335,6 +341,7 @@ export class UiServer {
           logger: this.#opts.logger,
           maxMessageBytes: this.#opts.maxMessageBytes,
           loadFailing: () => this.#devError !== null,
+          whenLoads: (then) => void this.#waitingForLoad.push(then),
         })
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')
