@@ -117,7 +117,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
       closing ??= (async () => {
         const deadline = Date.now() + graceMs
         runtime.draining = true
-        const sockets = wsGraceMs > 0 ? () => ws.retire(wsGraceMs, WS_RETIRE_SPREAD_MS) : () => void ws.close(1001, 'server going away')
+        const sockets = wsGraceMs > 0 ? () => ws.retire(wsGraceMs, WS_RETIRE_SPREAD_MS) : () => void ws.close()
         // Resolves once every connection is gone, upgraded ones included.
         await server.close(graceMs, sockets)
         await ws.destroy()
@@ -130,7 +130,7 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
       ws.retire(afterMs, WS_RETIRE_SPREAD_MS)
     },
     closeWebSockets() {
-      void ws.close(1001, 'server going away')
+      void ws.close()
     },
     destroy() {
       destroying ??= (async () => {

@@ -499,7 +499,7 @@ export class Supervisor implements Closable {
   async #stopAll(graceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
-    this.#dispatcher?.close()
+    void this.#dispatcher?.close()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.close(graceMs, 'shutdown')), this.#dropSpares()])
     await this.#sidecar?.close(this.#o.logger)
@@ -507,7 +507,7 @@ export class Supervisor implements Closable {
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
-    this.#dispatcher?.close()
+    void this.#dispatcher?.destroy()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close(this.#o.logger)])
   }

@@ -13,15 +13,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const NOT_YET_ON_LIFECYCLE: readonly string[] = [
   'gateway/actor.ts GatewayActor',
   'gateway/server.ts GatewayServer',
-  'gateway/ws-proxy.ts WsProxy',
   'supervisor/supervisor.ts Supervisor',
   'supervisor/sidecar.ts Sidecar',
   'supervisor/worker.ts WorkerHandle',
-  // Long-lived, with no close contract at all yet.
-  'supervisor/connection-dispatch.ts ConnectionDispatcher',
-  'src/ui/server/ui-server.ts UiServer',
-  'src/ui/server/page-thread-pool.ts PageThreadPool',
-  'src/ui/server/local-sessions.ts LocalSessions',
 ]
 
 function sources(dir: string): string[] {

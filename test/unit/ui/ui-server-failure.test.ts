@@ -23,7 +23,7 @@ describe('page server request handler', () => {
       debug: false,
       theme: {},
     } as unknown as PageApp['settings']
-    const sessions: SessionHost = { size: 0, open: () => Promise.reject(new Error('no sessions here')), upload: () => Promise.reject(new Error('no uploads here')), close: async () => {} }
+    const sessions: SessionHost = { size: 0, open: () => Promise.reject(new Error('no sessions here')), upload: () => Promise.reject(new Error('no uploads here')), close: async () => {}, destroy: async () => {} }
     const server = new UiServer({
       site: { settings, pages: new PageIndex([]) },
       sessions,
