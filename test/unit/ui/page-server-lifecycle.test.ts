@@ -13,6 +13,7 @@ import { ClientAssets, clientDir } from '../../../src/ui/server/static-files.js'
 import { UiServer } from '../../../src/ui/server/ui-server.js'
 // The pool starts page threads from its built file (page-thread-main.js): the built module, as the page server runs it.
 import { PageThreadPool } from '../../../dist/src/ui/server/page-thread-pool.js'
+import { MediaStore as BuiltMediaStore } from '../../../dist/src/ui/media-store.js'
 
 /**
  * The page server's long-lived parts keep the one close contract (src/internal/lifecycle.ts):
@@ -97,7 +98,7 @@ describe('PageThreadPool keeps the close contract', () => {
       else process.env.APP_IMPORT_HANGS = before
     })
     const target = `${repo}/test/fixtures/app-slow-import.ts:app`
-    const pool = new PageThreadPool({ size: 1, data: { target, cwd: repo, basePath: '', devMode: false, appFile: target }, logger, media: new MediaStore(), runTimeoutMs: 0 })
+    const pool = new PageThreadPool({ size: 1, data: { target, cwd: repo, basePath: '', devMode: false, appFile: target }, logger, media: new BuiltMediaStore(), runTimeoutMs: 0 })
     onTestFinished(() => pool.destroy())
     return pool
   }
