@@ -188,7 +188,7 @@ export class Supervisor implements Closable {
       if (relaunch) {
         const old = sidecar
         sidecar = await this.#startSidecar()
-        await old.close(this.#o.logger)
+        await old.close()
         this.#stillStarting()
         first.send({ svc: 1, type: 'upstream', url: sidecar.url })
       }
@@ -398,7 +398,7 @@ export class Supervisor implements Closable {
         logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START' }, message)
         // The workers still proxy to the old sidecar: it stops after them.
         void this.#stopAll(FAILURE_DRAIN_MS)
-          .then(() => old.close(logger))
+          .then(() => old.close())
           .then(() => this.#finish(1, message))
         return
       } finally {
@@ -411,7 +411,7 @@ export class Supervisor implements Closable {
       const serving = [...this.#workers, ...this.#retiring.map((e) => e.worker)]
       const switched = Promise.all(serving.map((w) => w.switchUpstream(fresh.url)))
       await Promise.race([switched, delay(settings.shutdown_grace_s * 1000, undefined, { ref: false })])
-      await old.close(logger)
+      await old.close()
     }
     const sidecar = this.#sidecar!
     // The supervisor is the one watcher: the page server reloads when told, next to the workers.
@@ -502,14 +502,14 @@ export class Supervisor implements Closable {
     void this.#dispatcher?.close()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.close(graceMs, 'shutdown')), this.#dropSpares()])
-    await this.#sidecar?.close(this.#o.logger)
+    await this.#sidecar?.close()
   }
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
     void this.#dispatcher?.destroy()
     const retiring = this.#retiring.map((e) => e.worker)
-    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close(this.#o.logger)])
+    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close()])
   }
 
   #cookie(role: 'sidecar' | 'worker'): string {
