@@ -8,7 +8,7 @@ import { GatewayToSupervisor, SupervisorToGateway } from '../../../ipc/messages.
 import { bindPublicPort } from '../../../supervisor/bind.js'
 
 /**
- * GatewayActor keeps the lifecycle contract (src/internal/closable.ts): a real app and gateway on
+ * GatewayActor keeps the lifecycle contract (src/internal/lifecycle.ts): a real app and gateway on
  * a loopback port, the supervisor's side of the IPC an in-memory channel.
  */
 const logger = pino({ level: 'silent' })
