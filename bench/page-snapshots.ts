@@ -9,22 +9,16 @@
  * process, and the snapshot's size.
  * Run: npm run bench:page-snapshots (builds first; needs /usr/bin/redis-server).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import pino from 'pino'
 import { RedisConnection } from '../src/shared-state/redis-connection.js'
-import { freeLoopbackPort } from '../supervisor/bind.js'
 import { PAGE_ELEMENTS, SLIDER_KEY } from './fixtures/pages-app.js'
 import { comparePair, socketDriver, type LatencyResult, type PageUnderTest } from './pages-lib/rerun-latency.js'
 import { machineLine, ms, percentile, printTable, ratio } from './pages-lib/report.js'
 import { SidecarProcess } from './pages-lib/sidecar-process.js'
+import { RedisServer } from '../test/helpers/redis-server.js'
 
 const APP_TARGET = 'bench/fixtures/pages-app.ts:app'
-const REDIS_SERVER = '/usr/bin/redis-server'
 const WARMUP = 200
 const SAMPLES = 2000
 const SET_SAMPLES = 5000
@@ -34,44 +28,14 @@ const pages: PageUnderTest[] = [
   { path: '/', sliderKey: SLIDER_KEY, expectElements: PAGE_ELEMENTS },
 ]
 
-async function startRedis(): Promise<{ url: string; stop: () => void }> {
-  const port = await freeLoopbackPort()
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-redis-'))
-  const proc: ChildProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' })
-  const stop = (): void => {
-    proc.kill('SIGKILL')
-    rmSync(dir, { recursive: true, force: true })
-  }
-  const deadline = Date.now() + 10_000
-  while (!(await accepts(port))) {
-    if (proc.exitCode !== null || Date.now() > deadline) {
-      stop()
-      throw new Error(`redis-server did not start on port ${port}`)
-    }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  return { url: `redis://127.0.0.1:${port}`, stop }
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1' })
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once('error', () => resolve(false))
-  })
-}
-
 const cleanups: (() => Promise<void> | void)[] = []
 process.once('SIGINT', () => {
   void Promise.all(cleanups.map(async (c) => c())).finally(() => process.exit(130))
 })
 
 console.log(machineLine())
-const redis = await startRedis()
-cleanups.push(redis.stop)
+const redis = await RedisServer.start()
+cleanups.push(() => redis.stop())
 const inspect = new RedisConnection({ url: redis.url, keyPrefix: 'svc:', timeoutMs: 2000, logger: pino({ level: 'silent' }) })
 cleanups.push(() => inspect.destroy())
 try {

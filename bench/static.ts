@@ -9,14 +9,15 @@
  * Run: npm run bench:static [-- --rounds 3 --duration 5 --warmup 1 --tool wrk|autocannon]
  * Docs: docs/performance.md#static-files-worker-against-nginx
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { busyWarning, machineLine } from './lib/machine.js'
 import { LOAD_BENCH_OPTIONS, parseLoadBenchArgs, runLoad, type LoadResult } from './lib/load.js'
-import { installCleanup, spawnTracked, stopAll } from './lib/processes.js'
-import { NGINX, REPO, freePort, startSvc, waitForPort, type Running } from './lib/servers.js'
+import { installCleanup, stopAll } from './lib/processes.js'
+import { BENCH_NGINX_CONNECTIONS, REPO, freePort, nginxDir, runNginx, startSvc, type Running } from './lib/servers.js'
+import { nginxMainConfig } from '../test/helpers/nginx-config.js'
 import { fmtInt, fmtRatio, median, table } from './lib/table.js'
 
 const CONNECTIONS = 50
@@ -39,30 +40,16 @@ const ENCODINGS = [
 
 /** nginx serving dist/client at /_stcore/static/ as a deploy would: sendfile, the .gz files, the same cache header. */
 async function startNginxStatic(): Promise<Running & { pids: () => number[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-static-'))
-  // nginx's workers run as another user when started as root: they must reach the files.
-  chmodSync(dir, 0o755)
+  const dir = nginxDir()
   mkdirSync(join(dir, 'www', '_stcore'), { recursive: true })
   symlinkSync(CLIENT, join(dir, 'www', '_stcore', 'static'), 'dir')
   const port = await freePort()
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  types { text/javascript js; text/css css; }
+  const config = nginxMainConfig(
+    dir,
+    `types { text/javascript js; text/css css; }
   sendfile on;
   tcp_nopush on;
   keepalive_requests 1000000;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
   server {
     listen 127.0.0.1:${port};
     root ${dir}/www;
@@ -72,14 +59,11 @@ http {
       add_header Cache-Control "public, max-age=31536000, immutable";
       add_header X-Content-Type-Options nosniff;
     }
-  }
-}
-`,
+  }`,
+    BENCH_NGINX_CONNECTIONS,
   )
-  const tracked = spawnTracked(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')])
-  void tracked.exited.then(() => rmSync(dir, { recursive: true, force: true }))
-  await waitForPort(port, 10_000)
-  return { tracked, url: `http://127.0.0.1:${port}`, pids: tracked.treePids }
+  const nginx = await runNginx(dir, port, config)
+  return { ...nginx, pids: nginx.tracked.treePids }
 }
 
 installCleanup()

@@ -1,27 +1,30 @@
 import { watch } from 'chokidar'
-import { canonicalPath, createReloadEventFilter, reloadIgnore, type OwnPaths } from './reload-ignore.js'
+import { canonicalPath, createReloadEventFilter, reloadIgnore, reloadsOn, type OwnPaths } from './reload-ignore.js'
 
 /**
  * The dev reload watch of an app's folder, shared by the supervisor and the bundled page server:
  * chokidar on the folder (svc's own files and scratch files ignored), the events that count
- * (`createReloadEventFilter`), and a burst of them closer than `debounceMs` handed over as one.
+ * (`createReloadEventFilter`) on the files that do (`reloadsOn`), and a burst of them closer than `debounceMs` handed over as one.
  * Resolves once chokidar's initial scan is done: from then on every save is seen.
  */
 export async function watchFolder(options: {
   dir: string
   own: OwnPaths
+  /** Files read when the app loads (`loadedFiles`): counted even where their folder is ignored. */
+  loaded: readonly string[]
   debounceMs: number
   /** One burst of saves: the paths in the order their events came. */
   onSaves: (paths: string[]) => void
   onError: (err: unknown) => void
 }): Promise<{ close(): Promise<void> }> {
   const root = canonicalPath(options.dir)
-  const watcher = watch(root, { ignored: reloadIgnore(root, options.own), ignoreInitial: true })
+  const watcher = watch(root, { ignored: reloadIgnore(root, options.own, options.loaded), ignoreInitial: true })
   const counts = createReloadEventFilter()
+  const reloads = reloadsOn(options.loaded)
   let timer: NodeJS.Timeout | null = null
   let changed: string[] = []
   watcher.on('all', (event, path) => {
-    if (!counts(event, path)) return
+    if (!counts(event, path) || !reloads(path)) return
     changed.push(path)
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => {

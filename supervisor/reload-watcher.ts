@@ -6,10 +6,11 @@ import { watchFolder } from '../state/folder-watch.js'
 export const RELOAD_DEBOUNCE_MS = 100
 
 /** Resolves once the initial scan is done: from then on every save of the app's files is seen. */
-export async function watchForReload(dir: string, own: OwnPaths, logger: Logger, onChange: () => void): Promise<() => Promise<void>> {
+export async function watchForReload(dir: string, own: OwnPaths, loaded: readonly string[], logger: Logger, onChange: () => void): Promise<() => Promise<void>> {
   const watcher = await watchFolder({
     dir,
     own,
+    loaded,
     debounceMs: RELOAD_DEBOUNCE_MS,
     onSaves: (paths) => {
       logger.info({ files: paths.slice(0, 10) }, `change detected (${paths.length} event(s)); reloading`)

@@ -10,7 +10,7 @@ import { readCmdline, SUPERVISOR_TITLE } from '../src/process/process-check.js'
 import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
 import { PidfileHold } from './pidfile-hold.js'
 import { compileCacheDir } from '../src/internal/compile-cache.js'
-import { ownPaths } from '../state/reload-ignore.js'
+import { loadedFiles, ownPaths } from '../state/reload-ignore.js'
 import { bindPublicPort, freeLoopbackPort, internalApiBase, reserveLoopbackPort, type BoundPort } from './bind.js'
 import { Supervisor, type ReloadScope, type Topology } from './supervisor.js'
 import type { SidecarSpec } from './sidecar.js'
@@ -199,7 +199,7 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
     const scope = req.reload
     // Loaded only for --reload: chokidar is not needed otherwise.
     const { watchForReload } = await import('./reload-watcher.js')
-    await watchForReload(dirname(resolvePath(parseTarget(target).module)), ownPaths(settings), logger, () => void supervisor.reload(scope))
+    await watchForReload(dirname(resolvePath(parseTarget(target).module)), ownPaths(settings), loadedFiles(settings), logger, () => void supervisor.reload(scope))
     process.stderr.write(
       scope === 'gateway'
         ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled page server reloads its pages with them.\n'

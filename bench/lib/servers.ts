@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
+import { nginxMainConfig } from '../../test/helpers/nginx-config.js'
 import { spawnTracked, type Tracked } from './processes.js'
 
 /** The processes a bench measures: svc trees, nginx, the Fastify proxy, the upstream. */
@@ -93,6 +94,9 @@ export async function waitForPort(port: number, timeoutMs: number): Promise<void
   }
 }
 
+/** nginx's worker_connections in the benches (more than the tests' nginx needs). */
+export const BENCH_NGINX_CONNECTIONS = 1024
+
 /**
  * nginx as a reverse proxy the way one would deploy it in front of a keep-alive upstream: one
  * worker, HTTP/1.1 to the upstream with a keep-alive pool of 64, no access log (svc's is off by
@@ -100,20 +104,10 @@ export async function waitForPort(port: number, timeoutMs: number): Promise<void
  */
 export function nginxConfig(dir: string, port: number, upstream: string): string {
   const up = new URL(upstream)
-  return `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  # svc's default body limit (gateway_max_proxy_request_body_bytes); nginx's own is 1m. bench:uploads.
+  return nginxMainConfig(
+    dir,
+    `# svc's default body limit (gateway_max_proxy_request_body_bytes); nginx's own is 1m. bench:uploads.
   client_max_body_size 32m;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
   keepalive_requests 1000000;
   upstream bench_upstream {
     server ${up.host};
@@ -135,18 +129,22 @@ http {
       proxy_set_header Connection "upgrade";
       proxy_read_timeout 1h;
     }
-  }
-}
-`
+  }`,
+    BENCH_NGINX_CONNECTIONS,
+  )
 }
 
-export async function startNginx(upstream: string): Promise<Running | null> {
-  if (!existsSync(NGINX)) return null
+/** A fresh temp dir for an nginx config and its files; `runNginx` removes it when nginx exits. */
+export function nginxDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-nginx-'))
-  // Run as root, nginx's workers are `nobody`: they must reach the temp dirs for request bodies.
+  // Run as root, nginx's workers are `nobody`: they must reach the temp dirs (request bodies, served files).
   chmodSync(dir, 0o755)
-  const port = await freePort()
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstream))
+  return dir
+}
+
+/** nginx run from `dir` (see `nginxDir`) with `config` as its nginx.conf, once it listens on `port`. */
+export async function runNginx(dir: string, port: number, config: string): Promise<Running> {
+  writeFileSync(join(dir, 'nginx.conf'), config)
   const tracked = spawnTracked(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')])
   const cleanup = (): void => rmSync(dir, { recursive: true, force: true })
   void tracked.exited.then(cleanup)
@@ -162,4 +160,11 @@ export async function startNginx(upstream: string): Promise<Running | null> {
     throw err
   }
   return { tracked, url: `http://127.0.0.1:${port}` }
+}
+
+export async function startNginx(upstream: string): Promise<Running | null> {
+  if (!existsSync(NGINX)) return null
+  const dir = nginxDir()
+  const port = await freePort()
+  return runNginx(dir, port, nginxConfig(dir, port, upstream))
 }

@@ -5,6 +5,7 @@ import { describeIssues, isZodSchema, toApiIssues, type ApiIssue, type ZodSchema
 import { ApiCallError } from './api-call-error.js'
 import { ApiClientUsageError } from './usage-error.js'
 import { sseEvents } from './sse.js'
+import { readStream } from '../internal/read-stream.js'
 import type { ApiErrorBody } from './typed-call.js'
 
 /**
@@ -155,24 +156,10 @@ export async function* readEvents(route: SseRouteHandle, answer: AnswerLike): As
 
 /** The body as text; leaving the loop early cancels it, which closes the connection. */
 async function* bodyText(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.getReader()
   const decoder = new TextDecoder()
-  let done = false
-  try {
-    for (;;) {
-      const r = await reader.read()
-      if (r.done) {
-        done = true
-        const tail = decoder.decode()
-        if (tail !== '') yield tail
-        return
-      }
-      yield decoder.decode(r.value, { stream: true })
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined)
-    reader.releaseLock()
-  }
+  for await (const chunk of readStream(body)) yield decoder.decode(chunk, { stream: true })
+  const tail = decoder.decode()
+  if (tail !== '') yield tail
 }
 
 /** A typed event stream: iterate it once (`for await`), or `map()` it, e.g. into `st.writeStream`. */

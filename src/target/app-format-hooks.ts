@@ -3,6 +3,8 @@ import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compileFunction } from 'node:vm'
 import { transformSync, type Loader } from 'esbuild'
+import type { MessagePort } from 'node:worker_threads'
+import { stopTransformService } from './transform-service.js'
 
 /**
  * Module hooks that let an app written with `import`/`export` load in any project: a bare
@@ -66,6 +68,17 @@ export function needsEsm(path: string): boolean {
 function decide<R extends ResolveResult>(resolved: R): R {
   if (!isCommonJsCandidate(resolved.url, resolved.format)) return resolved
   return needsEsm(fileURLToPath(resolved.url.replace(/[?#].*$/, ''))) ? { ...resolved, format: 'module' } : resolved
+}
+
+/** `module.register()` initialize (Node 20): the loading thread asks over `port` to stop esbuild's service here (load-target.ts). */
+export function initialize(data: { port: MessagePort } | undefined): void {
+  const port = data?.port
+  if (port === undefined) return
+  port.on('message', () => {
+    stopTransformService()
+    port.postMessage('stopped')
+  })
+  port.unref()
 }
 
 /** `module.register()` hook (Node 20: tsx's hooks run off-thread too). */

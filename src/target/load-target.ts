@@ -1,4 +1,6 @@
 import module from 'node:module'
+import { once } from 'node:events'
+import { MessageChannel, type MessagePort } from 'node:worker_threads'
 import { pathToFileURL } from 'node:url'
 import { register } from 'tsx/esm/api'
 import { resolveSync } from './app-format-hooks.js'
@@ -6,6 +8,7 @@ import { SvcError } from '../errors.js'
 import type { Svc } from '../app.js'
 import { kSvcApp } from '../internal/symbols.js'
 import { describeImportFailure } from './import-failure.js'
+import { stopTransformService } from './transform-service.js'
 import { parseTarget, resolveTargetFile } from './target-path.js'
 
 export { parseTarget, resolveTargetFile, TARGET_EXTENSIONS } from './target-path.js'
@@ -34,9 +37,28 @@ export function registerAppLoader(): Promise<void> {
     register()
     const { registerHooks } = module as unknown as { registerHooks?: (hooks: { resolve: typeof resolveSync }) => void }
     if (typeof registerHooks === 'function') registerHooks({ resolve: resolveSync })
-    else module.register(new URL('./app-format-hooks.js', import.meta.url))
+    else {
+      const { port1, port2 } = new MessageChannel()
+      module.register(new URL('./app-format-hooks.js', import.meta.url), { data: { port: port2 }, transferList: [port2] })
+      port1.unref()
+      hooksPort = port1
+    }
   })()
   return loaderReady
+}
+
+/** Where the hooks run off-thread (Node 20): the hooks thread, told over this port to stop esbuild. */
+let hooksPort: MessagePort | null = null
+
+/**
+ * Stop esbuild's service process wherever this thread's app loader runs it (in this thread, and
+ * in the hooks thread on Node 20), so a page thread that ends leaves no zombie (transform-service.ts).
+ */
+export async function stopAppTransforms(): Promise<void> {
+  stopTransformService()
+  if (hooksPort === null) return
+  hooksPort.postMessage('stop')
+  await once(hooksPort, 'message')
 }
 
 /** Load `module:export` and check that it is an `Svc`. TypeScript files load through tsx. */

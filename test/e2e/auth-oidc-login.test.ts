@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createServer } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { request } from 'undici'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
-import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
+import { signInAtIdp, startAppIdp, type TestIdp } from '../helpers/auth-idp.js'
 
 const SECRET = 'e2e-bff-secret-0123456789abcdef-0123456789'
-
-/** The IdP needs the app's redirect URI before svc starts, so the public port is chosen up front. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** Browser login through examples/auth: dashboard → IdP login form → back with auth_code → /me. */
 describe('OIDC login in a real browser, through the gateway', () => {
@@ -25,17 +15,9 @@ describe('OIDC login in a real browser, through the gateway', () => {
   let base: string
 
   beforeAll(async () => {
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    idp = await startTestIdp({ redirectUris: [`${base}/api/auth/callback`] })
-    svc = await startSvc('examples/auth/app.ts:app', ['--port', String(port), '--no-pidfile'], {
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret,
-      SVC_PUBLIC_BASE_URL: base,
-      SVC_OIDC_BFF_SECRET: SECRET,
-      SVC_ENABLE_SECURITY_HEADERS: '1',
-    })
+    const app = await startAppIdp({ envPrefix: 'OIDC', bffSecret: SECRET })
+    ;({ idp, base } = app)
+    svc = await startSvc('examples/auth/app.ts:app', ['--port', String(app.port), '--no-pidfile'], { ...app.env, SVC_ENABLE_SECURITY_HEADERS: '1' })
     browser = await launchBrowser()
   }, 90_000)
 
@@ -48,10 +30,7 @@ describe('OIDC login in a real browser, through the gateway', () => {
   async function signIn(page: Page, user: string): Promise<void> {
     await page.goto(`${base}/`)
     await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.waitForURL((url) => url.origin === idp.issuer)
-    await page.locator('input[name="login"]').fill(user)
-    await page.locator('input[name="password"]').fill('any')
-    await page.locator('button[type="submit"]').click()
+    await signInAtIdp(page, idp, user)
   }
 
   it('signs in at the IdP and the page shows the sub from the protected route; the code works once', async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
-import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
+import { startSvcWithBrowser } from '../helpers/e2e-app.js'
+import type { SvcRun } from '../helpers/e2e-svc.js'
 import { startMapTileServer, type MapTileServer } from '../helpers/map-tiles.js'
-import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
+import { signInAtIdp, startAppIdp, type AppIdp, type TestIdp } from '../helpers/auth-idp.js'
 import { buildStarRating } from '../helpers/example-component.js'
-import { freePort } from '../helpers/ui-sidecar.js'
 
 const APP = 'test/e2e/fixtures/elements-plus-app.ts:app'
 /** Files only the new elements load: none of them may be fetched by a page that does not use them. */
@@ -31,11 +31,7 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
   beforeAll(async () => {
     tiles = await startMapTileServer()
     const env = { SVC_UI_MAP_STYLE_URL: tiles.styleUrl('light'), SVC_UI_MAP_STYLE_URL_DARK: tiles.styleUrl('dark') }
-    const [s, b] = await Promise.allSettled([startSvc(APP, [], env), launchBrowser()])
-    if (s.status === 'fulfilled') svc = s.value
-    if (b.status === 'fulfilled') browser = b.value
-    if (s.status === 'rejected') throw s.reason
-    if (b.status === 'rejected') throw b.reason
+    ;({ svc, browser } = await startSvcWithBrowser(APP, [], env))
   }, 2 * STEP_MS)
 
   afterAll(async () => {
@@ -389,23 +385,11 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
   let browser: Browser
 
   beforeAll(async () => {
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}`
-    ;[tiles, idp] = await Promise.all([startMapTileServer(), startTestIdp({ redirectUris: [`${base}/api/auth/callback`] }), buildStarRating()])
-    const env = {
-      SVC_UI_MAP_STYLE_URL: tiles.styleUrl('light'),
-      SVC_UI_MAP_STYLE_URL_DARK: tiles.styleUrl('dark'),
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret,
-      SVC_PUBLIC_BASE_URL: base,
-      SVC_OIDC_BFF_SECRET: 'e2e-showcase-bff-secret-0123456789abcdef-0123',
-    }
-    const [s, b] = await Promise.allSettled([startSvc('examples/showcase-plus/app.ts:app', ['--port', String(port)], env), launchBrowser()])
-    if (s.status === 'fulfilled') svc = s.value
-    if (b.status === 'fulfilled') browser = b.value
-    if (s.status === 'rejected') throw s.reason
-    if (b.status === 'rejected') throw b.reason
+    let app: AppIdp
+    ;[tiles, app] = await Promise.all([startMapTileServer(), startAppIdp({ envPrefix: 'OIDC', bffSecret: 'e2e-showcase-bff-secret-0123456789abcdef-0123' }), buildStarRating()])
+    idp = app.idp
+    const env = { SVC_UI_MAP_STYLE_URL: tiles.styleUrl('light'), SVC_UI_MAP_STYLE_URL_DARK: tiles.styleUrl('dark'), ...app.env }
+    ;({ svc, browser } = await startSvcWithBrowser('examples/showcase-plus/app.ts:app', ['--port', String(app.port)], env))
   }, 2 * STEP_MS)
 
   afterAll(async () => {
@@ -415,15 +399,21 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
     await idp?.close()
   })
 
+  /** The showcase in a new page of `context`, once its map and chart have drawn. */
+  async function openShowcase(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    const errors = collectPageErrors(page)
+    await page.goto(svc.url)
+    await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
+    return { page, errors }
+  }
+
   it('a box in the chart narrows the metrics, the table and the map; light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ colorScheme, viewport: SHOWCASE_VIEWPORT })
       try {
-        const page = await context.newPage()
-        page.setDefaultTimeout(STEP_MS)
-        const errors = collectPageErrors(page)
-        await page.goto(svc.url)
-        await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
+        const { page, errors } = await openShowcase(context)
         // The account area fills the sidebar, so the logo sits at its top.
         await page.locator('.svc-sidebar').getByTestId('logo').waitFor()
         expect(await page.getByTestId('metric').nth(2).textContent()).toContain('12 of 12')
@@ -454,18 +444,11 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
   it('signs in at the IdP from the sidebar and back: st.user names the visitor, who signs out again', async () => {
     const context = await browser.newContext({ viewport: SHOWCASE_VIEWPORT })
     try {
-      const page = await context.newPage()
-      page.setDefaultTimeout(STEP_MS)
-      const errors = collectPageErrors(page)
-      await page.goto(svc.url)
+      const { page, errors } = await openShowcase(context)
       // Signed out, the sidebar offers the login the app attached (OIDC_* are set).
-      await eventually(() => page.locator('[data-testid="map"].is-ready, [data-testid="plotlyChart"].is-ready').count()).toBe(2)
       await page.frameLocator('iframe[title="star-rating"]').getByText('Rate the store network').waitFor()
       await page.locator('.svc-sidebar').getByRole('button', { name: 'Sign in' }).click()
-      await page.waitForURL((url) => url.origin === idp.issuer)
-      await page.locator('input[name="login"]').fill('grace')
-      await page.locator('input[name="password"]').fill('any')
-      await page.locator('button[type="submit"]').click()
+      await signInAtIdp(page, idp, 'grace')
       await page.getByText('Signed in as Grace').waitFor()
       await page.getByText('grace@idp.test').waitFor()
       await rateInFrame(page, 5)

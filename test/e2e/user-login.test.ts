@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { startSvc as startE2eSvc, type SvcRun } from '../helpers/e2e-svc.js'
-import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
+import { signInAtIdp, startAppIdp, type AppIdp, type TestIdp } from '../helpers/auth-idp.js'
 import { NGINX, runNginx, stopNginx } from '../helpers/nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
 import { REPO, startSvc, stopAllTrees } from '../helpers/svc-process.js'
@@ -18,13 +18,6 @@ import { freePort } from '../helpers/ui-sidecar.js'
  */
 const TARGET = 'test/e2e/fixtures/user-app.ts:app'
 const SECRET = 'e2e-user-bff-secret-0123456789abcdef-012345'
-
-async function signInAtIdp(page: Page, idp: TestIdp, login: string): Promise<void> {
-  await page.waitForURL((url) => url.origin === idp.issuer, { timeout: 20_000 })
-  await page.locator('input[name="login"]').fill(login)
-  await page.locator('input[name="password"]').fill('any')
-  await page.locator('button[type="submit"]').click()
-}
 
 async function sidebar(page: Page): Promise<string[]> {
   await page.locator('.svc-nav').waitFor()
@@ -48,19 +41,9 @@ describe('st.user, st.login, st.logout and app.navigation in Chromium (oidc-prov
   let base: string
 
   beforeAll(async () => {
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    idp = await startTestIdp({ redirectUris: [`${base}/api/auth/callback`] })
-    ;[svc, browser] = await Promise.all([
-      startE2eSvc(TARGET, ['--port', String(port), '--no-pidfile'], {
-        IDP_ISSUER: idp.issuer,
-        IDP_CLIENT_ID: idp.clientId,
-        IDP_CLIENT_SECRET: idp.clientSecret,
-        SVC_PUBLIC_BASE_URL: base,
-        SVC_OIDC_BFF_SECRET: SECRET,
-      }),
-      launchBrowser(),
-    ])
+    const app = await startAppIdp({ envPrefix: 'IDP', bffSecret: SECRET })
+    ;({ idp, base } = app)
+    ;[svc, browser] = await Promise.all([startE2eSvc(TARGET, ['--port', String(app.port), '--no-pidfile'], app.env), launchBrowser()])
   }, 90_000)
 
   afterAll(async () => {
@@ -159,7 +142,9 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('st.user across two replicas sh
     mkdirSync(dir, { recursive: true })
     const [nginxPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort()])
     base = `http://127.0.0.1:${nginxPort}`
-    ;[redis, idp, browser] = await Promise.all([RedisServer.start(), startTestIdp({ redirectUris: [`${base}/api/auth/callback`] }), launchBrowser()])
+    let app: AppIdp
+    ;[redis, app, browser] = await Promise.all([RedisServer.start(), startAppIdp({ envPrefix: 'IDP', bffSecret: SECRET, port: nginxPort }), launchBrowser()])
+    idp = app.idp
     const replica = (name: string, port: number) =>
       startSvc({
         target: `${REPO}${TARGET}`,
@@ -169,11 +154,7 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('st.user across two replicas sh
           SVC_UI_COMMAND: undefined,
           SVC_REDIS_URL: redis.url,
           REPLICA: name,
-          SVC_PUBLIC_BASE_URL: base,
-          SVC_OIDC_BFF_SECRET: SECRET,
-          IDP_ISSUER: idp.issuer,
-          IDP_CLIENT_ID: idp.clientId,
-          IDP_CLIENT_SECRET: idp.clientSecret,
+          ...app.env,
         },
         timeoutMs: 45_000,
       })

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
 import Provider from 'oidc-provider'
+import type { Page } from 'playwright-core'
+import { freePort } from './ui-sidecar.js'
 
 export interface TestIdp {
   issuer: string
@@ -86,4 +88,41 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
   })
   server.on('request', provider.callback())
   return idp
+}
+
+export interface AppIdp {
+  idp: TestIdp
+  /** The app's public port and origin (`http://127.0.0.1:<port>`). */
+  port: number
+  base: string
+  /** What the svc app reads to sign in at `idp` from `base`. */
+  env: Record<string, string>
+}
+
+/**
+ * A test IdP for an svc app whose public port is `port` (svc's own, or a proxy's in front; a free
+ * one by default: the IdP needs the app's callback before the app starts, so the port is chosen
+ * first). `env` names the IdP as `<envPrefix>_ISSUER`, `_CLIENT_ID` and `_CLIENT_SECRET` (the
+ * variables the app reads) beside `SVC_PUBLIC_BASE_URL` and `SVC_OIDC_BFF_SECRET`.
+ */
+export async function startAppIdp(app: { envPrefix: 'IDP' | 'OIDC'; bffSecret: string; port?: number }): Promise<AppIdp> {
+  const port = app.port ?? (await freePort())
+  const base = `http://127.0.0.1:${port}`
+  const idp = await startTestIdp({ redirectUris: [`${base}/api/auth/callback`] })
+  const env = {
+    [`${app.envPrefix}_ISSUER`]: idp.issuer,
+    [`${app.envPrefix}_CLIENT_ID`]: idp.clientId,
+    [`${app.envPrefix}_CLIENT_SECRET`]: idp.clientSecret,
+    SVC_PUBLIC_BASE_URL: base,
+    SVC_OIDC_BFF_SECRET: app.bffSecret,
+  }
+  return { idp, port, base, env }
+}
+
+/** In the browser, once the app has sent it to the IdP: the development login form, as `login` (any password). */
+export async function signInAtIdp(page: Page, idp: TestIdp, login: string): Promise<void> {
+  await page.waitForURL((url) => url.origin === idp.issuer)
+  await page.locator('input[name="login"]').fill(login)
+  await page.locator('input[name="password"]').fill('any')
+  await page.locator('button[type="submit"]').click()
 }

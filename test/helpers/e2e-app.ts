@@ -28,19 +28,27 @@ export interface PageOptions {
  * opened) and the process tree stops.
  */
 export function useSvcWithBrowser(target: string, args: string[], ready: (started: SvcWithBrowser) => void | Promise<void>): void {
-  let started: Partial<SvcWithBrowser> = {}
+  let started: SvcWithBrowser | undefined
   beforeAll(async () => {
-    // Settled, not all: when one fails to start, the other is still stopped after all.
-    const [svc, browser] = await Promise.allSettled([startSvc(target, args), launchBrowser()])
-    started = { svc: svc.status === 'fulfilled' ? svc.value : undefined, browser: browser.status === 'fulfilled' ? browser.value : undefined }
-    if (svc.status === 'rejected') throw svc.reason
-    if (browser.status === 'rejected') throw browser.reason
-    await ready({ svc: svc.value, browser: browser.value })
+    started = await startSvcWithBrowser(target, args)
+    await ready(started)
   }, 60_000)
   afterAll(async () => {
-    await started.browser?.close()
-    await started.svc?.stop()
+    await started?.browser.close()
+    await started?.svc.stop()
   })
+}
+
+/**
+ * `svc run target …args` (with `env`) and chromium, started together. When one fails to start,
+ * the other is stopped before the error is thrown, so a failed start leaves nothing running.
+ */
+export async function startSvcWithBrowser(target: string, args: string[], env: Record<string, string> = {}): Promise<SvcWithBrowser> {
+  const [svc, browser] = await Promise.allSettled([startSvc(target, args, env), launchBrowser()])
+  if (svc.status === 'fulfilled' && browser.status === 'fulfilled') return { svc: svc.value, browser: browser.value }
+  if (browser.status === 'fulfilled') await browser.value.close()
+  if (svc.status === 'fulfilled') await svc.value.stop()
+  throw svc.status === 'rejected' ? svc.reason : (browser as PromiseRejectedResult).reason
 }
 
 /** `useSvcWithBrowser` plus one page of `viewport` whose uncaught errors are collected. */

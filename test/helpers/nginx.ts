@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'undici'
+import { nginxMainConfig } from './nginx-config.js'
 import { REPO } from './svc-process.js'
 import { freePort } from './ui-sidecar.js'
 
@@ -37,21 +38,7 @@ export async function stopNginx(proc: ChildProcess | undefined): Promise<void> {
  */
 export async function runNginx(dir: string, http: string, probeUrl: string): Promise<ChildProcess> {
   mkdirSync(dir, { recursive: true })
-  writeFileSync(
-    `${dir}/nginx.conf`,
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  ${http}
-}
-`,
-  )
+  writeFileSync(`${dir}/nginx.conf`, nginxMainConfig(dir, http))
   const proc = spawn(NGINX, ['-c', `${dir}/nginx.conf`, '-p', dir], { stdio: ['ignore', 'inherit', 'inherit'] })
   const deadline = Date.now() + 10_000
   for (;;) {

@@ -73,6 +73,42 @@ export async function startSidecar(app: string, env: Record<string, string> = {}
   }
 }
 
+/** A deadline only: a session on a loaded machine (page threads starting, a first run) may take a while. */
+const HELLO_TIMEOUT_MS = 20_000
+
+/**
+ * A page server for one describe block and the page sockets its tests open: `start()` in
+ * beforeAll, `stop()` in afterAll (every socket, then the server).
+ */
+export class PageServerFixture {
+  #sidecar: Sidecar | null = null
+  readonly #clients: PageClient[] = []
+
+  async start(app: string, env: Record<string, string> = {}, deadlineMs = 60_000): Promise<Sidecar> {
+    this.#sidecar = await startSidecar(app, env, deadlineMs)
+    return this.#sidecar
+  }
+
+  /** A page socket, closed by `stop()`. */
+  async connect(headers: Record<string, string> = {}): Promise<PageClient> {
+    if (this.#sidecar === null) throw new Error('PageServerFixture.connect() before start()')
+    const c = await new PageClient(`ws://127.0.0.1:${this.#sidecar.port}/_stcore/stream`, headers).open()
+    this.#clients.push(c)
+    return c
+  }
+
+  /** Say hello on `c` (a new session, or `sessionId` again) at `/`; its session message and first final render. */
+  async hello(c: PageClient, sessionId: string | null = null) {
+    c.send({ type: 'hello', sessionId, path: '/', query: '' })
+    return { session: await c.next('session', HELLO_TIMEOUT_MS), render: await c.render(HELLO_TIMEOUT_MS) }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.#clients.splice(0).map((c) => c.close()))
+    await this.#sidecar?.stop()
+  }
+}
+
 /** A page-protocol client that queues server messages and waits on them with a deadline. */
 export class PageClient {
   readonly ws: WebSocket

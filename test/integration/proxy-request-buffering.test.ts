@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
 import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
+import { waitUntil } from '../helpers/cli-processes.js'
 
 /**
  * UI request bodies are read in full before they take an upstream connection (memory, then an
@@ -66,14 +67,6 @@ function bodyFiles(pid: number): string[] {
 /** Body files with a name under the temp dir (tsx keeps its cache there too). */
 function namedBodyFiles(dir: string): string[] {
   return readdirSync(dir).filter((f) => f.startsWith('svc-body-'))
-}
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
 }
 
 describe('UI request bodies are buffered before they take an upstream connection', () => {
@@ -187,24 +180,24 @@ describe('UI request bodies are buffered before they take an upstream connection
   })
 
   it('a body past 64 KiB goes to an unlinked temporary file, released when the exchange ends and when the client leaves', async () => {
-    await waitFor('no buffered body left from earlier tests', () => bodyFiles(worker).length === 0)
+    await waitUntil('no buffered body left from earlier tests', () => bodyFiles(worker).length === 0)
     const done = upload('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\nConnection: close\r\n\r\n')
     done.write(Buffer.alloc(100_000, 97))
     // Open and unlink are two steps: on a loaded machine the file can be seen between them.
-    await waitFor('an unlinked temporary file while the body arrives', () => {
+    await waitUntil('an unlinked temporary file while the body arrives', () => {
       const files = bodyFiles(worker)
       return files.length === 1 && /\(deleted\)$/.test(files[0]!)
     })
     expect(namedBodyFiles(tmp)).toEqual([])
     done.write(Buffer.alloc(100_000, 97))
     expect(await done.answer()).toMatchObject({ status: 200, body: { bodyBytes: 200_000 } })
-    await waitFor('the file released after the answer', () => bodyFiles(worker).length === 0)
+    await waitUntil('the file released after the answer', () => bodyFiles(worker).length === 0)
 
     const gone = upload('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n')
     gone.write(Buffer.alloc(100_000, 97))
-    await waitFor('a temporary file while the body arrives', () => bodyFiles(worker).length === 1)
+    await waitUntil('a temporary file while the body arrives', () => bodyFiles(worker).length === 1)
     gone.socket.destroy()
-    await waitFor('the file released when the client left', () => bodyFiles(worker).length === 0)
+    await waitUntil('the file released when the client left', () => bodyFiles(worker).length === 0)
   })
 
   it('a chunked body is sent on with its length once whole; past the limit it gets 413 and its file is released', async () => {
@@ -220,14 +213,14 @@ describe('UI request bodies are buffered before they take an upstream connection
     const big = upload('POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n')
     for (let i = 0; i < 13; i++) big.write(`${(50_000).toString(16)}\r\n${'c'.repeat(50_000)}\r\n`)
     expect(await big.answer()).toMatchObject({ status: 413, body: { error: 'payload_too_large' } })
-    await waitFor('the file released after the 413', () => bodyFiles(worker).length === 0)
+    await waitUntil('the file released after the 413', () => bodyFiles(worker).length === 0)
     big.socket.destroy()
   })
 
   it('answers 503 request_buffer_full once the disk budget is taken, and 502 when the sidecar fails; no file is left', async () => {
     const first = upload('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\nConnection: close\r\n\r\n')
     first.write(Buffer.alloc(550_000, 97))
-    await waitFor('the first body on disk', () => bodyFiles(worker).length === 1)
+    await waitUntil('the first body on disk', () => bodyFiles(worker).length === 1)
     // 550 000 of the 1 000 000 budget are taken; this one passes it.
     const second = upload('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\nConnection: close\r\n\r\n')
     second.write(Buffer.alloc(550_000, 97))
@@ -239,6 +232,6 @@ describe('UI request bodies are buffered before they take an upstream connection
     const hangup = upload('POST /hangup HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n')
     hangup.write(Buffer.alloc(100_000, 97))
     expect(await hangup.answer()).toMatchObject({ status: 502, body: { error: 'bad_gateway' } })
-    await waitFor('every file released', () => bodyFiles(worker).length === 0)
+    await waitUntil('every file released', () => bodyFiles(worker).length === 0)
   })
 })

@@ -7,6 +7,7 @@ import { request } from 'undici'
 import { RedisConnection } from '../../src/shared-state/redis-connection.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
 import { startSvc, stopAllTrees } from '../helpers/svc-process.js'
+import { waitUntil } from '../helpers/cli-processes.js'
 
 /**
  * What svc reads from Redis is bounded, and readyz tells when Redis refuses writes: a fake Redis
@@ -92,14 +93,6 @@ function takeCommand(text: string): { args: string[]; rest: string } | null {
   return { args, rest: text.slice(at) }
 }
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
-
 describe('bounded Redis replies', () => {
   const logs: Record<string, unknown>[] = []
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) })
@@ -122,7 +115,7 @@ describe('bounded Redis replies', () => {
       await expect(c.get('k')).rejects.toMatchObject({ code: 'SVC_ERR_REDIS_UNAVAILABLE' })
       // The client closed the stream; before, it went on reading (and buffering) for as long as
       // the server sent: gigabytes within seconds.
-      await waitFor('the client closes the endless reply', () => fake.streams[0]?.closedByClient === true)
+      await waitUntil('the client closes the endless reply', () => fake.streams[0]?.closedByClient === true, 10_000)
       expect(logs.filter((l) => l.code === 'SVC_ERR_REDIS_REPLY_TOO_LARGE')).toHaveLength(1)
       // What was sent before the close: the limit, plus what the two kernels' socket buffers held.
       expect(fake.streams[0]!.sent).toBeLessThan(32 * 1024 * 1024)

@@ -100,28 +100,40 @@ it('a save that does not load: one line; the API keeps the previous save and the
   }
 }, 90_000)
 
-it('a broken save before any page was opened: a new tab gets the overlay, and its retries add no error lines', async () => {
+it('a broken save before any page was opened: a new tab gets the overlay on a socket that waits (no retries, no error lines) and opens its session on the next good save', async () => {
   const dir = await tempDir('svc-reload-owner-')
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
   writeFileSync(join(dir, 'app.ts'), appSource(1))
-  const svc = await startSvc({ command: 'dev', target: 'app.ts:app', cwd: dir, args: ['--reload', '--log-format', 'json'], env: { SVC_UI_COMMAND: undefined }, timeoutMs: 40_000 })
+  const svc = await startSvc({ command: 'dev', target: 'app.ts:app', cwd: dir, args: ['--reload', '--log-format', 'json', '--log-level', 'debug'], env: { SVC_UI_COMMAND: undefined }, timeoutMs: 40_000 })
   await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
   const from = svc.stdout.length
   writeFileSync(join(dir, 'app.ts'), appSource(2).replace("st.text('v2')", "st.text('v2'))"))
   await svc.waitForLine('stdout', /reload failed, the running workers keep serving/, 40_000, from)
   // No page thread has loaded the app yet: the first one loads the broken save and cannot open
-  // sessions. Each attempt of the tab is answered with the overlay, not with another error line.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const client = await new PageClient(`${svc.url.replace(/^http/, 'ws')}/_stcore/stream`).open()
-    try {
+  // sessions. Each tab is answered with the overlay and its socket stays open, waiting.
+  const clients: PageClient[] = []
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const client = await new PageClient(`${svc.url.replace(/^http/, 'ws')}/_stcore/stream`).open()
+      clients.push(client)
       client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
       expect((await client.next('dev_error', 15_000)).error?.summary).toMatch(/syntax error at app\.ts/)
-      await new Promise<void>((resolve) => (client.ws.readyState === client.ws.CLOSED ? resolve() : client.ws.once('close', () => resolve())))
-    } finally {
-      await client.close()
     }
+    // Both sockets wait (the page server says so at debug) rather than being closed for a retry.
+    await expect.poll(() => svc.stdout.filter((l, i) => i >= from && /waiting for the next good save/.test(l)).length, { timeout: 30_000 }).toBe(2)
+    const levels = svc.stdout.filter((l, i) => i >= from && l.startsWith('{')).map((l) => JSON.parse(l) as { level: string; message: string })
+    const errors = levels.filter((r) => r.level === 'error')
+    expect(errors).toHaveLength(1)
+    expect(errors[0]!.message).toMatch(/reload failed/)
+    // The next good save: each waiting socket is told to say hello again, and gets its session.
+    writeFileSync(join(dir, 'app.ts'), appSource(3))
+    for (const client of clients) {
+      await client.next('resume', 30_000)
+      expect(client.ws.readyState).toBe(client.ws.OPEN)
+      client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+      await client.next('session', 15_000)
+    }
+  } finally {
+    for (const client of clients) await client.close()
   }
-  const errors = svc.stdout.filter((l, i) => i >= from && l.startsWith('{') && (JSON.parse(l) as { level: string }).level === 'error')
-  expect(errors).toHaveLength(1)
-  expect(errors[0]).toMatch(/reload failed/)
 }, 90_000)

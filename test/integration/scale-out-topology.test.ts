@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import pino from 'pino'
 import { Agent, request } from 'undici'
 import { RedisConnection } from '../../src/shared-state/redis-connection.js'
-import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
+import { startAppIdp, type AppIdp } from '../helpers/auth-idp.js'
 import { TestBrowser } from '../helpers/auth-browser.js'
 import { NGINX, startNginx, stopNginx } from '../helpers/nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
@@ -24,7 +24,7 @@ const SECRET = 'bff-secret-0123456789abcdef-0123456789abcdef'
 
 describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis, nginx', () => {
   let redis: RedisServer
-  let idp: TestIdp
+  let idp: AppIdp
   let nginx: ChildProcess
   let base: string
   let nginxPort: number
@@ -44,11 +44,7 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
         SVC_UI_COMMAND: undefined,
         SVC_REDIS_URL: redis.url,
         REPLICA: name,
-        SVC_PUBLIC_BASE_URL: base,
-        SVC_OIDC_BFF_SECRET: SECRET,
-        IDP_ISSUER: idp.issuer,
-        IDP_CLIENT_ID: idp.clientId,
-        IDP_CLIENT_SECRET: idp.clientSecret,
+        ...idp.env,
         SVC_UI_SESSION_TTL_S: '60',
         SVC_SHUTDOWN_GRACE_S: '5',
       },
@@ -63,7 +59,7 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
     inspect = new RedisConnection({ url: redis.url, keyPrefix: 'svc:', timeoutMs: 1000, maxValueBytes: 1024 * 1024, logger: pino({ level: 'silent' }) })
     nginxPort = await freePort()
     base = `http://127.0.0.1:${nginxPort}`
-    idp = await startTestIdp({ redirectUris: [`${base}/api/auth/callback`] })
+    idp = await startAppIdp({ envPrefix: 'IDP', bffSecret: SECRET, port: nginxPort })
     ports.A = await freePort()
     ports.B = await freePort()
     await Promise.all([startReplica('A'), startReplica('B')])
@@ -76,7 +72,7 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
     await stopNginx(nginx)
     await stopAllTrees()
     await inspect?.destroy()
-    await idp?.close()
+    await idp?.idp.close()
     await redis?.stop()
     rmSync(dir, { recursive: true, force: true })
   }, 60_000)

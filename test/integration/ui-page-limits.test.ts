@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
+import { PageClient, PageServerFixture, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
 
 /**
  * The bundled page server's bounds on what one browser sends (real sidecar, page threads):
@@ -12,32 +12,20 @@ import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-si
 const MiB = 1024 * 1024
 
 describe('page-socket messages and uploads (real sidecar)', () => {
+  const server = new PageServerFixture()
   let sc: Sidecar
-  const clients: PageClient[] = []
-  const connect = async (): Promise<PageClient> => {
-    const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
-    clients.push(c)
-    return c
-  }
-  const hello = async (c: PageClient, path = '/') => {
-    c.send({ type: 'hello', sessionId: null, path, query: '' })
-    return { session: await c.next('session', 20_000), render: await c.render(20_000) }
-  }
   const widgetId = (render: Awaited<ReturnType<PageClient['render']>>, key: string): string => render.main.find((n) => n.props.key === key)!.id
 
   beforeAll(async () => {
-    sc = await startSidecar('test/fixtures/ui-limits-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_UI_MAX_UPLOAD_BYTES: String(4 * MiB), SVC_LOG_LEVEL: 'info' }, 60_000)
+    sc = await server.start('test/fixtures/ui-limits-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_UI_MAX_UPLOAD_BYTES: String(4 * MiB), SVC_LOG_LEVEL: 'info' })
   }, 70_000)
-  afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close()))
-    await sc?.stop()
-  })
+  afterAll(() => server.stop())
 
   it('a message over ui_max_message_bytes (default 1 MiB) closes only its socket with 1009 and one warn line; one under it is read', async () => {
-    const other = await connect()
-    const { render: ro } = await hello(other)
-    const c = await connect()
-    const { render } = await hello(c)
+    const other = await server.connect()
+    const { render: ro } = await server.hello(other)
+    const c = await server.connect()
+    const { render } = await server.hello(c)
     // Just under the limit: read, parsed in the page thread, dropped as a bad value (the button takes booleans).
     c.send({ type: 'widget', id: widgetId(render, 'add'), value: 'x'.repeat(MiB - 200) })
     c.send({ type: 'widget', id: widgetId(render, 'add'), value: true, trigger: true })
@@ -56,15 +44,15 @@ describe('page-socket messages and uploads (real sidecar)', () => {
   }, 60_000)
 
   it('before its hello a socket reads at most 64 KiB', async () => {
-    const c = await connect()
+    const c = await server.connect()
     const closed = once(c.ws, 'close') as Promise<[number, Buffer]>
     c.ws.send(JSON.stringify({ v: 1, type: 'hello', sessionId: null, path: '/', query: 'q'.repeat(70 * 1024) }))
     expect((await closed)[0]).toBe(1009)
   }, 30_000)
 
   it('JSON nested too deep, with too many entries or not UTF-8 is refused as malformed; the socket stays usable', async () => {
-    const c = await connect()
-    const { render } = await hello(c)
+    const c = await server.connect()
+    const { render } = await server.hello(c)
     const id = widgetId(render, 'add')
     c.ws.send(`{"v":1,"type":"widget","id":"${id}","value":${'['.repeat(40)}${']'.repeat(40)}}`)
     expect((await c.next('error')).message).toMatch(/malformed/)
@@ -78,8 +66,8 @@ describe('page-socket messages and uploads (real sidecar)', () => {
   }, 30_000)
 
   it('a file larger than the message limit goes over the upload endpoint; the widget message carries its reference', async () => {
-    const c = await connect()
-    const { session, render } = await hello(c)
+    const c = await server.connect()
+    const { session, render } = await server.hello(c)
     const bytes = randomBytes(3 * MiB)
     const up = await upload(sc.port, { session: session.sessionId, name: 'отчёт 1.bin', type: 'application/octet-stream', body: bytes })
     expect(up.status).toBe(200)
@@ -103,8 +91,8 @@ describe('page-socket messages and uploads (real sidecar)', () => {
   }, 60_000)
 
   it('refuses uploads over ui_max_upload_bytes (413, before or while reading), without a session (400) or for an unknown one (404)', async () => {
-    const c = await connect()
-    const { session } = await hello(c)
+    const c = await server.connect()
+    const { session } = await server.hello(c)
     const big = Buffer.alloc(5 * MiB)
     const declared = await upload(sc.port, { session: session.sessionId, name: 'big', type: 'application/octet-stream', body: big })
     expect(declared.status).toBe(413)

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
+import { PageClient, PageServerFixture, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
+
+const buttonId = (render: Awaited<ReturnType<PageClient['render']>>, label: string): string =>
+  render.main.find((n) => n.type === 'button' && n.props.label === label)!.id
 
 /**
  * Page sessions on worker threads (`ui_page_threads`): one session burning CPU does not delay
@@ -10,22 +13,8 @@ import { PageClient, startSidecar, textOf, type Sidecar } from '../helpers/ui-si
  * thread is replaced and its sessions reconnect.
  */
 describe('ui page threads (real sidecar, two threads)', () => {
+  const server = new PageServerFixture()
   let sc: Sidecar
-  const clients: PageClient[] = []
-  const connect = async (headers: Record<string, string> = {}): Promise<PageClient> => {
-    const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`, headers).open()
-    clients.push(c)
-    return c
-  }
-  const hello = async (c: PageClient, sessionId: string | null = null) => {
-    c.send({ type: 'hello', sessionId, path: '/', query: '' })
-    const session = await c.next('session', 15_000)
-    const render = await c.render(15_000)
-    return { session, render }
-  }
-  const buttonId = (render: Awaited<ReturnType<PageClient['render']>>, label: string): string =>
-    render.main.find((n) => n.type === 'button' && n.props.label === label)!.id
-
   let api: Server
 
   beforeAll(async () => {
@@ -34,25 +23,24 @@ describe('ui page threads (real sidecar, two threads)', () => {
     api.listen(0, '127.0.0.1')
     await once(api, 'listening')
     const apiBase = `http://127.0.0.1:${(api.address() as { port: number }).port}/api`
-    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_UI_SESSION_TTL_S: '30', SVC_INTERNAL_API_BASE: apiBase }, 60_000)
+    sc = await server.start('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_UI_SESSION_TTL_S: '30', SVC_INTERNAL_API_BASE: apiBase })
   }, 70_000)
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close()))
-    await sc?.stop()
+    await server.stop()
     await new Promise((resolve) => api?.close(resolve))
   })
 
   it("a page's API client reaches the API from its thread", async () => {
-    const c = await connect()
+    const c = await server.connect()
     c.send({ type: 'hello', sessionId: null, path: '/api', query: '' })
     expect(textOf(await c.render(15_000))).toBe('api says pong')
   }, 60_000)
 
   it("a session burning 2 s of CPU does not delay another session's rerun", async () => {
-    const a = await connect()
-    const { render: ra } = await hello(a)
-    const b = await connect({ 'accept-language': 'fr' })
-    const { render: rb } = await hello(b)
+    const a = await server.connect()
+    const { render: ra } = await server.hello(a)
+    const b = await server.connect({ 'accept-language': 'fr' })
+    const { render: rb } = await server.hello(b)
     expect(textOf(rb)).toBe('count=0 hello=hi lang=fr')
 
     a.send({ type: 'widget', id: buttonId(ra, 'Burn'), value: true, trigger: true })
@@ -71,8 +59,8 @@ describe('ui page threads (real sidecar, two threads)', () => {
   }, 60_000)
 
   it('media and dataframe paging cross the thread boundary; a reconnect resumes state on its thread', async () => {
-    const c = await connect()
-    const { session, render } = await hello(c)
+    const c = await server.connect()
+    const { session, render } = await server.hello(c)
     const image = render.main.find((n) => n.type === 'image')!
     const res = await fetch(`${sc.url}${String(image.props.url)}`)
     expect(res.status).toBe(200)
@@ -88,8 +76,8 @@ describe('ui page threads (real sidecar, two threads)', () => {
     c.send({ type: 'widget', id: buttonId(render, 'Add'), value: true, trigger: true })
     expect(textOf(await c.render())).toContain('count=1')
     await c.close()
-    const again = await connect()
-    const resumed = await hello(again, session.sessionId)
+    const again = await server.connect()
+    const resumed = await server.hello(again, session.sessionId)
     expect(resumed.session).toMatchObject({ sessionId: session.sessionId, restored: true })
     expect(textOf(resumed.render)).toContain('count=1')
   }, 60_000)
@@ -135,23 +123,18 @@ describe('ui page threads start with the first page request', () => {
 })
 
 describe('ui_page_threads: 0 (sessions in the page server thread)', () => {
+  const server = new PageServerFixture()
   let sc: Sidecar
-  const clients: PageClient[] = []
 
   beforeAll(async () => {
-    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '0', BURN_MS: '600' }, 60_000)
+    sc = await server.start('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '0', BURN_MS: '600' })
   }, 70_000)
-  afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close()))
-    await sc?.stop()
-  })
+  afterAll(() => server.stop())
 
   it('serves sessions, media and resume in-process; a burning session delays the others (the trade-off)', async () => {
     const open = async (sessionId: string | null = null) => {
-      const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
-      clients.push(c)
-      c.send({ type: 'hello', sessionId, path: '/', query: '' })
-      return { c, session: await c.next('session'), render: await c.render() }
+      const c = await server.connect()
+      return { c, ...(await server.hello(c, sessionId)) }
     }
     const a = await open()
     const b = await open()
@@ -175,42 +158,28 @@ describe('ui_page_threads: 0 (sessions in the page server thread)', () => {
 })
 
 describe('ui page threads: a crashed thread', () => {
+  const server = new PageServerFixture()
   let sc: Sidecar
-  const clients: PageClient[] = []
-  const connect = async (): Promise<PageClient> => {
-    const c = await new PageClient(`ws://127.0.0.1:${sc.port}/_stcore/stream`).open()
-    clients.push(c)
-    return c
-  }
-  const hello = async (c: PageClient, sessionId: string | null = null) => {
-    c.send({ type: 'hello', sessionId, path: '/', query: '' })
-    return { session: await c.next('session', 15_000), render: await c.render(15_000) }
-  }
-  const buttonId = (render: Awaited<ReturnType<PageClient['render']>>, label: string): string =>
-    render.main.find((n) => n.type === 'button' && n.props.label === label)!.id
 
   // A fresh pool: the first two sessions land on different threads.
   beforeAll(async () => {
-    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_LOG_LEVEL: 'info' }, 60_000)
+    sc = await server.start('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_LOG_LEVEL: 'info' })
   }, 70_000)
-  afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close()))
-    await sc?.stop()
-  })
+  afterAll(() => server.stop())
 
   it('a thread that crashes is replaced: its sessions continue on a new thread with their state, on the same socket; the others keep running', async () => {
-    const a = await connect()
-    const { session: sa, render: ra } = await hello(a)
+    const a = await server.connect()
+    const { session: sa, render: ra } = await server.hello(a)
     a.send({ type: 'widget', id: buttonId(ra, 'Add'), value: true, trigger: true })
     expect(textOf(await a.render())).toContain('count=1')
-    const b = await connect()
-    const { render: rb } = await hello(b)
+    const b = await server.connect()
+    const { render: rb } = await server.hello(b)
     let closed = false
     a.ws.on('close', () => (closed = true))
     a.send({ type: 'widget', id: buttonId(ra, 'Crash'), value: true, trigger: true })
     // No close and no reconnect: the page server asks the browser to say hello again on this socket.
     await a.next('resume', 10_000)
-    const again = await hello(a, sa.sessionId)
+    const again = await server.hello(a, sa.sessionId)
     expect(again.session).toMatchObject({ sessionId: sa.sessionId, restored: true })
     expect(textOf(again.render)).toContain('count=1')
     expect(closed).toBe(false)
@@ -227,8 +196,8 @@ describe('ui page threads: a crashed thread', () => {
   }, 60_000)
 
   it('a session whose page crashes its thread on every run stops being moved: its socket closes with 1011', async () => {
-    const c = await connect()
-    const { session, render } = await hello(c)
+    const c = await server.connect()
+    const { session, render } = await server.hello(c)
     const closed = once(c.ws, 'close') as Promise<[number, Buffer]>
     let sessionId = session.sessionId
     let crash = buttonId(render, 'Crash')
@@ -241,7 +210,7 @@ describe('ui page threads: a crashed thread', () => {
       if (answer === 'closed') break
       expect(answer).toBe('resume')
       expect(round).toBeLessThan(3)
-      const again = await hello(c, sessionId)
+      const again = await server.hello(c, sessionId)
       sessionId = again.session.sessionId
       crash = buttonId(again.render, 'Crash')
     }

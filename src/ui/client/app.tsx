@@ -19,6 +19,7 @@ export function App({ runtime }: { runtime: Runtime }) {
   const sidebar = logo ? state.sidebar.slice(1) : state.sidebar
   const hasSidebar = hasNav || sidebar.length > 0
   const layout = state.page?.layout ?? 'centered'
+  const waitingForLoad = state.devError !== null && !state.everConnected
 
   useEffect(() => {
     if (!menuOpen) return
@@ -62,7 +63,8 @@ export function App({ runtime }: { runtime: Runtime }) {
         {logo ? <Logo props={logo} corner={hasSidebar ? 'narrow' : 'always'} /> : null}
         <main id="svc-main" class="svc-main" tabIndex={-1}>
           <div class={state.notFound ? 'svc-block-container is-not-found' : 'svc-block-container'}>
-            <ReconnectBanner state={state} />
+            {/* A tab that never had a session while the app does not load waits for the next good save: the overlay says why, alone. */}
+            {waitingForLoad ? null : <ReconnectBanner state={state} />}
             <ErrorBanner message={state.error} />
             <StoppedBanner seconds={state.stoppedAfter} />
             {state.page?.breadcrumb && state.page.breadcrumb.length > 0 ? (
@@ -74,12 +76,12 @@ export function App({ runtime }: { runtime: Runtime }) {
             ) : null}
             {state.notFound && state.main.length === 0 ? <NotFound state={state} /> : null}
             {state.notFound && state.main.length > 0 ? <p class="svc-eyebrow">404</p> : null}
-            {state.page === null ? <Skeleton /> : <Nodes nodes={state.main} />}
+            {state.page === null ? waitingForLoad ? null : <Skeleton /> : <Nodes nodes={state.main} />}
           </div>
         </main>
       </div>
       <Toasts toasts={state.toasts} />
-      <DevErrorOverlay error={state.devError} />
+      <DevErrorOverlay error={state.devError} pageWaiting={waitingForLoad} />
     </RuntimeContext.Provider>
   )
 }

@@ -3,7 +3,7 @@ import { getClient } from '../../client/api-client.js'
 import { isSvcError } from '../../errors.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { markPagesOnly } from '../../internal/process-role.js'
-import { loadTarget } from '../../target/load-target.js'
+import { loadTarget, stopAppTransforms } from '../../target/load-target.js'
 import { declaredComponents } from '../components.js'
 import { overridesFromEnv } from '../inject.js'
 import { MediaStore } from '../media-store.js'
@@ -37,7 +37,9 @@ let loaded: { app: PageServerApp; file: string; exportName: string }
 try {
   markPagesOnly()
   loaded = await loadTarget(data.target, data.cwd)
+  await stopAppTransforms()
 } catch (err) {
+  await stopAppTransforms()
   const { devLoadError } = await import('./dev-load-error.js')
   // loadTarget wraps what the import threw in its one-line SvcError; the overlay reads the original.
   const cause = isSvcError(err) && err.code === 'SVC_ERR_TARGET_IMPORT_FAILED' ? (err.cause ?? err) : err

@@ -66,6 +66,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   #nextConn = 1
   #nextUpload = 1
   #watchdog: NodeJS.Timeout | null = null
+  /** The last dev reload did not load: a new thread would load the broken file, so new sessions go to the running ones. */
+  #saveBroken = false
 
   constructor(options: PageThreadPoolOptions) {
     super()
@@ -127,6 +129,12 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
    * When the new code does not load, the running threads keep serving and the result says why.
    */
   async reload(): Promise<{ manifest: PageManifest; moved: number } | { failed: DevLoadError }> {
+    const result = await this.#reload()
+    this.#saveBroken = 'failed' in result
+    return result
+  }
+
+  async #reload(): Promise<{ manifest: PageManifest; moved: number } | { failed: DevLoadError }> {
     const old = this.#threads.filter((t) => t.alive)
     if (old.length === 0) {
       const loaded = await reloadManifest(this.#data)
@@ -208,7 +216,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     const live = this.#threads.filter((t) => t.placeable)
     const empty = live.find((t) => t.load === 0 && t.running === 0 && !t.busy(now))
     if (empty) return empty
-    if (live.length < this.#size) return this.#spawn()
+    if (live.length < this.#size && !(this.#saveBroken && live.some((t) => t.state === 'ready'))) return this.#spawn()
     const turning = live.filter((t) => !t.busy(now))
     if (turning.length === 0 && live.length <= this.#size && live.every((t) => t.stalledFor(now) > OVERFLOW_AFTER_MS)) {
       this.#logger.warn({ page_threads: live.length }, 'ui every page thread is stalled; starting one more for new sessions')

@@ -71,7 +71,11 @@ export class PageThread {
   #settle: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
 
   constructor(data: PageThreadData) {
-    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, resourceLimits: pageThreadResourceLimits() })
+    // esbuild's synchronous calls then run in a process of their own, waited for at once, not in a
+    // service that a nested thread of esbuild starts and that no thread could reap after this one
+    // ends (src/target/transform-service.ts).
+    const env = { ...process.env, ESBUILD_WORKER_THREADS: '0' }
+    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, env, resourceLimits: pageThreadResourceLimits() })
     let settle!: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
     this.ready = new Promise<PageManifest>((ready, failed) => (settle = { ready, failed }))
     this.#settle = settle

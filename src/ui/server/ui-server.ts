@@ -91,6 +91,8 @@ export class UiServer extends Lifecycle {
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #devError: DevLoadError | null = null
+  /** Page sockets that could not open a session while the app does not load: told to say hello again when it does. */
+  #waitingForLoad: (() => void)[] = []
 
   constructor(options: UiServerOptions) {
     super()
@@ -163,6 +165,10 @@ export class UiServer extends Lifecycle {
     this.#devError = error
     const message = devErrorMessage(error)
     for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
+    if (error !== null) return
+    const waiting = this.#waitingForLoad
+    this.#waitingForLoad = []
+    for (const retry of waiting) retry()
   }
 
   /** Close page sockets (1001), end sessions (their snapshots written), stop listening; sockets still open after `PAGE_SERVER_FORCE_CLOSE_MS` are dropped. */
@@ -346,6 +352,7 @@ export class UiServer extends Lifecycle {
           logger: this.#opts.logger,
           maxMessageBytes: this.#opts.maxMessageBytes,
           loadFailing: () => this.#devError !== null,
+          whenLoads: (then) => void this.#waitingForLoad.push(then),
         })
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')

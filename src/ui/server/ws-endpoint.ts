@@ -81,6 +81,8 @@ export function servePageSocket(
     maxMessageBytes: number
     /** True while the dev overlay shows a load error: sessions cannot open, and the error was logged once already. */
     loadFailing?: () => boolean
+    /** Dev: call `then` once the app loads again (the next good save). */
+    whenLoads?: (then: () => void) => void
   },
 ): void {
   const context = handshakeContext(req)
@@ -177,9 +179,17 @@ export function servePageSocket(
         (err: unknown) => {
           for (const { done } of queued ?? []) done()
           queued = null
-          // Under `svc dev` with a broken save, every tab's retry would log the same failure again.
-          if (deps.loadFailing?.()) log.debug({ err }, 'ui session could not be opened: the app does not load (the dev overlay says why)')
-          else log.error({ err }, 'ui session could not be opened')
+          // Under `svc dev` with a broken save the socket stays: the tab shows the overlay (not a
+          // reconnect loop that logs the same failure again) and says hello again once the app loads.
+          if (deps.loadFailing?.() && deps.whenLoads) {
+            log.debug({ err }, 'ui session could not be opened: the app does not load (the dev overlay says why); waiting for the next good save')
+            unbound = true
+            deps.whenLoads(() => {
+              if (!closed) send({ v: UI_PROTOCOL_VERSION, type: 'resume' })
+            })
+            return
+          }
+          log.error({ err }, 'ui session could not be opened')
           ws.close(1011, 'session unavailable')
         },
       )

@@ -1,5 +1,6 @@
 import { SvcError } from '../../errors.js'
 import { sseEvents } from '../../client/sse.js'
+import { readStream } from '../../internal/read-stream.js'
 import type { StreamSource, WriteStreamOptions } from '../st-types.js'
 
 /**
@@ -22,24 +23,6 @@ function isReadableStream(v: unknown): v is ReadableStream<unknown> {
 
 function isResponseLike(v: unknown): v is ResponseLike {
   return typeof v === 'object' && v !== null && 'body' in v && !isReadableStream(v) && !(Symbol.asyncIterator in v)
-}
-
-async function* readStream(stream: ReadableStream<unknown>): AsyncGenerator<unknown> {
-  const reader = stream.getReader()
-  let done = false
-  try {
-    for (;;) {
-      const r = await reader.read()
-      if (r.done) {
-        done = true
-        return
-      }
-      yield r.value
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined)
-    reader.releaseLock()
-  }
 }
 
 /** Strings pass through; bytes are decoded as UTF-8 across chunk boundaries. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createReloadEventFilter, reloadIgnore, TRANSIENT_FILE_MS } from '../../../state/reload-ignore.js'
+import { createReloadEventFilter, reloadIgnore, reloadsOn, TRANSIENT_FILE_MS } from '../../../state/reload-ignore.js'
 
 describe('reloadIgnore', () => {
   const app = '/srv/app'
@@ -62,5 +62,30 @@ describe('createReloadEventFilter', () => {
     counts('add', '/srv/app/new.ts')
     now += TRANSIENT_FILE_MS
     expect(counts('unlink', '/srv/app/new.ts')).toBe(true)
+  })
+})
+
+describe('reloadsOn', () => {
+  const app = '/srv/app'
+  const reloads = reloadsOn([join(app, '.svc', 'secrets.json')])
+
+  it('reloads on what Node and svc import: TypeScript, JavaScript, JSON', () => {
+    for (const p of ['app.ts', 'pages/home.tsx', 'lib/a.mts', 'lib/b.cts', 'x.js', 'x.jsx', 'x.mjs', 'x.cjs', 'data.json', 'svc.config.json', '.svc/secrets.json']) {
+      expect(reloads(join(app, p)), p).toBe(true)
+    }
+  })
+
+  it('not on data, images, docs or logs the app reads or writes', () => {
+    for (const p of ['logo.png', 'README.md', 'orders.csv', 'out.log', 'notes.txt', 'db.sqlite', 'sedX1', 'app.ts.bak']) {
+      expect(reloads(join(app, p)), p).toBe(false)
+    }
+  })
+
+  it('walks down to the secrets file in the ignored .svc folder, and nothing else there', () => {
+    const ignored = reloadIgnore(app, { files: [], dirs: [] }, [join(app, '.svc', 'secrets.json')])
+    expect(ignored(join(app, '.svc'))).toBe(false)
+    expect(ignored(join(app, '.svc', 'secrets.json'))).toBe(false)
+    expect(ignored(join(app, '.svc', 'other.json'))).toBe(true)
+    expect(reloadIgnore(app, { files: [], dirs: [] }, ['/elsewhere/.svc/secrets.json'])(join(app, '.svc'))).toBe(true)
   })
 })

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { Svc } from '../../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../../src/ui/app-test.js'
+import type { UiTestHandle } from '../../../src/ui/app-test.js'
 import type { ClientMessage, ServerMessage, UiNode } from '../../../src/ui/protocol.js'
 import { RenderEncoder } from '../../../src/ui/server/render-diff.js'
-import type { St } from '../../../src/ui/st-types.js'
+import { startCountedPage, widgetMessage } from '../../helpers/page-runs.js'
 
 /**
  * What the browser shows must be what the server holds: whenever the server's value departs from
@@ -14,18 +13,6 @@ import type { St } from '../../../src/ui/st-types.js'
 
 type Render = Extract<ServerMessage, { type: 'render' }>
 
-async function start(page: (st: St) => void | Promise<void>): Promise<UiTestHandle & { runs: () => number }> {
-  const app = new Svc({ title: 'T', log_level: 'fatal' })
-  let runs = 0
-  app.page('/', async (st) => {
-    runs++
-    await page(st)
-  })
-  const at = await createUiTestHandle(app).run()
-  return Object.assign(at, { runs: () => runs })
-}
-
-const widget = (id: string, value: unknown, trigger?: boolean): ClientMessage => ({ v: 1, type: 'widget', id, value, ...(trigger ? { trigger } : {}) })
 const renders = (at: UiTestHandle): Render[] => at.messages.filter((m): m is Render => m.type === 'render' && !m.partial)
 const lastRender = (at: UiTestHandle): Render => renders(at).at(-1)!
 const rev = (at: UiTestHandle, type: Parameters<UiTestHandle['widget']>[0], key: string): number | undefined => (at.widget(type, key).props as { rev?: number }).rev
@@ -46,7 +33,7 @@ function find(nodes: UiNode[], id: string): UiNode | undefined {
 
 describe('a widget the server overrides carries a new revision', () => {
   it('a value and a reset in one run: the render repeats the last value, but the node changes, so it is sent', async () => {
-    const at = await start((st) => {
+    const at = await startCountedPage((st) => {
       if (st.button('Reset', { key: 'reset' })) delete st.sessionState.name
       st.textInput('Name', { key: 'name' })
     })
@@ -54,7 +41,7 @@ describe('a widget the server overrides carries a new revision', () => {
     encoder.encode(lastRender(at))
     const id = at.textInput('name').id
     expect(rev(at, 'textInput', 'name')).toBeUndefined()
-    await together(at, [widget(id, 'typed'), widget(at.button('reset').id, true, true)])
+    await together(at, [widgetMessage(id, 'typed'), widgetMessage(at.button('reset').id, true, true)])
     expect(at.textInput('name').props.value).toBe('')
     expect(rev(at, 'textInput', 'name')).toBe(1)
     const wire = JSON.parse(encoder.encode(lastRender(at))) as { main: { id: string; same?: true; props?: { value: string; rev: number } }[] }
@@ -62,7 +49,7 @@ describe('a widget the server overrides carries a new revision', () => {
   })
 
   it('a value the page sets, even the one it held, and a key deleted in a callback', async () => {
-    const at = await start((st) => {
+    const at = await startCountedPage((st) => {
       if (st.button('Set', { key: 'set' })) st.sessionState.plan = 'Team'
       st.button('Clear', { key: 'clear', onClick: () => void delete st.sessionState.plan })
       st.radio('Plan', ['Free', 'Team'], { key: 'plan' })
@@ -82,7 +69,7 @@ describe('a widget the server overrides carries a new revision', () => {
   })
 
   it('a value the widget cannot hold, a reset drawn after the widget, and a cleared form', async () => {
-    const at = await start((st) => {
+    const at = await startCountedPage((st) => {
       if (st.button('Bad', { key: 'bad' })) st.sessionState.qty = 999
       st.numberInput('Qty', { key: 'qty', min: 0, max: 10, value: 1 })
       const f = st.form('f', { clearOnSubmit: true })
@@ -102,11 +89,11 @@ describe('a widget the server overrides carries a new revision', () => {
 
   it('edits of rows that are gone', async () => {
     let rows = [{ id: 'a', qty: 1 }, { id: 'b', qty: 2 }]
-    const at = await start((st) => {
+    const at = await startCountedPage((st) => {
       st.dataEditor(rows, { key: 'items', rowKey: 'id' })
       st.button('Refresh', { key: 'refresh' })
     })
-    await at.send(widget(at.get('dataEditor')[0]!.id, { editedRows: { b: { qty: 5 } }, addedRows: [], deletedRows: [] }))
+    await at.send(widgetMessage(at.get('dataEditor')[0]!.id, { editedRows: { b: { qty: 5 } }, addedRows: [], deletedRows: [] }))
     expect((at.get('dataEditor')[0]!.props as { rev?: number }).rev).toBeUndefined()
     rows = [{ id: 'a', qty: 1 }]
     await at.button('refresh').click().run()
@@ -114,26 +101,26 @@ describe('a widget the server overrides carries a new revision', () => {
   })
 
   it('a refused value: the last render goes out again with the new revision, and the page does not run', async () => {
-    const at = await start((st) => {
+    const at = await startCountedPage((st) => {
       st.textInput('Code', { key: 'code', maxChars: 3 })
       st.text('end')
     })
     const before = at.runs()
     const sent = renders(at).length
-    await at.send(widget(at.textInput('code').id, 'too long'))
+    await at.send(widgetMessage(at.textInput('code').id, 'too long'))
     expect(at.runs()).toBe(before)
     expect(renders(at)).toHaveLength(sent + 1)
     expect([at.textInput('code').props.value, rev(at, 'textInput', 'code')]).toEqual(['', 1])
     // A message for a widget the page never drew is dropped without an answer.
-    await at.send(widget('$$w-nothing', 'x'))
+    await at.send(widgetMessage('$$w-nothing', 'x'))
     expect(renders(at)).toHaveLength(sent + 1)
   })
 
   it('a widget that is gone and drawn again starts over', async () => {
-    const at = await start((st) => {
+    const at = await startCountedPage((st) => {
       if (st.checkbox('Show', { key: 'show', value: true })) st.textInput('Code', { key: 'code', maxChars: 3 })
     })
-    await at.send(widget(at.textInput('code').id, 'too long'))
+    await at.send(widgetMessage(at.textInput('code').id, 'too long'))
     expect(rev(at, 'textInput', 'code')).toBe(1)
     await at.checkbox('show').uncheck().run()
     await at.checkbox('show').check().run()
@@ -145,18 +132,18 @@ describe('renders say how much of the browser\'s input they reflect', () => {
   it('counts the messages handled; input queued behind a click is not reflected yet', async () => {
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
-    const at = await start(async (st) => {
+    const at = await startCountedPage(async (st) => {
       const go = st.button('Go', { key: 'go' })
       const name = st.textInput('Name', { key: 'name' })
       if (go) await gate
       st.text(`name ${name}`)
     })
     const sent = renders(at).length
-    await at.send(widget(at.textInput('name').id, 'a'))
+    await at.send(widgetMessage(at.textInput('name').id, 'a'))
     expect(lastRender(at).seen).toBe(1)
-    const click = at.send(widget(at.button('go').id, true, true))
+    const click = at.send(widgetMessage(at.button('go').id, true, true))
     await new Promise((r) => setImmediate(r))
-    const later = at.send(widget(at.textInput('name').id, 'b'))
+    const later = at.send(widgetMessage(at.textInput('name').id, 'b'))
     release()
     await Promise.all([click, later])
     const [afterClick, afterLater] = renders(at).slice(sent + 1)
@@ -168,14 +155,14 @@ describe('renders say how much of the browser\'s input they reflect', () => {
   })
 
   it('quotes the number the browser gave the last message, so a message the server could not take leaves no gap', async () => {
-    const at = await start((st) => {
+    const at = await startCountedPage((st) => {
       st.textInput('Name', { key: 'name' })
     })
     // Messages 1 and 2 never reached the session (refused by the socket's schema, say).
     await at.send({ v: 1, type: 'widget', id: at.textInput('name').id, value: 'a', n: 3 })
     expect(lastRender(at).seen).toBe(3)
     // The test handle sends no numbers: its messages count on from the last one.
-    await at.send(widget(at.textInput('name').id, 'b'))
+    await at.send(widgetMessage(at.textInput('name').id, 'b'))
     expect(lastRender(at).seen).toBe(4)
   })
 })

@@ -2,7 +2,7 @@ import embed from 'vega-embed'
 import { expressionInterpreter } from 'vega-interpreter'
 import type { VegaLiteChartProps } from '../../elements.js'
 import { cssVar, onThemeChange } from '../lazy/theme-mode.js'
-import type { MountView } from '../lazy/view.js'
+import { propsChanged, type MountView } from '../lazy/view.js'
 
 /**
  * The lazily loaded chart chunk: every chart element (the four builders and `vegaLiteChart`).
@@ -67,8 +67,8 @@ async function renderVegaLite(target: HTMLElement, spec: Record<string, unknown>
 export const mount: MountView<VegaLiteChartProps> = (el, initial) => {
   el.classList.add('svc-vega')
   let props = initial
-  // Reruns resend equal props as new objects; only a changed spec (or theme) re-renders the chart.
-  let signature = JSON.stringify(props)
+  // Only a changed spec (or theme) re-renders the chart.
+  const changed = propsChanged(props)
   let finalize: (() => void) | null = null
   let drawing = 0
   let destroyed = false
@@ -116,9 +116,7 @@ export const mount: MountView<VegaLiteChartProps> = (el, initial) => {
     ready: draw(),
     view: {
       update(next) {
-        const nextSignature = JSON.stringify(next)
-        if (nextSignature === signature) return
-        signature = nextSignature
+        if (!changed(next)) return
         props = next
         void draw()
       },

@@ -6,7 +6,7 @@ import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../../setti
 import cssHref from './map.css?url'
 import { loadStylesheet } from './stylesheet.js'
 import { cssVar, onThemeChange, themeMode } from './theme-mode.js'
-import type { MountView } from './view.js'
+import { propsChanged, type MountView } from './view.js'
 
 /**
  * `st.map`: points on a MapLibre GL basemap, in this lazily loaded chunk. MapLibre's worker is a
@@ -91,7 +91,7 @@ function sizeBox(el: HTMLElement, p: MapProps): void {
 export const mount: MountView<MapProps> = (el, initial, host) => {
   const style = resolveStyles(host.mapStyle, host.basePath)
   let props = initial
-  let signature = JSON.stringify(props)
+  const changed = propsChanged(props)
   let map: MapLibreMap | null = null
   let destroyed = false
   const cleanups: (() => void)[] = []
@@ -145,9 +145,7 @@ export const mount: MountView<MapProps> = (el, initial, host) => {
     ready,
     view: {
       update(next) {
-        const nextSignature = JSON.stringify(next)
-        if (nextSignature === signature) return
-        signature = nextSignature
+        if (!changed(next)) return
         props = next
         sizeBox(el, props)
         const source = map?.getSource<GeoJSONSource>(SOURCE)

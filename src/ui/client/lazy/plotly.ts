@@ -4,7 +4,7 @@ import type { PlotlyChartProps, PlotlyPointRef, PlotlyRegion, PlotlySelectionWir
 import cssHref from './plotly.css?url'
 import { loadStylesheet } from './stylesheet.js'
 import { cssVar, onThemeChange } from './theme-mode.js'
-import type { MountView } from './view.js'
+import { propsChanged, type MountView } from './view.js'
 
 /**
  * `st.plotlyChart`: Plotly's own library in this lazily loaded chunk. Selections (a click, a box,
@@ -127,15 +127,15 @@ function drawable(props: PlotlyChartProps): { data: Trace[]; layout: Layout } {
 }
 
 /** The parts of the props that need a redraw when they change (the selection is handled apart). */
-function figureSignature(p: PlotlyChartProps): string {
-  return JSON.stringify([p.figure, p.config, p.theme, p.height, p.useContainerWidth, p.selectionMode])
+function figureOf(p: PlotlyChartProps): unknown[] {
+  return [p.figure, p.config, p.theme, p.height, p.useContainerWidth, p.selectionMode]
 }
 
 export const mount: MountView<PlotlyChartProps> = (el, initial, host) => {
   const graph = el as GraphDiv
   el.classList.add('svc-plotly')
   let props = initial
-  let signature = figureSignature(props)
+  const figureChanged = propsChanged(figureOf(props))
   // What the browser last sent: the server echoing it back needs no redraw (Plotly shows it
   // already); a selection the server changed (a reset, a value from st.sessionState) is drawn.
   let sent = JSON.stringify(props.selection)
@@ -185,11 +185,10 @@ export const mount: MountView<PlotlyChartProps> = (el, initial, host) => {
     ready,
     view: {
       update(next) {
-        const nextSignature = figureSignature(next)
+        const newFigure = figureChanged(figureOf(next))
         const selection = JSON.stringify(next.selection)
-        const redraw = nextSignature !== signature || selection !== sent
+        const redraw = newFigure || selection !== sent
         props = next
-        signature = nextSignature
         sent = selection
         if (redraw) void draw()
       },

@@ -1,6 +1,6 @@
 /**
- * The contract between `app.js` and a lazily loaded element chunk (types only, so importing it
- * pulls no code into `app.js`). A chunk exports a `MountView`: it draws into a host element the
+ * The contract between `app.js` and a lazily loaded element chunk (`app.js` imports its types
+ * only, so it pulls no code into `app.js`). A chunk exports a `MountView`: it draws into a host element the
  * shell made for the node, without Preact, so it shares no module with `app.js` and splitting
  * the bundle never moves code out of `app.js` into extra files a first visit must load.
  */
@@ -25,3 +25,17 @@ export interface View<P> {
 
 /** Resolves when the first draw is done (or failed: the promise rejects with the message to show). */
 export type MountView<P> = (el: HTMLElement, props: P, host: ViewHost) => { view: View<P>; ready: Promise<void> }
+
+/**
+ * Reruns resend equal props as new objects: the returned check is true (and remembers `next`)
+ * only when `next` differs from the props it saw last, starting from `initial`.
+ */
+export function propsChanged<P>(initial: P): (next: P) => boolean {
+  let signature = JSON.stringify(initial)
+  return (next) => {
+    const nextSignature = JSON.stringify(next)
+    if (nextSignature === signature) return false
+    signature = nextSignature
+    return true
+  }
+}

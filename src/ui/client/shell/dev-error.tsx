@@ -4,8 +4,10 @@ import type { DevLoadError } from '../../protocol.js'
 /**
  * `svc dev --reload`: the last save of the app did not load. Shown over the page (which keeps
  * running the previous version) until a save loads again; "Dismiss" hides this error only.
+ * `pageWaiting`: this tab never had a session (no page thread runs a version that loaded), so
+ * only the API keeps the last good code and the page opens with the next good save.
  */
-export function DevErrorOverlay({ error }: { error: DevLoadError | null }) {
+export function DevErrorOverlay({ error, pageWaiting = false }: { error: DevLoadError | null; pageWaiting?: boolean }) {
   const [dismissed, setDismissed] = useState<DevLoadError | null>(null)
   const shown = error !== null && error !== dismissed
   useEffect(() => {
@@ -41,7 +43,9 @@ export function DevErrorOverlay({ error }: { error: DevLoadError | null }) {
         {error.frame.length > 0 ? <CodeFrame error={error} /> : null}
         <p class="svc-dev-error-fix">{sentence(error.fix)}</p>
         <p class="svc-dev-error-note" data-testid="dev-error-note">
-          This page and the API keep running the last version that loaded. Save a fix and this message clears by itself.
+          {pageWaiting
+            ? 'The API keeps running the last version that loaded; this page opens once a save loads. Save a fix and this message clears by itself.'
+            : 'This page and the API keep running the last version that loaded. Save a fix and this message clears by itself.'}
         </p>
       </section>
     </div>
