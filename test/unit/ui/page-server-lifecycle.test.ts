@@ -3,17 +3,13 @@ import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { getClient } from '../../../src/client/api-client.js'
 import type { PageApp } from '../../../src/ui/page-app.js'
-import { MediaStore } from '../../../src/ui/media-store.js'
-import { PageIndex } from '../../../src/ui/runtime/page-directory.js'
-import { LocalSessions, type SessionHost } from '../../../src/ui/server/local-sessions.js'
+import type { LocalSessions, SessionHost } from '../../../src/ui/server/local-sessions.js'
 import { PageSnapshots, type SnapshotBackend } from '../../../src/ui/server/session-snapshots.js'
-import { ClientAssets, clientDir } from '../../../src/ui/server/static-files.js'
-import { UiServer } from '../../../src/ui/server/ui-server.js'
+import { localSessions, startUiServer } from '../../helpers/page-server-parts.js'
 // The pool starts page threads from its built file (page-thread-main.js): the built module, as the page server runs it.
 import { PageThreadPool } from '../../../dist/src/ui/server/page-thread-pool.js'
-import { MediaStore as BuiltMediaStore } from '../../../dist/src/ui/media-store.js'
+import { MediaStore } from '../../../dist/src/ui/media-store.js'
 
 /**
  * The page server's long-lived parts keep the one close contract (src/internal/lifecycle.ts):
@@ -39,25 +35,13 @@ class StuckBackend implements SnapshotBackend {
   async del(): Promise<void> {}
 }
 
-function localSessions(backend: SnapshotBackend): LocalSessions {
+function countingSessions(backend: SnapshotBackend): LocalSessions {
   const app = new Svc({ log_level: 'fatal' })
   app.page('/', (st) => {
     st.sessionState.n = ((st.sessionState.n as number | undefined) ?? 0) + 1
     st.text('hello')
   })
-  return new LocalSessions({
-    app,
-    client: getClient(app),
-    media: new MediaStore(),
-    logger,
-    basePath: '',
-    ttlMs: 60_000,
-    runTimeoutMs: 0,
-    maxPendingUploadBytes: 0,
-    showErrorDetails: true,
-    overrides: {},
-    snapshots: new PageSnapshots({ backend, ttlSeconds: 60, logger }),
-  })
+  return localSessions(app, new PageSnapshots({ backend, ttlSeconds: 60, logger }), logger)
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -71,7 +55,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 describe('LocalSessions keeps the close contract', () => {
   it('close twice is one promise; destroy cuts a close that waits on its snapshot writes short', async () => {
     const backend = new StuckBackend()
-    const sessions = localSessions(backend)
+    const sessions = countingSessions(backend)
     await sessions.open({ requestedId: null, path: '/', query: '' }, context, out)
     await until(() => backend.writes.length === 1, 'the run’s snapshot write')
     const closing = sessions.close()
@@ -98,7 +82,7 @@ describe('PageThreadPool keeps the close contract', () => {
       else process.env.APP_IMPORT_HANGS = before
     })
     const target = `${repo}/test/fixtures/app-slow-import.ts:app`
-    const pool = new PageThreadPool({ size: 1, data: { target, cwd: repo, basePath: '', devMode: false, appFile: target }, logger, media: new BuiltMediaStore(), runTimeoutMs: 0 })
+    const pool = new PageThreadPool({ size: 1, data: { target, cwd: repo, basePath: '', devMode: false, appFile: target }, logger, media: new MediaStore(), runTimeoutMs: 0 })
     onTestFinished(() => pool.destroy())
     return pool
   }
@@ -140,30 +124,12 @@ describe('UiServer keeps the close contract', () => {
     return host
   }
 
-  async function server(sessions: SessionHost): Promise<{ server: UiServer; port: number }> {
-    const s = new UiServer({
-      site: { settings: { title: 'Lifecycle', theme: {} } as unknown as PageApp['settings'], pages: new PageIndex([]) },
-      sessions,
-      pool: null,
-      media: new MediaStore(),
-      basePath: '',
-      host: '127.0.0.1',
-      port: 0,
-      logger,
-      assets: new ClientAssets(clientDir()),
-      maxMessageBytes: 1024,
-      maxUploadBytes: 1024,
-    })
-    onTestFinished(() => s.destroy())
-    return { server: s, port: await s.start() }
-  }
-
   it('close twice is one promise; destroy(err) cuts it short, hands err to the sessions and stops listening', async () => {
     const sessions = stuckSessions()
-    const { server: s, port } = await server(sessions)
+    const { server: s, base } = await startUiServer({ title: 'Lifecycle', theme: {} } as unknown as PageApp['settings'], sessions, logger)
     const closing = s.close()
     expect(s.close()).toBe(closing)
-    const health = await fetch(`http://127.0.0.1:${port}/_stcore/health`)
+    const health = await fetch(`${base}/_stcore/health`)
     expect(health.status).toBe(503)
     const err = new Error('second Ctrl-C')
     const destroying = s.destroy(err)
@@ -171,6 +137,6 @@ describe('UiServer keeps the close contract', () => {
     await destroying
     await closing
     expect(sessions.destroyedWith).toBe(err)
-    await expect(fetch(`http://127.0.0.1:${port}/_stcore/health`)).rejects.toThrow()
+    await expect(fetch(`${base}/_stcore/health`)).rejects.toThrow()
   })
 })
