@@ -8,7 +8,7 @@ import { buildGateway, type Gateway } from './build.js'
 import { createObservability } from './observability.js'
 import { GatewayRuntime } from './runtime.js'
 import { ORPHAN_GRACE_MS } from '../src/internal/deadlines.js'
-import type { Closable } from '../src/internal/closable.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 
 /**
  * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
@@ -26,22 +26,25 @@ export interface GatewayActorOptions {
   logger: Logger
   /** Started by `svc dev` (`SVC_DEV_MODE`): mode-dependent defaults take their dev value. Default false. */
   devMode?: boolean
+  /** How long a `close()` (a signal, not the supervisor's `drain`) gives in-flight work: `shutdown_grace_s`. */
+  shutdownGraceMs: number
   channel: Channel<SupervisorToGateway, GatewayToSupervisor>
   exit: (code: number) => void
 }
 
-export class GatewayActor implements Closable<[graceMs: number, wsGraceMs?: number]> {
+export class GatewayActor extends Lifecycle {
   readonly #opts: GatewayActorOptions
   #state: WorkerState = 'idle'
   #gateway: Gateway | null = null
-  #closing: Promise<void> | null = null
-  #destroying: Promise<void> | null = null
+  /** Set by the first `drainWithin`; a plain `close()` drains within `shutdownGraceMs`. */
+  #graces: { graceMs: number; wsGraceMs: number } | null = null
   #settings: Record<string, unknown> = {}
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
   readonly #pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>()
 
   constructor(opts: GatewayActorOptions) {
+    super()
     this.#opts = opts
   }
 
@@ -53,7 +56,7 @@ export class GatewayActor implements Closable<[graceMs: number, wsGraceMs?: numb
     const { channel } = this.#opts
     channel.onMessage((msg, handle) => this.#onMessage(msg, handle))
     // Nobody waits for an orphan: WebSockets a reload's drain was keeping close now too.
-    channel.onDisconnect(() => this.#drain(ORPHAN_GRACE_MS, 'shutdown', 0))
+    channel.onDisconnect(() => this.#onDrain(ORPHAN_GRACE_MS, 'shutdown', 0))
     this.#state = 'loading'
     try {
       const { app } = await loadTarget(this.#opts.target)
@@ -63,12 +66,12 @@ export class GatewayActor implements Closable<[graceMs: number, wsGraceMs?: numb
       this.#metricsJson = obs.metricsJson
       this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime, devMode: this.#opts.devMode })
       // Stopped while the app loaded: nothing was announced, nothing may serve.
-      if (this.#closing || this.#destroying) {
+      if (this.closed) {
         await this.#gateway.destroy()
         return
       }
     } catch (err) {
-      if (this.#closing || this.#destroying) return
+      if (this.closed) return
       // An app may throw anything, not only an Error.
       const message = err instanceof Error ? err.message : String(err)
       channel.send({ svc: 1, type: 'fatal', code: isSvcError(err) ? err.code : 'SVC_ERR_TARGET_IMPORT_FAILED', message })
@@ -98,7 +101,7 @@ export class GatewayActor implements Closable<[graceMs: number, wsGraceMs?: numb
         void this.#switchUpstream(msg.url)
         return
       case 'drain':
-        this.#drain(msg.grace_ms, msg.reason, msg.ws_grace_ms ?? 0)
+        this.#onDrain(msg.grace_ms, msg.reason, msg.ws_grace_ms ?? 0)
         return
       case 'metrics_collect':
         void this.#answerCollect(msg.id)
@@ -183,9 +186,9 @@ export class GatewayActor implements Closable<[graceMs: number, wsGraceMs?: numb
    * drain while one runs changes only what happens to the WebSockets: a shutdown closes them now,
    * a reload moves their deadline.
    */
-  #drain(graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs: number): void {
-    if (this.#closing === null) {
-      void this.close(graceMs, reason === 'reload' ? wsGraceMs : 0)
+  #onDrain(graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs: number): void {
+    if (!this.closed) {
+      void this.drainWithin(graceMs, reason === 'reload' ? wsGraceMs : 0)
       return
     }
     if (reason === 'shutdown') this.#gateway?.closeWebSockets()
@@ -193,41 +196,37 @@ export class GatewayActor implements Closable<[graceMs: number, wsGraceMs?: numb
   }
 
   /**
-   * Drain within `graceMs` (WebSockets: see Gateway.close), tell the supervisor, exit 0. Same
-   * promise on repeat; after destroy(), destroy()'s.
+   * Drain within `graceMs` (WebSockets: see Gateway.drainWithin), tell the supervisor, exit 0. The
+   * same promise as `close()`; the first call sets the graces.
    */
-  close(graceMs: number, wsGraceMs = 0): Promise<void> {
-    this.#closing ??= this.#destroying ?? this.#close(graceMs, wsGraceMs)
-    return this.#closing
+  drainWithin(graceMs: number, wsGraceMs = 0): Promise<void> {
+    this.#graces ??= { graceMs, wsGraceMs }
+    return this.close()
   }
 
-  /**
-   * Stop now: connections and WebSockets dropped, the upstream pool aborted, the app closed, exit 1
-   * (not drained). Cuts a running close() short. Same promise on repeat.
-   */
-  destroy(): Promise<void> {
-    this.#destroying ??= this.#destroy()
-    return this.#destroying
-  }
-
-  async #close(graceMs: number, wsGraceMs: number): Promise<void> {
+  protected async drain(): Promise<void> {
     if (this.#state === 'stopped') return
+    const { graceMs, wsGraceMs } = this.#graces ?? { graceMs: this.#opts.shutdownGraceMs, wsGraceMs: 0 }
     this.#state = 'draining'
     const connections = (await this.#gateway?.server.openConnections()) ?? 0
     // Also a worker that never listened: its app may hold open pools its onClose hooks release.
-    if (this.#gateway) await this.#gateway.close(graceMs, wsGraceMs)
+    if (this.#gateway) await this.#gateway.drainWithin(graceMs, wsGraceMs)
     // destroy() cut the drain short and ends the worker itself.
-    if (this.#destroying) return
+    if (this.destroyed) return
     this.#state = 'stopped'
     this.#opts.channel.send({ svc: 1, type: 'drained', pid: process.pid, connections })
     this.#opts.logger.flush?.()
     this.#opts.exit(0)
   }
 
-  async #destroy(): Promise<void> {
+  /**
+   * Stop now: connections and WebSockets dropped, the upstream pool aborted (requests waiting on it
+   * fail with `err`), the app closed, exit 1 (not drained).
+   */
+  protected async abort(err: Error | undefined): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopped'
-    await this.#gateway?.destroy()
+    await this.#gateway?.destroy(err)
     this.#opts.logger.flush?.()
     this.#opts.exit(1)
   }

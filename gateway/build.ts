@@ -13,11 +13,11 @@ import { createSecurityHeaders } from './security-headers.js'
 import { createStaticRoute } from './static-route.js'
 import { NOOP_OBSERVER, type GatewayObserver } from './observe.js'
 import { GatewayServer, autoMaxConnections } from './server.js'
-import type { Closable } from '../src/internal/closable.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 import { MIN_APP_CLOSE_MS, WS_RETIRE_SPREAD_MS } from '../src/internal/deadlines.js'
 
 /** Everything one gateway worker (or an in-process test client) serves with. */
-export interface Gateway extends Closable<[graceMs: number, wsGraceMs?: number]> {
+export interface Gateway {
   readonly server: GatewayServer
   readonly logger: Logger
   /** The request path without a socket server (in-process test client). */
@@ -28,15 +28,18 @@ export interface Gateway extends Closable<[graceMs: number, wsGraceMs?: number]>
    * Stop accepting, readyz 503, WebSockets closed with 1001, in-flight finished within the grace;
    * then the app's Fastify `onClose` hooks (DB pools) run, within what is left of the grace.
    * `wsGraceMs` > 0 (a reload): WebSockets stay open until they close or that time passes, then
-   * get 1001 spread over `WS_RETIRE_SPREAD_MS`; the close resolves once they are gone.
+   * get 1001 spread over `WS_RETIRE_SPREAD_MS`; the close resolves once they are gone. The same
+   * promise as `close()`: the first call sets the graces.
    */
-  close(graceMs: number, wsGraceMs?: number): Promise<void>
+  drainWithin(graceMs: number, wsGraceMs?: number): Promise<void>
+  /** `drainWithin` the app's `shutdown_grace_s`, WebSockets closed now. */
+  close(): Promise<void>
   /** During a reload's close: WebSockets still open get 1001 spread over time, starting `afterMs` from now. */
   retireWebSockets(afterMs: number): void
   /** During a close: every WebSocket gets 1001 now (a shutdown while a reload's drain waits for them). */
   closeWebSockets(): void
-  /** Now: WebSockets and connections dropped, the upstream pool aborted, the app closed. */
-  destroy(): Promise<void>
+  /** Now: WebSockets and connections dropped, the upstream pool aborted (requests waiting on it fail with `err`), the app closed; cuts a running close short. */
+  destroy(err?: Error): Promise<void>
 }
 
 export interface BuildGatewayOptions {
@@ -98,49 +101,75 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
     decorate: createSecurityHeaders(settings),
     isDraining: () => runtime.draining,
   })
-  let closing: Promise<void> | null = null
-  let destroying: Promise<void> | null = null
   const server = new GatewayServer(handlers, {
     headerTimeoutMs: settings.gateway_client_header_timeout_s * 1000,
     keepAliveTimeoutMs: settings.gateway_keepalive_timeout_s * 1000,
     maxConnections: settings.gateway_max_connections || autoMaxConnections(),
   })
-  return {
-    server,
-    logger,
-    handleRequest: handlers.handleRequest,
-    setUpstream(url) {
-      runtime.uiUpstream = url
-      return http.setUpstream(runtime.uiUpstream)
-    },
-    close(graceMs, wsGraceMs = 0) {
-      closing ??= (async () => {
-        const deadline = Date.now() + graceMs
-        runtime.draining = true
-        const sockets = wsGraceMs > 0 ? () => ws.retire(wsGraceMs, WS_RETIRE_SPREAD_MS) : () => void ws.close(1001, 'server going away')
-        // Resolves once every connection is gone, upgraded ones included.
-        await server.close(graceMs, sockets)
-        await ws.destroy()
-        await http.close()
-        await closeApp(app, Math.max(deadline - Date.now(), MIN_APP_CLOSE_MS), logger)
-      })()
-      return closing
-    },
-    retireWebSockets(afterMs) {
-      ws.retire(afterMs, WS_RETIRE_SPREAD_MS)
-    },
-    closeWebSockets() {
-      void ws.close(1001, 'server going away')
-    },
-    destroy() {
-      destroying ??= (async () => {
-        runtime.draining = true
-        await ws.destroy()
-        await server.destroy()
-        await http.destroy()
-        await app.api.close()
-      })()
-      return destroying
-    },
+  return new BuiltGateway({ app, runtime, logger, server, http, ws, handleRequest: handlers.handleRequest })
+}
+
+class BuiltGateway extends Lifecycle implements Gateway {
+  readonly server: GatewayServer
+  readonly logger: Logger
+  readonly handleRequest: (req: IncomingMessage, res: ServerResponse) => void
+  readonly #app: Svc
+  readonly #runtime: GatewayRuntime
+  readonly #http: HttpProxy
+  readonly #ws: WsProxy
+  #graces: { graceMs: number; wsGraceMs: number } | null = null
+
+  constructor(parts: { app: Svc; runtime: GatewayRuntime; logger: Logger; server: GatewayServer; http: HttpProxy; ws: WsProxy; handleRequest: Gateway['handleRequest'] }) {
+    super()
+    this.#app = parts.app
+    this.#runtime = parts.runtime
+    this.logger = parts.logger
+    this.server = parts.server
+    this.#http = parts.http
+    this.#ws = parts.ws
+    this.handleRequest = parts.handleRequest
+  }
+
+  setUpstream(url: string): Promise<void> {
+    this.#runtime.uiUpstream = url
+    return this.#http.setUpstream(this.#runtime.uiUpstream)
+  }
+
+  drainWithin(graceMs: number, wsGraceMs = 0): Promise<void> {
+    this.#graces ??= { graceMs, wsGraceMs }
+    return this.close()
+  }
+
+  retireWebSockets(afterMs: number): void {
+    this.#ws.retire(afterMs, WS_RETIRE_SPREAD_MS)
+  }
+
+  closeWebSockets(): void {
+    void this.#ws.close()
+  }
+
+  protected async drain(): Promise<void> {
+    const { graceMs, wsGraceMs } = this.#graces ?? { graceMs: this.#app.settings.shutdown_grace_s * 1000, wsGraceMs: 0 }
+    const deadline = Date.now() + graceMs
+    this.#runtime.draining = true
+    // Resolves once every connection is gone, upgraded ones included.
+    const drained = this.server.close()
+    if (wsGraceMs > 0) this.retireWebSockets(wsGraceMs)
+    else this.closeWebSockets()
+    const timer = setTimeout(() => this.server.endHttpConnections(), graceMs)
+    timer.unref()
+    await drained
+    clearTimeout(timer)
+    await this.#ws.destroy()
+    await this.#http.close()
+    await closeApp(this.#app, Math.max(deadline - Date.now(), MIN_APP_CLOSE_MS), this.logger)
+  }
+
+  protected async abort(err: Error | undefined): Promise<void> {
+    this.#runtime.draining = true
+    await this.#ws.destroy()
+    await this.server.destroy()
+    await this.#http.destroy(err)
+    await this.#app.api.close()
   }
 }

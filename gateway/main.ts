@@ -21,9 +21,9 @@ await runProcess(
     const logger = childLogger(createRootLogger(settings), 'svc.gateway', { worker_pid: process.pid })
     proc.logUncaught(logger, 'this gateway worker exits 1; the supervisor restarts it')
     const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')
-    const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, devMode: env.devMode, channel, exit: (code) => void proc.exit(code) })
+    const actor = new GatewayActor({ target: settings.target, uiUpstream: env.uiUpstream, workerId: env.workerId ?? '0', logger, devMode: env.devMode, shutdownGraceMs: settings.shutdown_grace_s * 1000, channel, exit: (code) => void proc.exit(code) })
     // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.
-    proc.serve({ close: () => actor.close(settings.shutdown_grace_s * 1000), destroy: () => actor.destroy() })
+    proc.serve({ close: () => actor.close(), destroy: () => actor.destroy() })
     await actor.start()
   },
 )

@@ -8,7 +8,7 @@ import type { SvcErrorCode } from '../src/errors.js'
 import { errorBody, rejectUpgrade, sendJsonError } from './json-error.js'
 import { resolveRequestId } from '../src/logging/request-id.js'
 import { discardInput, lingerBriefly, lingeringClose, lingeringDestroySoon } from './lingering-close.js'
-import type { Closable } from '../src/internal/closable.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 
 /**
  * The worker's HTTP server and its lifecycle: listen on the handle the supervisor passed (or a
@@ -72,16 +72,15 @@ export function autoMaxConnections(limitsFile = '/proc/self/limits'): number {
 /** Node's own link from a socket to the response it is writing (what its default clientError handler checks). */
 type HttpSocket = Socket & { _httpMessage?: ServerResponse | null }
 
-export class GatewayServer implements Closable<[graceMs: number, beforeWait?: () => void]> {
+export class GatewayServer extends Lifecycle {
   readonly server: Server
   #state: ServerState = 'idle'
-  #draining: Promise<void> | null = null
-  #destroying: Promise<void> | null = null
   /** Connections the supervisor handed over: net.Server's own count does not include them. */
   readonly #handedOver = new Set<Socket>()
   #lastHandedOverClosed: (() => void) | null = null
 
   constructor(handlers: ServerHandlers, limits: ServerLimits) {
+    super()
     this.server = http.createServer(
       {
         keepAliveTimeout: limits.keepAliveTimeoutMs,
@@ -214,15 +213,12 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
   }
 
   /**
-   * Stop accepting and finish in-flight work within `graceMs`, then destroy what is left.
-   * `beforeWait` runs after accepting stopped (close WebSockets there). Same promise on repeat.
+   * Stop accepting and let every connection finish, handed-over and upgraded ones included; no
+   * deadline of its own: at the drain's deadline the caller ends what is left of HTTP
+   * (`endHttpConnections`), or destroys. Synchronously stops accepting, so the caller can close
+   * WebSockets right after calling it.
    */
-  close(graceMs: number, beforeWait?: () => void): Promise<void> {
-    this.#draining ??= this.#drain(graceMs, beforeWait)
-    return this.#draining
-  }
-
-  async #drain(graceMs: number, beforeWait?: () => void): Promise<void> {
+  protected async drain(): Promise<void> {
     if (this.#state !== 'listening') {
       this.#state = 'closed'
       return
@@ -230,23 +226,20 @@ export class GatewayServer implements Closable<[graceMs: number, beforeWait?: ()
     this.#state = 'draining'
     // net.Server#close, not http.Server#close: the latter also drops idle keep-alive sockets at
     // once, racing a client that is sending on one right now. Those expire on their own instead.
-    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(this.server, () => resolve()))
-    beforeWait?.()
-    const timer = setTimeout(() => this.server.closeAllConnections(), graceMs)
-    timer.unref()
-    await closed
+    await new Promise<void>((resolve) => NetServer.prototype.close.call(this.server, () => resolve()))
     if (this.#handedOver.size > 0) await new Promise<void>((resolve) => (this.#lastHandedOverClosed = resolve))
-    clearTimeout(timer)
     this.#state = 'closed'
   }
 
-  /** Now: drop every connection; a close() in progress resolves as the connections go. */
-  destroy(): Promise<void> {
-    if (this.#destroying) return this.#destroying
+  /** The drain's deadline: every HTTP connection, busy or idle, is closed now (upgraded ones are not HTTP's any more). */
+  endHttpConnections(): void {
+    this.server.closeAllConnections()
+  }
+
+  /** Now: drop every connection; cuts a running close() short. */
+  protected async abort(): Promise<void> {
     this.server.closeAllConnections()
     if (this.#state !== 'closed') this.server.close()
     this.#state = 'closed'
-    this.#destroying = Promise.resolve()
-    return this.#destroying
   }
 }

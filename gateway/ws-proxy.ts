@@ -6,7 +6,7 @@ import { ERRORS, type SvcErrorCode } from '../src/errors.js'
 import { rejectUpgrade } from './json-error.js'
 import type { RequestObservation } from './observe.js'
 import { startHeartbeat } from '../src/internal/ws-heartbeat.js'
-import type { Closable } from '../src/internal/closable.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 
 /**
  * The WebSocket hop. Order of a handshake: the gateway's own checks (below) and `ws`'s
@@ -63,17 +63,16 @@ interface Pending {
   done: boolean
 }
 
-export class WsProxy implements Closable<[code?: number, reason?: string]> {
+export class WsProxy extends Lifecycle {
   readonly #opts: WsProxyOptions
   readonly #wss: WebSocketServer
   readonly #pending = new WeakMap<IncomingMessage, Pending>()
   readonly #live = new Set<{ client: WebSocket; upstream: WebSocket }>()
-  #closing: Promise<void> | null = null
-  #destroying: Promise<void> | null = null
   /** The next step of `retire()`: the start of the spread, or the next close in it. */
   #retireTimer: NodeJS.Timeout | null = null
 
   constructor(opts: WsProxyOptions) {
+    super()
     this.#opts = opts
     this.#wss = new WebSocketServer({
       noServer: true,
@@ -238,7 +237,7 @@ export class WsProxy implements Closable<[code?: number, reason?: string]> {
    * clients reconnect spread out, not all in the same instant. Called again, the deadline moves.
    */
   retire(afterMs: number, spreadMs: number): void {
-    if (this.#closing || this.#destroying) return
+    if (this.closed) return
     if (this.#retireTimer) clearTimeout(this.#retireTimer)
     this.#retireTimer = setTimeout(() => this.#closeSpread(spreadMs), afterMs)
   }
@@ -258,13 +257,10 @@ export class WsProxy implements Closable<[code?: number, reason?: string]> {
     closeNext()
   }
 
-  /** Send a close frame (1001 by default) to both ends of every live pair now; resolves once sent. */
-  close(code = 1001, reason = 'server going away'): Promise<void> {
-    if (this.#closing) return this.#closing
+  /** Send a close frame (1001, going away) to both ends of every live pair now; resolves once sent. */
+  protected async drain(): Promise<void> {
     this.#cancelRetire()
-    for (const pair of this.#live) closePair(pair, code, reason)
-    this.#closing = Promise.resolve()
-    return this.#closing
+    for (const pair of this.#live) closePair(pair, 1001, 'server going away')
   }
 
   #cancelRetire(): void {
@@ -273,16 +269,13 @@ export class WsProxy implements Closable<[code?: number, reason?: string]> {
   }
 
   /** Drop every live pair now, without a close handshake. */
-  destroy(): Promise<void> {
-    if (this.#destroying) return this.#destroying
+  protected async abort(): Promise<void> {
     this.#cancelRetire()
     for (const { client, upstream } of this.#live) {
       client.terminate()
       upstream.terminate()
     }
     this.#live.clear()
-    this.#destroying = Promise.resolve()
-    return this.#destroying
   }
 }
 

@@ -1,6 +1,7 @@
 import net, { type Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { SvcError } from '../src/errors.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 
 /**
  * With several gateway workers the supervisor accepts on the public port itself and deals each
@@ -42,7 +43,7 @@ interface Handoff {
   member: Member | null
 }
 
-export class ConnectionDispatcher {
+export class ConnectionDispatcher extends Lifecycle {
   readonly #handle: object
   readonly #logger: Logger
   readonly #server: net.Server
@@ -52,9 +53,9 @@ export class ConnectionDispatcher {
   readonly #queue: Handoff[] = []
   readonly #unacked = new Map<number, Handoff>()
   #nextId = 1
-  #closed = false
 
   constructor(handle: object, logger: Logger) {
+    super()
     this.#handle = handle
     this.#logger = logger
     this.#server = net.createServer({ pauseOnConnect: true }, (socket) => this.#route({ id: this.#nextId++, socket, member: null }))
@@ -76,12 +77,21 @@ export class ConnectionDispatcher {
     })
   }
 
-  /** Stop accepting. Queued connections are closed; handed-over ones finish in their worker. */
-  close(): void {
-    if (this.#closed) return
-    this.#closed = true
+  /**
+   * Stop accepting. Queued connections are closed; handed-over ones finish in their worker (this
+   * process's copies of those not acknowledged yet close with the acknowledgement or the worker's
+   * exit). Resolves at once: nothing here waits on the workers.
+   */
+  protected async drain(): Promise<void> {
     this.#server.close()
     for (const h of this.#queue.splice(0)) h.socket.destroy()
+  }
+
+  /** As `drain`, and this process's copies of connections not acknowledged yet close now too (a worker that took one keeps its own). */
+  protected async abort(): Promise<void> {
+    await this.drain()
+    for (const h of this.#unacked.values()) h.socket.destroy()
+    this.#unacked.clear()
   }
 
   /** `worker` is ready: it joins the rotation. */
@@ -123,7 +133,7 @@ export class ConnectionDispatcher {
   }
 
   #requeue(handoffs: Handoff[]): void {
-    if (this.#closed) {
+    if (this.closed) {
       for (const h of handoffs) h.socket.destroy()
       return
     }
@@ -132,7 +142,7 @@ export class ConnectionDispatcher {
   }
 
   #route(h: Handoff): void {
-    if (this.#closed) {
+    if (this.closed) {
       h.socket.destroy()
       return
     }

@@ -9,7 +9,7 @@ import { SidecarToSupervisor, SupervisorToSidecar } from '../ipc/messages.js'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { signalGroup, killTree } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
-import type { Closable } from '../src/internal/closable.js'
+import { ComposedLifecycle } from '../src/internal/lifecycle.js'
 import { GUARD_EXTRA_MS, SIDECAR_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 import type { ReservedPort } from './bind.js'
 import { childExecArgv } from './child-exec-argv.js'
@@ -102,7 +102,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
 /** The bundled page server's answer to `reload`: the new code serves, or why it did not load. */
 export type PagesReload = { ok: true; moved: number; ms: number } | { ok: false; summary: string }
 
-export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Closable<[logger?: Logger]> {
+export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   readonly spec: SidecarSpec
   readonly #launch: SidecarLauncher
   #proc: SidecarProcess | null = null
@@ -112,8 +112,9 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
   #fatal: { code: string; message: string } | null = null
   /** The ui_command's own pid (group leader), as the guard reported it. */
   #commandPid: number | null = null
-  #stopping: Promise<void> | null = null
-  #destroying: Promise<void> | null = null
+  /** Where the sidecar's malformed messages and a stop past its grace are reported (set by `start`). */
+  #logger: Logger | null = null
+  readonly #lifecycle = new ComposedLifecycle({ drain: () => this.#stop(), abort: () => this.#kill() })
   #reloadIds = 0
   /** `reload` requests sent and not answered yet, by id. */
   readonly #reloads = new Map<number, (r: PagesReload) => void>()
@@ -142,6 +143,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
 
   /** `logger`: where a malformed message from the sidecar is reported. */
   start(logger: Logger): void {
+    this.#logger = logger
     const proc = this.#launch(this.spec, this.#cookie, logger)
     this.#proc = proc
     proc.channel.onMessage((msg) => {
@@ -213,30 +215,30 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> implements Cl
   }
 
   /** SIGTERM to the group, SIGKILL of the tree after the grace. Same promise on repeat. */
-  close(logger?: Logger): Promise<void> {
-    this.#stopping ??= this.#stop(logger)
-    return this.#stopping
+  close(): Promise<void> {
+    return this.#lifecycle.close()
   }
 
-  /** SIGKILL the sidecar's tree now; resolves once it exited. Same promise on repeat. */
+  /** SIGKILL the sidecar's tree now (cutting a close's grace short); resolves once it exited. Same promise on repeat. */
   destroy(): Promise<void> {
-    this.#destroying ??= (async () => {
-      const proc = this.#proc
-      if (!proc || proc.pid === null || this.#exit) return
-      const exited = once(this, 'exit')
-      void proc.kill()
-      await exited
-    })()
-    return this.#destroying
+    return this.#lifecycle.destroy()
   }
 
-  async #stop(logger?: Logger): Promise<void> {
+  async #kill(): Promise<void> {
+    const proc = this.#proc
+    if (!proc || proc.pid === null || this.#exit) return
+    const exited = once(this, 'exit')
+    void proc.kill()
+    await exited
+  }
+
+  async #stop(): Promise<void> {
     const proc = this.#proc
     if (!proc || proc.pid === null || this.#exit) return
     const exited = once(this, 'exit')
     proc.terminate()
     const timer = setTimeout(() => {
-      logger?.warn(`ui sidecar (pid ${proc.pid}) did not stop within ${SIDECAR_STOP_GRACE_MS / 1000} s; killing its process tree`)
+      this.#logger?.warn(`ui sidecar (pid ${proc.pid}) did not stop within ${SIDECAR_STOP_GRACE_MS / 1000} s; killing its process tree`)
       void proc.kill()
     }, SIDECAR_STOP_GRACE_MS + (this.spec.kind === 'command' ? GUARD_EXTRA_MS : 0))
     await exited

@@ -11,7 +11,7 @@ import { ConnectionDispatcher } from './connection-dispatch.js'
 import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
-import type { Closable } from '../src/internal/closable.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 import { FAILURE_DRAIN_MS, MAX_RETIRING_PER_SLOT } from '../src/internal/deadlines.js'
 
 /**
@@ -103,7 +103,7 @@ export interface Topology {
 /** Settings whose change means the sidecar must be started differently. */
 const SIDECAR_LAUNCH_KEYS = ['ui_command', 'ui_health_path', 'root_path'] as const
 
-export class Supervisor implements Closable {
+export class Supervisor extends Lifecycle {
   readonly #o: SupervisorOptions
   readonly #children: Children
   readonly #restart: RestartPolicy
@@ -128,14 +128,13 @@ export class Supervisor implements Closable {
   #reloadPending: ReloadScope | null = null
   /** The reload that runs after the current one, for the requests made meanwhile. */
   #reloadQueued: Promise<void> | null = null
-  #stopping: Promise<void> | null = null
-  #destroying: Promise<void> | null = null
   readonly #metrics: MetricsCollector
   /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`src/process/kill-tree.ts`). */
   readonly treeId = newTreeId()
   #members = 0
 
   constructor(opts: SupervisorOptions) {
+    super()
     this.#o = opts
     this.#children = opts.children ?? forkChildren
     this.#restart = opts.restart ?? RESTART_POLICY
@@ -188,7 +187,7 @@ export class Supervisor implements Closable {
       if (relaunch) {
         const old = sidecar
         sidecar = await this.#startSidecar()
-        await old.close(this.#o.logger)
+        await old.close()
         this.#stillStarting()
         first.send({ svc: 1, type: 'upstream', url: sidecar.url })
       }
@@ -290,7 +289,7 @@ export class Supervisor implements Closable {
   /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
   #spawnWorker(uiUpstream: string, slot: number, standby = false): WorkerHandle {
     const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
-    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), this.#settings.gateway_start_timeout_s * 1000, standby)
+    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), { loadTimeoutMs: this.#settings.gateway_start_timeout_s * 1000, shutdownGraceMs: this.#settings.shutdown_grace_s * 1000 }, standby)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w
@@ -398,7 +397,7 @@ export class Supervisor implements Closable {
         logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START' }, message)
         // The workers still proxy to the old sidecar: it stops after them.
         void this.#stopAll(FAILURE_DRAIN_MS)
-          .then(() => old.close(logger))
+          .then(() => old.close())
           .then(() => this.#finish(1, message))
         return
       } finally {
@@ -411,7 +410,7 @@ export class Supervisor implements Closable {
       const serving = [...this.#workers, ...this.#retiring.map((e) => e.worker)]
       const switched = Promise.all(serving.map((w) => w.switchUpstream(fresh.url)))
       await Promise.race([switched, delay(settings.shutdown_grace_s * 1000, undefined, { ref: false })])
-      await old.close(logger)
+      await old.close()
     }
     const sidecar = this.#sidecar!
     // The supervisor is the one watcher: the page server reloads when told, next to the workers.
@@ -459,7 +458,7 @@ export class Supervisor implements Closable {
     for (const worker of old) {
       const entry = { worker, hurried: false }
       this.#retiring.push(entry)
-      void worker.close(graceMs, 'reload', s.gateway_ws_reload_grace_s * 1000).then(() => {
+      void worker.drainWithin(graceMs, 'reload', s.gateway_ws_reload_grace_s * 1000).then(() => {
         this.#retiring = this.#retiring.filter((e) => e !== entry)
       })
     }
@@ -467,28 +466,15 @@ export class Supervisor implements Closable {
     for (const entry of this.#retiring.slice(0, Math.max(0, excess))) {
       if (entry.hurried) continue
       entry.hurried = true
-      void entry.worker.close(graceMs, 'reload', 0)
+      void entry.worker.drainWithin(graceMs, 'reload', 0)
     }
   }
 
-  /** Graceful: drain every worker within the grace, then stop the sidecar. Same promise on repeat. */
-  close(): Promise<void> {
-    this.#stopping ??= this.#stopLogged()
-    return this.#stopping
-  }
-
-  /** Second Ctrl-C: kill every worker tree now (the sidecar gets its short stop). Same promise on repeat. */
-  destroy(): Promise<void> {
-    this.#destroying ??= (async () => {
-      this.#state = 'stopping'
-      await this.#teardown()
-      this.#finish(1, 'forced stop')
-    })()
-    return this.#destroying
-  }
-
-  /** A stop asked for by a signal or `svc shutdown` says so in the log: a silent exit read like a crash. */
-  async #stopLogged(): Promise<void> {
+  /**
+   * Graceful (`close()`): drain every worker within the grace, then stop the sidecar. A stop asked
+   * for by a signal or `svc shutdown` says so in the log: a silent exit read like a crash.
+   */
+  protected async drain(): Promise<void> {
     const grace = this.#settings.shutdown_grace_s
     if (this.#state === 'running') this.#o.logger.info({ grace_s: grace }, 'stopping: gateway workers drain, then the ui sidecar stops')
     await this.#stopAll(grace * 1000)
@@ -496,20 +482,27 @@ export class Supervisor implements Closable {
     this.#finish(0)
   }
 
+  /** Second Ctrl-C (`destroy()`): kill every worker tree now (the sidecar gets its short stop); exit 1. */
+  protected async abort(): Promise<void> {
+    this.#state = 'stopping'
+    await this.#teardown()
+    this.#finish(1, 'forced stop')
+  }
+
   async #stopAll(graceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
-    this.#dispatcher?.close()
+    void this.#dispatcher?.close()
     const retiring = this.#retiring.map((e) => e.worker)
-    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.close(graceMs, 'shutdown')), this.#dropSpares()])
-    await this.#sidecar?.close(this.#o.logger)
+    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.drainWithin(graceMs, 'shutdown')), this.#dropSpares()])
+    await this.#sidecar?.close()
   }
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
-    this.#dispatcher?.close()
+    void this.#dispatcher?.destroy()
     const retiring = this.#retiring.map((e) => e.worker)
-    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close(this.#o.logger)])
+    await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close()])
   }
 
   #cookie(role: 'sidecar' | 'worker'): string {

@@ -8,7 +8,7 @@ import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { killTree, type Tree } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
 import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatch.js'
-import type { Closable } from '../src/internal/closable.js'
+import { ComposedLifecycle } from '../src/internal/lifecycle.js'
 import { WORKER_KILL_MARGIN_MS, WS_RETIRE_SPREAD_MS } from '../src/internal/deadlines.js'
 import { childExecArgv } from './child-exec-argv.js'
 
@@ -79,13 +79,14 @@ export function forkWorker(env: NodeJS.ProcessEnv, logger: Logger, cookie: strin
   }
 }
 
-export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker, Closable<[graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs?: number]> {
+export class WorkerHandle extends EventEmitter<WorkerEvents> implements ConnectionTaker {
   readonly startedAt = new Date()
   readonly #proc: WorkerProcess
   readonly #channel: Channel<GatewayToSupervisor, SupervisorToGateway>
   #phase: WorkerPhase = 'starting'
-  #stopping: Promise<void> | null = null
-  #destroying: Promise<void> | null = null
+  readonly #lifecycle = new ComposedLifecycle({ drain: () => this.#close(), abort: () => this.#kill() })
+  /** Set by the first `drainWithin`; a plain `close()` is a shutdown within `shutdownGraceMs`. */
+  #plan: { graceMs: number; reason: 'reload' | 'shutdown'; wsGraceMs: number } | null = null
   /** While draining: the SIGKILL if the worker has not exited by `#killAt`. */
   #killTimer: NodeJS.Timeout | null = null
   #killAt = 0
@@ -99,16 +100,19 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
   readonly #exited: Promise<void>
 
   readonly #loadTimeoutMs: number
+  readonly #shutdownGraceMs: number
 
   /**
-   * `loadTimeoutMs`: a worker still not `loaded` then is killed with a `fatal` timeout. `standby`:
-   * the process was forked with `SVC_WORKER_STANDBY=1` and loads the app only on `start()`.
+   * `loadTimeoutMs`: a worker still not `loaded` then is killed with a `fatal` timeout.
+   * `shutdownGraceMs`: the drain grace of a plain `close()`. `standby`: the process was forked
+   * with `SVC_WORKER_STANDBY=1` and loads the app only on `start()`.
    */
-  constructor(proc: WorkerProcess, loadTimeoutMs: number, standby = false) {
+  constructor(proc: WorkerProcess, timing: { loadTimeoutMs: number; shutdownGraceMs: number }, standby = false) {
     super()
     this.#proc = proc
     this.#channel = proc.channel
-    this.#loadTimeoutMs = loadTimeoutMs
+    this.#loadTimeoutMs = timing.loadTimeoutMs
+    this.#shutdownGraceMs = timing.shutdownGraceMs
     this.#exited = new Promise((resolve) => this.once('exit', () => resolve()))
     if (standby) this.#phase = 'standby'
     else this.#armLoadTimer()
@@ -224,22 +228,38 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
    * the worker's WebSockets up to `wsGraceMs` (then closes them spread over
    * `WS_RETIRE_SPREAD_MS`), and the kill waits for that too. Called again while the worker drains,
    * the new drain goes to it (a shutdown closes its WebSockets now; a reload moves their
-   * deadline) and the kill comes no later than the new deadline. Same promise on repeat.
+   * deadline) and the kill comes no later than the new deadline. The same promise as `close()`.
    */
-  close(graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs = 0): Promise<void> {
+  drainWithin(graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs = 0): Promise<void> {
     const keepMs = reason === 'reload' ? wsGraceMs : 0
-    if (this.#stopping) {
-      if (this.#phase === 'draining') this.#drain(graceMs, reason, keepMs)
-      return this.#stopping
-    }
-    this.#stopping = (async () => {
-      if (this.#phase === 'exited') return this.#exited
-      this.#phase = 'draining'
-      this.#drain(graceMs, reason, keepMs)
-      await this.#exited
-      if (this.#killTimer) clearTimeout(this.#killTimer)
-    })()
-    return this.#stopping
+    if (!this.#lifecycle.closed) this.#plan = { graceMs, reason, wsGraceMs: keepMs }
+    else if (this.#phase === 'draining' && !this.#lifecycle.destroyed) this.#drain(graceMs, reason, keepMs)
+    return this.#lifecycle.close()
+  }
+
+  /** A shutdown drain within `shutdownGraceMs` (see `drainWithin`). Same promise on repeat. */
+  close(): Promise<void> {
+    return this.#lifecycle.close()
+  }
+
+  /** SIGKILL the worker's tree now (cutting a drain short); resolves once `exit` was emitted. Same promise on repeat. */
+  destroy(): Promise<void> {
+    return this.#lifecycle.destroy()
+  }
+
+  async #close(): Promise<void> {
+    if (this.#phase === 'exited') return this.#exited
+    const { graceMs, reason, wsGraceMs } = this.#plan ?? { graceMs: this.#shutdownGraceMs, reason: 'shutdown', wsGraceMs: 0 }
+    this.#phase = 'draining'
+    this.#drain(graceMs, reason, wsGraceMs)
+    await this.#exited
+    if (this.#killTimer) clearTimeout(this.#killTimer)
+  }
+
+  async #kill(): Promise<void> {
+    void this.#proc.kill()
+    await this.#exited
+    if (this.#killTimer) clearTimeout(this.#killTimer)
   }
 
   #drain(graceMs: number, reason: 'reload' | 'shutdown', wsGraceMs: number): void {
@@ -252,12 +272,4 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
     this.#killTimer = setTimeout(() => void this.#proc.kill(), deadline - Date.now())
   }
 
-  /** SIGKILL the worker's tree now; resolves once `exit` was emitted. Same promise on repeat. */
-  destroy(): Promise<void> {
-    if (!this.#destroying) {
-      void this.#proc.kill()
-      this.#destroying = this.#exited
-    }
-    return this.#destroying
-  }
 }

@@ -15,6 +15,8 @@ export const MIN_APP_CLOSE_MS = 1_000
 export const ORPHAN_GRACE_MS = 2_000
 /** SIGKILL of the sidecar's tree this long after SIGTERM. */
 export const SIDECAR_STOP_GRACE_MS = 5_000
+/** `svc shutdown --force`: after its SIGKILL of the supervisor's tree, how long the supervisor may take to disappear. */
+export const SHUTDOWN_KILL_WAIT_MS = 2_000
 /** A run's leftover processes get SIGTERM and this long before SIGKILL, like a sidecar's tree. */
 export const LEFTOVER_GRACE_MS = SIDECAR_STOP_GRACE_MS
 /** The sidecar guard gives a ui_command as long; the supervisor waits a second more for the guard. */

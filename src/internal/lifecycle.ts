@@ -6,7 +6,8 @@
  *   when none is given). It cuts a running `close()` short: that close resolves once destroy is
  *   done. A repeated call returns the same promise.
  * A part extends `Lifecycle` and writes only `drain()` and `abort(err)`; `closed` tells it to
- * refuse new work. A part that cannot extend it (it extends another class) composes one.
+ * refuse new work. A part that cannot extend it (it extends another class) composes one: a
+ * `ComposedLifecycle` made of its own drain and abort, to which its close and destroy delegate.
  */
 export abstract class Lifecycle {
   #closing: Promise<void> | null = null
@@ -39,4 +40,22 @@ export abstract class Lifecycle {
   protected abstract drain(): Promise<void>
   /** Stop now; fail pending work with `err` when given. */
   protected abstract abort(err: Error | undefined): Promise<void>
+}
+
+/** The contract held by a part that extends another class (an EventEmitter): its own steps, the one logic. */
+export class ComposedLifecycle extends Lifecycle {
+  readonly #steps: { drain(): Promise<void>; abort(err: Error | undefined): Promise<void> }
+
+  constructor(steps: { drain(): Promise<void>; abort(err: Error | undefined): Promise<void> }) {
+    super()
+    this.#steps = steps
+  }
+
+  protected drain(): Promise<void> {
+    return this.#steps.drain()
+  }
+
+  protected abort(err: Error | undefined): Promise<void> {
+    return this.#steps.abort(err)
+  }
 }

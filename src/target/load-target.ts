@@ -15,6 +15,8 @@ export { parseTarget, resolveTargetFile, TARGET_EXTENSIONS } from './target-path
 export type { ParsedTarget } from './target-path.js'
 
 const DEFAULT_EXPORTS = ['app', 'default'] as const
+/** The name apps import svc by. */
+const SVC_PACKAGE: string = 'svc'
 
 let loaderReady: Promise<void> | null = null
 
@@ -27,8 +29,11 @@ export function registerAppLoader(): Promise<void> {
   loaderReady ??= (async () => {
     // svc's runtime first, without hooks: the app's `import 'svc'` then finds it loaded, and only
     // the app's own files pass through tsx (on Node 20 each load through it is a round trip to
-    // its hooks thread).
-    await import('../index.js')
+    // its hooks thread). By the package's name, as the app imports it (resolved through its
+    // `exports`, a self-reference here): the very module the app gets, and no arrow from the
+    // loader back up to the entry that re-exports what loads apps. A variable, so tsc does not
+    // ask for the entry's types while it builds them.
+    await import(SVC_PACKAGE)
     register()
     const { registerHooks } = module as unknown as { registerHooks?: (hooks: { resolve: typeof resolveSync }) => void }
     if (typeof registerHooks === 'function') registerHooks({ resolve: resolveSync })

@@ -45,13 +45,6 @@ const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]
   ['src/cli', ['src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
 ]
 
-/**
- * Arrows that still run back up, each with why, so the list can only shrink: the app loader warms
- * svc's runtime (the root entry) before tsx's hooks are registered, so an app's `import 'svc'`
- * does not pass through them; the root entry re-exports the test client, which loads apps.
- */
-const KNOWN_BACK_ARROWS: readonly string[] = ['src/target -> src/index.ts']
-
 /** Top-level folders and files outside src/ that are no part of the runtime's picture. */
 const SOURCE_ROOTS = ['src', 'gateway', 'supervisor', 'state', 'ipc']
 
@@ -119,14 +112,9 @@ describe('layers', () => {
     const unexpected = [...arrows()]
       .filter(([key]) => {
         const [from, to] = key.split(' -> ') as [string, string]
-        return !allowed.get(from)?.has(to) && !KNOWN_BACK_ARROWS.includes(key)
+        return !allowed.get(from)?.has(to)
       })
       .flatMap(([, files]) => files)
     expect(unexpected).toEqual([])
-  })
-
-  it('each known back arrow still exists (remove it from the list when it is gone)', () => {
-    const found = arrows()
-    expect(KNOWN_BACK_ARROWS.filter((key) => !found.has(key))).toEqual([])
   })
 })

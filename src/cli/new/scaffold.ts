@@ -70,11 +70,19 @@ export async function scaffoldProject(opts: NewOptions): Promise<NewOutcome> {
   return { ok: true, summary: summary(opts, target, checked.name, svc) }
 }
 
-function projectPackageJson(template: string, name: string, svcSpec: string): string {
-  const pkg = JSON.parse(template) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> }
+/**
+ * The project's package.json. `allowScripts` (npm 11.16+, enforced from npm 12) approves the
+ * install scripts of svc's dependencies that have one (esbuild checks its binary, bufferutil
+ * loads its prebuild), so `npm install` runs them without a warning. svc from a tarball or a
+ * folder is built already: its `prepare` (svc's own build) is denied, keyed by the spec as npm keys
+ * non-registry sources.
+ */
+export function projectPackageJson(template: string, name: string, svcSpec: string): string {
+  const pkg = JSON.parse(template) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; allowScripts: Record<string, boolean> }
   pkg.name = name
   pkg.dependencies.svc = svcSpec
   pkg.devDependencies['@types/node'] = typesNodeRange()
+  if (svcSpec.startsWith('file:')) pkg.allowScripts[svcSpec] = false
   return JSON.stringify(pkg, null, 2) + '\n'
 }
 

@@ -6,6 +6,7 @@ import { describeProcess, isRunning, isSvcProcess } from '../../process/process-
 import { DEFAULT_SHUTDOWN_WAIT_S } from './wait.js'
 import { describeLeftovers, endLeftoverTree } from '../../../state/leftovers.js'
 import { killTree } from '../../process/kill-tree.js'
+import { SHUTDOWN_KILL_WAIT_MS } from '../../internal/deadlines.js'
 
 /**
  * What `svc shutdown` does with a pidfile: stop the supervisor it names, or clean up when the
@@ -14,8 +15,6 @@ import { killTree } from '../../process/kill-tree.js'
 
 /** How often the pid is polled while waiting for it to exit. */
 const POLL_MS = 50
-/** After SIGKILL, how long the process may take to disappear. */
-const KILL_WAIT_MS = 2_000
 export { DEFAULT_SHUTDOWN_WAIT_S }
 
 export interface ShutdownOptions {
@@ -112,7 +111,7 @@ export async function shutdownFromPidfile(options: ShutdownOptions): Promise<Shu
   if (!force) return { code: EXIT.FAILURE, message: `Process ${pid} still running after ${waitS.toFixed(1)}s (try --force)` }
   // The supervisor's tree: its group and descendants, and by its tree id what left them.
   await killTree({ pid, cookie: state !== null && state !== 'invalid' && state.version === 2 ? state.tree_id : null, instance: true })
-  if (await waitForExit(pid, KILL_WAIT_MS)) {
+  if (await waitForExit(pid, SHUTDOWN_KILL_WAIT_MS)) {
     const ended = await cleanUp(pidfile, pid)
     return { code: EXIT.OK, message: `Killed process ${pid}${ended}` }
   }

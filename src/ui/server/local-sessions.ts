@@ -10,6 +10,7 @@ import { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
 import type { UploadIn, UploadOutcome } from './page-thread-messages.js'
 import { kIdentity, kNavigation } from '../../internal/symbols.js'
+import { Lifecycle } from '../../internal/lifecycle.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
@@ -46,7 +47,10 @@ export interface SessionHost {
   open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession>
   /** Keep an uploaded file for its session until its `fileUploader` names it. */
   upload(upload: UploadIn): Promise<UploadOutcome>
+  /** Write what sessions hold (snapshots) and end them. */
   close(): Promise<void>
+  /** End every session now, writing nothing. */
+  destroy(err?: Error): Promise<void>
 }
 
 const MALFORMED: ServerMessage = { v: UI_PROTOCOL_VERSION, type: 'error', message: 'malformed message: expected a JSON page-protocol message with v: 1' }
@@ -55,7 +59,7 @@ const MALFORMED: ServerMessage = { v: UI_PROTOCOL_VERSION, type: 'error', messag
  * Page sessions running in this thread: the sidecar's own event loop (`ui_page_threads: 0`) or
  * one page thread of the pool (page-thread-main.ts). Client messages are parsed here, once.
  */
-export class LocalSessions implements SessionHost {
+export class LocalSessions extends Lifecycle implements SessionHost {
   readonly #manager: SessionManager
   /** The socket each attached session sends to. */
   readonly #sockets = new Map<string, SessionOutput>()
@@ -81,6 +85,7 @@ export class LocalSessions implements SessionHost {
     snapshots: PageSnapshots | null
     onDrop?: (id: string) => void
   }) {
+    super()
     this.#directory = new PageDirectory(options.app.pages)
     this.#app = options.app
     this.#logger = options.logger
@@ -188,8 +193,13 @@ export class LocalSessions implements SessionHost {
     await this.#manager.flushSnapshots()
   }
 
-  async close(): Promise<void> {
+  protected async drain(): Promise<void> {
     await this.#manager.flushSnapshots()
+    this.#manager.closeAll()
+  }
+
+  /** Sessions end without their last snapshot; a drain still writing them ends its sessions again (a no-op). */
+  protected async abort(): Promise<void> {
     this.#manager.closeAll()
   }
 

@@ -6,15 +6,22 @@ await runProcess(
   // Processes the pages started go with the page server, also those in a session of their own.
   { title: 'svc sidecar', beforeExit: async () => (await import('../../process/kill-tree.js')).endOwnTree() },
   async (proc) => {
-    const { answerReloads, describeStartupError, readSidecarEnv, startSidecar, startupFatal } = await import('./sidecar.js')
+    const [{ answerReloads, describeStartupError, readSidecarEnv, startSidecar, startupFatal }, { processChannel }, { SidecarToSupervisor, SupervisorToSidecar }, { createRootLogger }] = await Promise.all([
+      import('./sidecar.js'),
+      import('../../../ipc/channel.js'),
+      import('../../../ipc/messages.js'),
+      import('../../logging/logger.js'),
+    ])
     const env = readSidecarEnv(process.env)
+    // Under the supervisor (IPC present): every message goes through the checked channel. Its log
+    // lines are IPC trouble only, JSON on stderr (the settings that shape the app's logs load later).
+    const channel = process.send ? processChannel(process, { incoming: SupervisorToSidecar, outgoing: SidecarToSupervisor }, createRootLogger({ log_level: 'warn', log_format: 'json' }, process.stderr), 'supervisor') : null
     let sidecar
     try {
       sidecar = await startSidecar(env)
     } catch (err) {
       // Under the supervisor, it reports the failure (once, next to the gateway's verdict on the same app).
-      const fatal = startupFatal(err)
-      if (process.send) process.send(fatal, () => void proc.exit(1))
+      if (channel) channel.send(startupFatal(err), undefined, { sent: () => void proc.exit(1) })
       else {
         process.stderr.write(describeStartupError(err) + '\n')
         await proc.exit(1)
@@ -22,7 +29,7 @@ await runProcess(
       return
     }
     const running = sidecar
-    if (env.devReload && process.send) answerReloads(running)
+    if (env.devReload && channel) answerReloads(running, channel)
     proc.logUncaught(running.logger, 'the page server exits 1; the supervisor stops svc')
     proc.serve({
       close: async () => {

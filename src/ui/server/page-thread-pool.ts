@@ -11,6 +11,7 @@ import { LocalSnapshotStore } from './thread-snapshots.js'
 import { reloadManifest, unexplainedLoadError } from './manifest.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
+import { Lifecycle } from '../../internal/lifecycle.js'
 
 /** Close code for a socket whose session keeps losing its page thread (a page that crashes it on every run). */
 export const THREAD_CRASH_CLOSE_CODE = 1011
@@ -52,7 +53,7 @@ export interface PageThreadPoolOptions {
  * - A thread stalled for `ui_run_timeout_s` is terminated: sessions with a run in progress get
  *   `run_stopped`, the others continue elsewhere. A stalled thread without sockets is reclaimed.
  */
-export class PageThreadPool implements SessionHost {
+export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #size: number
   readonly #data: PageThreadData
   readonly #logger: Logger
@@ -64,12 +65,12 @@ export class PageThreadPool implements SessionHost {
   readonly #resumes = new Map<string, number[]>()
   #nextConn = 1
   #nextUpload = 1
-  #closing = false
   #watchdog: NodeJS.Timeout | null = null
   /** The last dev reload did not load: a new thread would load the broken file, so new sessions go to the running ones. */
   #saveBroken = false
 
   constructor(options: PageThreadPoolOptions) {
+    super()
     this.#size = Math.max(1, options.size)
     this.#data = options.data
     this.#logger = options.logger
@@ -87,7 +88,7 @@ export class PageThreadPool implements SessionHost {
    * it loads while the browser fetches the client and connects. Idempotent.
    */
   warm(): void {
-    if (this.#closing || this.#threads.some((t) => t.placeable)) return
+    if (this.closed || this.#threads.some((t) => t.placeable)) return
     this.#logger.info({ page_threads: this.#size }, 'ui page threads starting (first page request)')
     this.#spawn()
   }
@@ -162,22 +163,36 @@ export class PageThreadPool implements SessionHost {
   }
 
   /** Threads flush their session snapshots and close; one that does not answer in time is terminated. */
-  async close(): Promise<void> {
-    this.#closing = true
+  protected async drain(): Promise<void> {
     if (this.#watchdog) clearInterval(this.#watchdog)
     await Promise.all(
       this.#threads.map(async (t) => {
         if (t.state === 'ready') await this.#ask(t, (done) => (t.closed = done), { t: 'close' })
         t.retired = 'close'
+        failOpens(t, stopping())
         await t.worker.terminate()
       }),
     )
     this.#snapshots.close()
   }
 
+  /** Every thread is terminated now, without writing its sessions; sessions still opening fail with `err`. */
+  protected async abort(err: Error | undefined): Promise<void> {
+    if (this.#watchdog) clearInterval(this.#watchdog)
+    await Promise.all(
+      this.#threads.map((t) => {
+        t.retired = 'close'
+        failOpens(t, err ?? stopping())
+        return t.worker.terminate()
+      }),
+    )
+    this.#snapshots.close()
+  }
+
+
   #place(conn: Conn): void {
-    if (this.#closing) {
-      conn.failed?.(new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page server is stopping'))
+    if (this.closed) {
+      conn.failed?.(stopping())
       return
     }
     const pinned = conn.hello.requestedId === null ? undefined : this.#bySession.get(conn.hello.requestedId)
@@ -334,7 +349,7 @@ export class PageThreadPool implements SessionHost {
     const index = this.#threads.indexOf(thread)
     if (index >= 0) this.#threads.splice(index, 1)
     for (const id of thread.sessions) if (this.#bySession.get(id) === thread) this.#bySession.delete(id)
-    if (this.#closing || thread.retired === 'close') return
+    if (this.closed || thread.retired === 'close') return
     if (thread.retired === null && wasReady) {
       this.#logger.error({ exit_code: code, sessions: thread.sessions.size, sockets: thread.conns.size }, 'ui page thread stopped; its sessions continue on a new thread')
     }
@@ -416,6 +431,18 @@ export class PageThreadPool implements SessionHost {
     ])
     clearTimeout(timer)
   }
+}
+
+/** Sockets whose session is still opening on `thread`, which is stopping for good: no other thread takes them. */
+function failOpens(thread: PageThread, err: Error): void {
+  for (const conn of thread.conns.values()) {
+    conn.failed?.(err)
+    conn.opened = conn.failed = null
+  }
+}
+
+function stopping(): SvcError {
+  return new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page server is stopping')
 }
 
 /** `bytes` as a Uint8Array over an ArrayBuffer of its own (so it can be moved to a thread). */

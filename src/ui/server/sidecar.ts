@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { isSvcError } from '../../errors.js'
-import { SidecarToSupervisor, SupervisorToSidecar } from '../../../ipc/messages.js'
-import { processChannel } from '../../../ipc/channel.js'
+import type { SidecarToSupervisor, SupervisorToSidecar } from '../../../ipc/messages.js'
+import type { Channel } from '../../../ipc/channel.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { configFileLayer, envLayer, resolveSettings, settingSources } from '../../settings/resolve.js'
 import { normalizeMountPath } from '../../settings/schema.js'
@@ -200,8 +200,7 @@ function siteOf(manifest: PageManifest): PageSite {
  * Under `svc dev --reload`: answer the supervisor's `reload` requests (it is the one watcher and
  * announces the reload once the pages and the gateway workers both serve the new code).
  */
-export function answerReloads(sidecar: RunningSidecar): void {
-  const channel = processChannel(process, { incoming: SupervisorToSidecar, outgoing: SidecarToSupervisor }, sidecar.logger, 'supervisor')
+export function answerReloads(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
   channel.onMessage((m) => {
     void sidecar.reload().then(
       (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),

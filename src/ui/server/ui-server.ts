@@ -21,6 +21,7 @@ import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { handleUpload, UPLOAD_PATH } from './uploads.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
+import { Lifecycle } from '../../internal/lifecycle.js'
 import { themeCss } from '../../settings/theme.js'
 import { loadAppIcon, type AppIcon } from '../../settings/app-icon.js'
 import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../settings/map-style.js'
@@ -75,7 +76,7 @@ type State = 'idle' | 'starting' | 'ready' | 'closing' | 'closed'
  * WebSocket, all under the base path because the gateway forwards full public paths.
  * `GET /` and `/_stcore/health` also answer at the bare root (readiness probes, the supervisor).
  */
-export class UiServer {
+export class UiServer extends Lifecycle {
   #state: State = 'idle'
   #site: PageSite
   #theme: GeneratedStyle
@@ -89,12 +90,12 @@ export class UiServer {
   readonly #sessions: SessionHost
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
-  #closing: Promise<void> | null = null
   #devError: DevLoadError | null = null
   /** Page sockets that could not open a session while the app does not load: told to say hello again when it does. */
   #waitingForLoad: (() => void)[] = []
 
   constructor(options: UiServerOptions) {
+    super()
     this.#opts = options
     this.#site = options.site
     this.#theme = appTheme(options.site)
@@ -170,27 +171,39 @@ export class UiServer {
     for (const retry of waiting) retry()
   }
 
-  /** Close page sockets (1001), drop sessions, stop listening. Idempotent. */
-  close(): Promise<void> {
-    this.#closing ??= this.#close()
-    return this.#closing
-  }
-
-  async #close(): Promise<void> {
+  /** Close page sockets (1001), end sessions (their snapshots written), stop listening; sockets still open after `PAGE_SERVER_FORCE_CLOSE_MS` are dropped. */
+  protected async drain(): Promise<void> {
     this.#state = 'closing'
     for (const ws of this.#wss.clients) ws.close(1001, 'server shutting down')
     await this.#sessions.close()
-    const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()))
+    const closed = this.#stopListening()
     this.#http.closeIdleConnections()
-    const force = setTimeout(() => {
-      for (const ws of this.#wss.clients) ws.terminate()
-      for (const s of this.#sockets) s.destroy()
-    }, PAGE_SERVER_FORCE_CLOSE_MS)
+    const force = setTimeout(() => this.#dropSockets(), PAGE_SERVER_FORCE_CLOSE_MS)
     force.unref()
     await closed
     clearTimeout(force)
     this.#wss.close()
     this.#state = 'closed'
+  }
+
+  /** Drop every socket now and end sessions without writing them; sessions still opening fail with `err`. */
+  protected async abort(err: Error | undefined): Promise<void> {
+    this.#state = 'closing'
+    const closed = this.#stopListening()
+    this.#dropSockets()
+    await this.#sessions.destroy(err)
+    await closed
+    this.#wss.close()
+    this.#state = 'closed'
+  }
+
+  #stopListening(): Promise<void> {
+    return new Promise<void>((resolve) => this.#http.close(() => resolve()))
+  }
+
+  #dropSockets(): void {
+    for (const ws of this.#wss.clients) ws.terminate()
+    for (const s of this.#sockets) s.destroy()
   }
 
   #under(path: string, suffix: string): boolean {

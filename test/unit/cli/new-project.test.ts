@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { checkProjectName, suggestName } from '../../../src/cli/new/project-name.js'
 import { defaultSvcSpec } from '../../../src/cli/new/svc-spec.js'
-import { typesNodeRange } from '../../../src/cli/new/scaffold.js'
+import { projectPackageJson, typesNodeRange } from '../../../src/cli/new/scaffold.js'
+import { readFileSync } from 'node:fs'
 
 describe('svc new: @types/node', () => {
   it('follows the major of the Node that runs svc new', () => {
@@ -79,5 +80,18 @@ describe('svc new: the default svc dependency spec', () => {
     expect(defaultSvcSpec(pkg, '0.1.0')).toEqual({ spec: '^0.1.0', source: 'unknown' })
     await writeFile(join(root, 'project', 'node_modules', '.package-lock.json'), '{ not json')
     expect(defaultSvcSpec(pkg, '0.1.0')).toEqual({ spec: '^0.1.0', source: 'unknown' })
+  })
+})
+
+describe('svc new: install scripts (npm allowScripts)', () => {
+  const template = readFileSync(new URL('../../../templates/new/package.json', import.meta.url), 'utf8')
+  const allow = (spec: string): Record<string, boolean> => (JSON.parse(projectPackageJson(template, 'my-app', spec)) as { allowScripts: Record<string, boolean> }).allowScripts
+
+  it('approves the dependencies whose install scripts svc relies on', () => {
+    expect(allow('^0.1.0')).toEqual({ bufferutil: true, esbuild: true })
+  })
+
+  it('denies the build script of svc from a tarball or folder (it ships built), keyed by the spec as npm keys it', () => {
+    expect(allow('file:/tmp/svc-0.1.0.tgz')).toEqual({ bufferutil: true, esbuild: true, 'file:/tmp/svc-0.1.0.tgz': false })
   })
 })

@@ -8,7 +8,7 @@ import { GatewayToSupervisor, SupervisorToGateway } from '../../../ipc/messages.
 import { bindPublicPort } from '../../../supervisor/bind.js'
 
 /**
- * GatewayActor keeps the lifecycle contract (src/internal/closable.ts): a real app and gateway on
+ * GatewayActor keeps the lifecycle contract (src/internal/lifecycle.ts): a real app and gateway on
  * a loopback port, the supervisor's side of the IPC an in-memory channel.
  */
 const logger = pino({ level: 'silent' })
@@ -35,7 +35,7 @@ async function startActor(): Promise<Started> {
     received.push(msg)
     if (msg.type === 'ready') onReady()
   })
-  const actor = new GatewayActor({ target: 'test/fixtures/app-in-process.ts:app', uiUpstream: 'http://127.0.0.1:9', workerId: '0', logger, channel: worker, exit: (code) => exits.push(code) })
+  const actor = new GatewayActor({ target: 'test/fixtures/app-in-process.ts:app', uiUpstream: 'http://127.0.0.1:9', workerId: '0', logger, shutdownGraceMs: 1_000, channel: worker, exit: (code) => exits.push(code) })
   actors.push(actor)
   const bound = await bindPublicPort('127.0.0.1', 0)
   await actor.start()
@@ -65,8 +65,8 @@ function slowRequest(port: number, ms: number): { arrived: Promise<void>; done: 
 describe('GatewayActor keeps the lifecycle contract', () => {
   it('close() drains, reports drained and exits 0; the same promise on repeat; destroy() after it is safe', async () => {
     const s = await startActor()
-    const closed = s.actor.close(1_000)
-    expect(s.actor.close(1_000)).toBe(closed)
+    const closed = s.actor.close()
+    expect(s.actor.close()).toBe(closed)
     await closed
     expect(s.actor.state).toBe('stopped')
     expect(s.exits).toEqual([0])
@@ -80,7 +80,7 @@ describe('GatewayActor keeps the lifecycle contract', () => {
     const s = await startActor()
     const destroyed = s.actor.destroy()
     expect(s.actor.destroy()).toBe(destroyed)
-    expect(s.actor.close(1_000)).toBe(destroyed)
+    expect(s.actor.close()).toBe(destroyed)
     await destroyed
     expect(s.actor.state).toBe('stopped')
     expect(s.exits).toEqual([1])
@@ -92,7 +92,7 @@ describe('GatewayActor keeps the lifecycle contract', () => {
     const s = await startActor()
     const slow = slowRequest(s.port, 20_000)
     await slow.arrived
-    const closed = s.actor.close(20_000)
+    const closed = s.actor.drainWithin(20_000)
     const t0 = Date.now()
     await s.actor.destroy()
     await closed
@@ -107,7 +107,7 @@ describe('GatewayActor keeps the lifecycle contract', () => {
     const received: string[] = []
     supervisor.onMessage((msg) => received.push(msg.type))
     const exits: number[] = []
-    const actor = new GatewayActor({ target: 'test/fixtures/app-in-process.ts:app', uiUpstream: 'http://127.0.0.1:9', workerId: '0', logger, channel: worker, exit: (code) => exits.push(code) })
+    const actor = new GatewayActor({ target: 'test/fixtures/app-in-process.ts:app', uiUpstream: 'http://127.0.0.1:9', workerId: '0', logger, shutdownGraceMs: 1_000, channel: worker, exit: (code) => exits.push(code) })
     const started = actor.start()
     await actor.destroy()
     await started

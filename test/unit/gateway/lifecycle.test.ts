@@ -1,6 +1,5 @@
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import type { Closable } from '../../../src/internal/closable.js'
 import { Svc } from '../../../src/app.js'
 import { buildGateway } from '../../../gateway/build.js'
 import { GatewayRuntime } from '../../../gateway/runtime.js'
@@ -10,7 +9,7 @@ import { GatewayServer } from '../../../gateway/server.js'
 
 const logger = pino({ level: 'silent' })
 
-const parts: Record<string, () => Promise<{ part: Closable<never[]>; close: () => Promise<void> }>> = {
+const parts: Record<string, () => Promise<{ part: { destroy(): Promise<void> }; close: () => Promise<void> }>> = {
   HttpProxy: async () => {
     const part = new HttpProxy('http://127.0.0.1:9', {
       maxBodyBytes: 1024,
@@ -35,11 +34,11 @@ const parts: Record<string, () => Promise<{ part: Closable<never[]>; close: () =
       { headerTimeoutMs: 1_000, keepAliveTimeoutMs: 1_000, maxConnections: 10 },
     )
     await part.listen({ port: 0, host: '127.0.0.1' })
-    return { part, close: () => part.close(1_000) }
+    return { part, close: () => part.close() }
   },
   Gateway: async () => {
     const part = await buildGateway(new Svc({ log_level: 'fatal' }), { runtime: new GatewayRuntime('') })
-    return { part, close: () => part.close(1_000) }
+    return { part, close: () => part.close() }
   },
 }
 

@@ -37,7 +37,7 @@ async function dispatcherOnPort(): Promise<{ d: ConnectionDispatcher; port: numb
   const bound = await bindPublicPort('127.0.0.1', 0)
   const d = new ConnectionDispatcher(bound.handle, logger)
   await d.listen()
-  cleanups.push(() => d.close())
+  cleanups.push(() => void d.destroy())
   return { d, port: bound.port }
 }
 
@@ -174,10 +174,29 @@ describe('connection dispatcher', () => {
     const ended = once(queued, 'close')
     queued.resume()
     await new Promise<void>((r) => setImmediate(r))
-    d.close()
+    await d.close()
     await ended
     const refused = net.connect(port, '127.0.0.1')
     const [err] = (await once(refused, 'error')) as [NodeJS.ErrnoException]
     expect(err.code).toBe('ECONNREFUSED')
+  })
+
+  it('keeps the close contract: close twice is one promise; destroy also drops the copies of connections no worker acknowledged', async () => {
+    const { d, port } = await dispatcherOnPort()
+    const a = new Taker()
+    d.join(a)
+    const client = await connect(port)
+    await a.waitFor(1)
+    const closing = d.close()
+    expect(d.close()).toBe(closing)
+    await closing
+    // A drained dispatcher leaves a handed-over connection to its worker.
+    expect(a.got[0]!.socket.destroyed).toBe(false)
+    const ended = once(client, 'close')
+    const destroying = d.destroy(new Error('forced stop'))
+    expect(d.destroy()).toBe(destroying)
+    await destroying
+    expect(a.got[0]!.socket.destroyed).toBe(true)
+    await ended
   })
 })

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -11,7 +11,10 @@ import { once } from 'node:events'
 const dir = mkdtempSync(join(tmpdir(), 'svc-sidecar-lifecycle-'))
 /** A "sidecar" that ignores SIGTERM: only destroy() (SIGKILL of its tree) ends it quickly. */
 const stubborn = join(dir, 'stubborn.mjs')
-writeFileSync(stubborn, "process.on('SIGTERM', () => {})\nsetInterval(() => {}, 1000)\nprocess.send?.('up')\n")
+writeFileSync(
+  stubborn,
+  `import { writeFileSync } from 'node:fs'\nprocess.on('SIGTERM', () => {})\nsetInterval(() => {}, 1000)\nwriteFileSync(${JSON.stringify(dir)} + '/up-' + process.pid, '')\n`,
+)
 /** A page server that listens on the socket it inherited only once the file `go` exists. */
 const late = join(dir, 'late.mjs')
 const go = join(dir, 'go')
@@ -39,6 +42,15 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((s) => s.destroy()))
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Until the stubborn sidecar `pid` has its SIGTERM handler in place (it says so in a file), or 10 s. */
+async function ignoresSigterm(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!existsSync(join(dir, `up-${pid}`))) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} never got ready`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
 
 describe('Sidecar keeps the lifecycle contract', () => {
   it('never started: close() and destroy() resolve, each the same promise on repeat', async () => {
@@ -71,6 +83,17 @@ describe('Sidecar keeps the lifecycle contract', () => {
     expect(Date.now() - t0).toBeLessThan(3_000)
     expect(s.exited?.signal).toBe('SIGKILL')
     await s.close()
+  })
+
+  it('destroy() cuts a close() waiting out the grace of a sidecar that ignores SIGTERM short', async () => {
+    const s = start(stubborn)
+    await ignoresSigterm(s.pid!)
+    const closed = s.close()
+    const t0 = Date.now()
+    await s.destroy()
+    await closed
+    expect(Date.now() - t0).toBeLessThan(3_000)
+    expect(s.exited?.signal).toBe('SIGKILL')
   })
 })
 

@@ -1,11 +1,9 @@
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { getClient } from '../../../src/client/api-client.js'
-import { MediaStore } from '../../../src/ui/media-store.js'
 import type { ClientMessage, WireServerMessage } from '../../../src/ui/protocol.js'
-import { LocalSessions } from '../../../src/ui/server/local-sessions.js'
 import { PageSnapshots, type SnapshotBackend } from '../../../src/ui/server/session-snapshots.js'
+import { localSessions } from '../../helpers/page-server-parts.js'
 
 /**
  * Write-through of page-session snapshots (issue #22.6): the final render of a run reaches the
@@ -58,19 +56,7 @@ async function counterSession(backend: SnapshotBackend) {
     if (st.button('Add', { key: 'add' })) st.sessionState.count = (st.sessionState.count as number) + 1
     st.text(`count: ${String(st.sessionState.count)}`)
   })
-  const host = new LocalSessions({
-    app,
-    client: getClient(app),
-    media: new MediaStore(),
-    logger,
-    basePath: '',
-    ttlMs: 60_000,
-    runTimeoutMs: 0,
-    maxPendingUploadBytes: 0,
-    showErrorDetails: true,
-    overrides: {},
-    snapshots: new PageSnapshots({ backend, ttlSeconds: 60, logger }),
-  })
+  const host = localSessions(app, new PageSnapshots({ backend, ttlSeconds: 60, logger }), logger)
   const sent: WireServerMessage[] = []
   const bound = await host.open({ requestedId: null, path: '/', query: '' }, context, {
     send: (m) => sent.push((typeof m === 'string' ? JSON.parse(m) : m) as WireServerMessage),

@@ -1,11 +1,8 @@
-import { describe, expect, it, onTestFinished } from 'vitest'
-import { UiServer } from '../../../src/ui/server/ui-server.js'
-import { ClientAssets, clientDir } from '../../../src/ui/server/static-files.js'
+import { describe, expect, it } from 'vitest'
 import type { PageApp } from '../../../src/ui/page-app.js'
-import { MediaStore } from '../../../src/ui/media-store.js'
-import { PageIndex } from '../../../src/ui/runtime/page-directory.js'
 import type { SessionHost } from '../../../src/ui/server/local-sessions.js'
 import { captureLogger } from '../../helpers/observability-log-sink.js'
+import { startUiServer } from '../../helpers/page-server-parts.js'
 
 /**
  * Issue #27.1: a page-server handler that throws answers 500 JSON and the server goes on. The
@@ -23,23 +20,8 @@ describe('page server request handler', () => {
       debug: false,
       theme: {},
     } as unknown as PageApp['settings']
-    const sessions: SessionHost = { size: 0, open: () => Promise.reject(new Error('no sessions here')), upload: () => Promise.reject(new Error('no uploads here')), close: async () => {} }
-    const server = new UiServer({
-      site: { settings, pages: new PageIndex([]) },
-      sessions,
-      pool: null,
-      media: new MediaStore(),
-      basePath: '',
-      host: '127.0.0.1',
-      port: 0,
-      logger,
-      assets: new ClientAssets(clientDir()),
-      maxMessageBytes: 1024 * 1024,
-      maxUploadBytes: 1024 * 1024,
-    })
-    const port = await server.start()
-    onTestFinished(() => server.close())
-    const base = `http://127.0.0.1:${port}`
+    const sessions: SessionHost = { size: 0, open: () => Promise.reject(new Error('no sessions here')), upload: () => Promise.reject(new Error('no uploads here')), close: async () => {}, destroy: async () => {} }
+    const { base } = await startUiServer(settings, sessions, logger)
 
     const failed = await fetch(`${base}/reports?svc_sid=secret-id`, { headers: { 'x-request-id': 'ui-fail-1', accept: 'text/html' } })
     expect(failed.status).toBe(500)

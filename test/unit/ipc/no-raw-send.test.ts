@@ -1,0 +1,32 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+
+/**
+ * Messages between svc's processes go through the checked channel (ipc/channel.ts), whose schemas
+ * live in the IPC union (ipc/messages.ts). The page server's manifest child is the one exception:
+ * it talks to the page server, not the supervisor, and the page server validates its one report
+ * (src/ui/server/manifest.ts).
+ */
+const RAW_SEND_ALLOWED = ['src/ui/server/manifest-main.ts']
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return sources(path)
+    return /\.ts$/.test(name) ? [path] : []
+  })
+}
+
+describe('inter-process messages', () => {
+  it('no process sends around the checked channel (process.send with a message)', () => {
+    const raw = ['src', 'gateway', 'supervisor', 'state', 'ipc']
+      .flatMap((dir) => sources(join(root, dir)))
+      .filter((file) => /process\.send!?\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file))
+    expect(raw.filter((file) => !RAW_SEND_ALLOWED.includes(file))).toEqual([])
+  })
+})
