@@ -2,7 +2,7 @@
  * Pages on the wire (issue #23): the chart page of bench/fixtures/wire-app.ts (one line chart, a
  * small dataframe) through `svc run`, opened in Chromium and read from the DevTools protocol:
  * bytes on the wire of a first and a repeat visit (headers and encoded bodies, page-socket frames),
- * how many requests each makes, whether scripts and styles arrive compressed, and the time from
+ * how many requests each makes (listed one by one for the first visit), whether scripts and styles arrive compressed, and the time from
  * navigation to the drawn chart on a throttled link (10 Mbit/s, 40 ms RTT,
  * `Network.emulateNetworkConditions`) and on loopback. Every figure is printed against a baseline
  * build measured in the same run, in interleaved rounds (medians, with their spread): by default
@@ -15,7 +15,7 @@ import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../test/helpers/e2e-browser.js'
-import { THROTTLED, visit, type Visit } from '../test/helpers/wire-visit.js'
+import { THROTTLED, visit, type RequestRecord, type Visit } from '../test/helpers/wire-visit.js'
 import { buildBaseline } from './lib/baseline.js'
 import { busyWarning, machineLine } from './lib/machine.js'
 import { installCleanup, stopAll } from './lib/processes.js'
@@ -97,13 +97,30 @@ try {
   await stopAll()
 }
 
+/** A request's path, without the tree's origin (each round's port differs). */
+function shortUrl(url: string): string {
+  const u = new URL(url)
+  return u.pathname + u.search
+}
+/**
+ * The browser's own request for /favicon.ico (made without a link, at a time of its choosing) is
+ * not the page's: Chromium stops asking within one browser after a 404 (older builds answered
+ * one) but asks in every fresh context when it got an icon, so counting it would compare a cache
+ * of the browser, not the builds. It is listed, and reported on its own line.
+ */
+function browserIcon(r: RequestRecord): boolean {
+  return new URL(r.url).pathname === '/favicon.ico'
+}
+function pageRequests(v: Visit): RequestRecord[] {
+  return v.requests.filter((r) => !browserIcon(r))
+}
 function bytes(v: Visit): number {
-  return v.httpBytes + v.socketBytes
+  return pageRequests(v).reduce((n, r) => n + r.encodedBytes, 0) + v.socketBytes
 }
 function kB(n: number): string {
   return (n / 1024).toFixed(1)
 }
-const network = (v: Visit): number => v.requests.filter((r) => !r.fromCache).length
+const network = (v: Visit): number => pageRequests(v).filter((r) => !r.fromCache).length
 const assets = (v: Visit) => v.requests.filter((r) => r.type === 'Script' || r.type === 'Stylesheet')
 const compressed = (v: Visit): string => `${assets(v).filter((r) => r.contentEncoding === 'br' || r.contentEncoding === 'gzip').length}/${assets(v).length}`
 
@@ -142,5 +159,16 @@ const rows = figures.map((f) => {
 })
 console.log()
 console.log(table(header, rows))
+console.log('\nfirst visit, request by request (loopback, last round):')
+for (const build of builds) {
+  const last = results.get(build.name)!.at(-1)!.first
+  console.log(`\n${build.name}`)
+  console.log(table(['request', 'type', 'status', 'kB on the wire', 'encoding'], last.requests.map((r) => [shortUrl(r.url), r.type, String(r.status), r.fromCache ? 'cache' : (r.encodedBytes / 1024).toFixed(2), r.contentEncoding ?? ''])))
+}
+for (const build of builds) {
+  const icons = results.get(build.name)!.flatMap((r) => [r.first, r.firstThrottled]).map((v) => v.requests.find(browserIcon))
+  const asked = icons.filter((r) => r !== undefined && !r.fromCache)
+  console.log(`the browser's own /favicon.ico, ${build.name}: asked in ${asked.length} of ${icons.length} first visits${asked.length > 0 ? ` (HTTP ${asked[0]!.status}, ${(asked[0]!.encodedBytes / 1024).toFixed(2)} kB)` : ''}; not counted above`)
+}
 console.log(`\nscripts and styles compressed (first visit): ${builds.map((b) => `${b.name} ${compressed(results.get(b.name)![0]!.first)}`).join(', ')}`)
 console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (timings on a loaded machine are long and noisy; bytes are not)`)

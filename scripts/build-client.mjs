@@ -6,7 +6,7 @@
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildClient } from './client-build.mjs'
-import { assetUrls, highlightCoreAsEsm } from './client-plugins.mjs'
+import { assetUrls, copyIntoEachChunk, highlightCoreAsEsm, singleCopy } from './client-plugins.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist', 'client')
@@ -22,7 +22,13 @@ const manifest = await buildClient({
     { name: 'app', source: `${clientSrc}/main.tsx`, format: 'esm' },
     { name: 'theme', source: `${clientSrc}/theme-init.ts`, format: 'iife' },
   ],
-  plugins: (options) => [assetUrls(options), highlightCoreAsEsm],
+  // The theme and rerun helpers of the chart, map and Plotly chunks: a copy each, not a chunk of their own.
+  plugins: (options) => [
+    assetUrls(options),
+    highlightCoreAsEsm,
+    copyIntoEachChunk([`${clientSrc}/lazy/theme-mode.ts`, `${clientSrc}/lazy/view.ts`]),
+    singleCopy(['vega-expression']),
+  ],
 })
 const kB = (n) => `${(n / 1024).toFixed(1)} kB`
 if (manifest === null) {

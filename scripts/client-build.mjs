@@ -32,7 +32,10 @@ export async function buildClient({ root, outdir, clientSrc, entries, watch = fa
     outdir,
     bundle: true,
     platform: 'browser',
-    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    // The browsers themselves, not a language level: all of them run class private fields and
+    // methods, which an 'es2020' floor made esbuild rewrite into calls of WeakMap helpers (in
+    // app.js, and the helpers in the runtime chunk every page loads beside it).
+    target: ['chrome100', 'firefox100', 'safari15'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
     minify: !watch,

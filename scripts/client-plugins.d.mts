@@ -3,3 +3,7 @@ import type { ClientBuildOptions } from './client-build.mjs'
 
 export function assetUrls(options: ClientBuildOptions): Plugin
 export const highlightCoreAsEsm: Plugin
+/** Each importer gets its own copy of these modules (paths relative to the project) instead of a shared chunk. */
+export function copyIntoEachChunk(files: string[]): Plugin
+/** These packages are bundled once, from the project's node_modules, even where a dependency pins its own copy. */
+export function singleCopy(names: string[]): Plugin

@@ -60,3 +60,53 @@ export const highlightCoreAsEsm = {
     })
   },
 }
+
+/**
+ * A small module that only lazy chunks import (theme helpers, lazy/view.ts's rerun check) would
+ * otherwise become a shared chunk of its own: one more request, before the element can draw, for
+ * a few hundred bytes. Each importer gets its own copy instead (esbuild keys a module by path and
+ * suffix), as a bundler's minimum chunk size would decide. Only for stateless modules: each copy
+ * has its own variables.
+ * @param {string[]} files paths relative to the project
+ * @returns {import('esbuild').Plugin}
+ */
+export function copyIntoEachChunk(files) {
+  return {
+    name: 'copy-into-each-chunk',
+    setup(b) {
+      const root = b.initialOptions.absWorkingDir ?? process.cwd()
+      const wanted = new Set(files.map((f) => join(root, f)))
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.pluginData?.copyOf) return undefined
+        const file = join(args.resolveDir, args.path).replace(/\.js$/, '.ts')
+        if (!wanted.has(file)) return undefined
+        // The importer's path, relative (the same names in any checkout), tells the copies apart.
+        return { path: file, suffix: `?copy-for=${relative(root, args.importer).split('\\').join('/')}` }
+      })
+    },
+  }
+}
+
+/**
+ * Packages bundled once, from the project's own node_modules, even where a dependency pins a
+ * copy of its own: vega-lite 6.4 pins vega-expression ~6.1.0 while vega uses 6.2, which put both
+ * (23 kB each) into the chart chunk. The API vega-lite uses is the same in both (6.2 adds
+ * `encodeURIComponent` and reads quoted object keys in expressions).
+ * @param {string[]} names package names
+ * @returns {import('esbuild').Plugin}
+ */
+export function singleCopy(names) {
+  const filter = new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`)
+  return {
+    name: 'single-copy',
+    setup(b) {
+      const root = b.initialOptions.absWorkingDir ?? process.cwd()
+      b.onResolve({ filter }, async (args) => {
+        if (args.pluginData?.singleCopy || args.resolveDir === root) return undefined
+        // esbuild's own resolution (browser field, export conditions), as if the project imported it.
+        const found = await b.resolve(args.path, { kind: args.kind, resolveDir: root, pluginData: { singleCopy: true } })
+        return found.errors.length > 0 ? { errors: found.errors } : { path: found.path, namespace: found.namespace, sideEffects: found.sideEffects }
+      })
+    },
+  }
+}

@@ -20,8 +20,21 @@ describe('pages on the wire in the browser', () => {
     try {
       const first = await visit(context, svc.url, { readySelector: CHART })
       const scripts = first.requests.filter((r) => r.type === 'Script' || r.type === 'Stylesheet')
-      // app.js, the shared chunk, the chart chunk, theme.js, app.css
-      expect(scripts.length).toBeGreaterThanOrEqual(5)
+      // theme.js, app.css, app.js, esbuild's runtime chunk and the chart chunk; nothing else (issue
+      // #25: no chunk split off the chart's for the theme helpers of the new elements). The icon is
+      // left out: browsers ask for one by themselves (the shell links it under a root path), at a
+      // time of their choosing.
+      const file = (url: string): string => new URL(url).pathname.replace(/^\/tools\/_stcore\/static\//, '').replace(/-[A-Z0-9]{8}\./, '.')
+      const asked = first.requests.filter((r) => !r.url.endsWith('/favicon.ico'))
+      expect(asked.map((r) => (r.type === 'Document' || r.type === 'WebSocket' ? r.type : file(r.url))).sort()).toEqual([
+        'Document',
+        'WebSocket',
+        'app.css',
+        'app.js',
+        'chunks/chunk.js',
+        'chunks/render.js',
+        'theme.js',
+      ])
       for (const r of scripts) {
         expect(r.contentEncoding, r.url).toBe('br')
         expect(r.cacheControl, r.url).toBe('public, max-age=31536000, immutable')

@@ -25,7 +25,7 @@ describe('app icon and map styles from the page server', () => {
     return sc
   }
 
-  it('serves svc’s own icon by default, under the root path and at the bare root, and links it from the shell', async () => {
+  it('serves svc’s own icon by default, under the root path and at the bare root, and links it under a root path only', async () => {
     const sc = await start({})
     for (const path of ['/tools/favicon.ico', '/favicon.ico']) {
       const res = await fetch(`${sc.url}${path}`)
@@ -40,6 +40,11 @@ describe('app icon and map styles from the page server', () => {
     expect(shell).toContain('<link rel="icon" href="/tools/favicon.ico" type="image/svg+xml">')
     // Default map styles stay out of the page (the map chunk knows them).
     expect(shell).toContain('<script type="application/json" id="svc-config">{"basePath":"/tools","title":"UI fixture"}</script>')
+    // At the root the browser's own request for /favicon.ico finds it: no link (issue #25: no
+    // bytes in the shell for an icon the app did not set).
+    const atRoot = await start({ SVC_ROOT_PATH: '' })
+    expect(await (await fetch(`${atRoot.url}/favicon.ico`)).text()).toMatch(/^<svg /)
+    expect(await (await fetch(`${atRoot.url}/`)).text()).not.toContain('rel="icon"')
   })
 
   it('an image file, an emoji, a URL; the map styles the app sets', async () => {
@@ -53,6 +58,7 @@ describe('app icon and map styles from the page server', () => {
 
     const emoji = await start({ SVC_ICON: '📊' })
     expect(await (await fetch(`${emoji.url}/favicon.ico`)).text()).toContain('📊')
+    expect(await (await fetch(`${emoji.url}/tools/`)).text()).toContain('<link rel="icon" href="/tools/favicon.ico" type="image/svg+xml">')
 
     const url = await start({ SVC_ICON: 'https://cdn.example.com/icon.png' })
     const redirect = await fetch(`${url.url}/tools/favicon.ico`, { redirect: 'manual' })

@@ -21,7 +21,7 @@ export interface ShellConfig {
   chunkStyles: Readonly<Record<string, string>>
   /** `st.map`'s basemap styles when the app sets them; null leaves them to the map chunk (and out of every page). */
   mapStyle?: MapStyles | null
-  /** The app icon's URL and type (`/favicon.ico` under the base path, or the icon's own URL). */
+  /** The app icon's URL and type (`/favicon.ico` under the base path, or the icon's own URL); none: the browser asks `/favicon.ico` itself. */
   icon?: { href: string; type: string | null }
 }
 

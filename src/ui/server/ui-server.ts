@@ -320,7 +320,9 @@ export class UiServer extends Lifecycle {
       },
       chunkStyles: assets.chunkStyles,
       mapStyle: this.#mapStyle,
-      icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type },
+      // Browsers ask /favicon.ico by themselves: svc's own icon is linked only under a root path,
+      // where that request may not reach this server (the shell stays a link shorter at the root).
+      ...((settings.icon ?? '') === '' && base === '' ? {} : { icon: this.#icon.kind === 'redirect' ? { href: this.#icon.url, type: null } : { href: base + FAVICON_PATH, type: this.#icon.type } }),
     })
   }
 
