@@ -32,3 +32,5 @@ export const THREAD_CLOSE_MS = 3_000
 export const WS_RETIRE_SPREAD_MS = 10_000
 /** Replaced workers per slot that may keep WebSockets at once; an older one closes its WebSockets at the next reload. */
 export const MAX_RETIRING_PER_SLOT = 2
+/** A page thread's wait for its module-hooks thread to stop esbuild's service (Node 20); past it the thread goes on. */
+export const TRANSFORM_STOP_MS = 1_000

@@ -9,6 +9,7 @@ import type { Svc } from '../app.js'
 import { kSvcApp } from '../internal/symbols.js'
 import { describeImportFailure } from './import-failure.js'
 import { stopTransformService } from './transform-service.js'
+import { TRANSFORM_STOP_MS } from '../internal/deadlines.js'
 import { parseTarget, resolveTargetFile } from './target-path.js'
 
 export { parseTarget, resolveTargetFile, TARGET_EXTENSIONS } from './target-path.js'
@@ -58,7 +59,8 @@ export async function stopAppTransforms(): Promise<void> {
   stopTransformService()
   if (hooksPort === null) return
   hooksPort.postMessage('stop')
-  await once(hooksPort, 'message')
+  // An answer that does not come leaves the service running: a zombie later, never a stuck thread.
+  await once(hooksPort, 'message', { signal: AbortSignal.timeout(TRANSFORM_STOP_MS) }).catch(() => undefined)
 }
 
 /** Load `module:export` and check that it is an `Svc`. TypeScript files load through tsx. */
