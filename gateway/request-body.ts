@@ -100,7 +100,9 @@ export class RequestBody {
         settled = true
         req.off('data', onData)
         req.off('end', onEnd)
-        req.off('error', finish)
+        // The 'error' listener stays: a socket that closes mid-body destroys `req` with an error
+        // emitted on the next tick, and an abort on `signal` can settle first in between; with no
+        // listener left then, the error would be uncaught and end the worker (`finish` ignores it).
         req.off('close', onClose)
         signal.removeEventListener('abort', onAbort)
         if (err === null) {
