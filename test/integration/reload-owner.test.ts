@@ -37,15 +37,30 @@ async function apiVersion(svc: SvcTree): Promise<number> {
   }
 }
 
-/** The version a new page session renders, through the gateway's WebSocket proxy. */
+/**
+ * The version a new page session renders, through the gateway's WebSocket proxy. A socket opened
+ * while the save replaces the worker or the page thread may be closed (1001) or told to `resume`
+ * before it renders; a browser then connects again or says hello again, and so does this.
+ */
 async function pageVersion(svc: SvcTree): Promise<number> {
-  const client = await new PageClient(`${svc.url.replace(/^http/, 'ws')}/_stcore/stream`).open()
-  try {
-    client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
-    await client.next('session', 15_000)
-    return Number(/^v(\d+)$/.exec(textOf(await client.render(15_000)))?.[1])
-  } finally {
-    await client.close()
+  for (let attempt = 1; ; attempt++) {
+    const client = await new PageClient(`${svc.url.replace(/^http/, 'ws')}/_stcore/stream`).open()
+    try {
+      const interrupted = new Promise<'again'>((resolve) => {
+        client.ws.once('close', () => resolve('again'))
+        client.ws.on('message', (d) => {
+          if ((JSON.parse(d.toString()) as { type?: string }).type === 'resume') resolve('again')
+        })
+      })
+      client.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+      const rendered = client.next('session', 15_000).then(async () => Number(/^v(\d+)$/.exec(textOf(await client.render(15_000)))?.[1]))
+      rendered.catch(() => undefined)
+      const outcome = await Promise.race([rendered, interrupted])
+      if (outcome !== 'again') return outcome
+      if (attempt === 3) throw new Error('the page socket was interrupted three times in a row')
+    } finally {
+      await client.close()
+    }
   }
 }
 
