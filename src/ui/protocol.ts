@@ -86,8 +86,9 @@ export type ServerMessage =
        */
       partial?: boolean
       /**
-       * The number (`n`) of the last of this socket's client messages the render reflects: what
-       * the browser did after sending it, the render cannot know, so it does not replace it.
+       * The number (`n`) of the last of this socket's client messages the render reflects (what
+       * its run started from, plus values refused while it ran): what the browser did after
+       * sending it, the render cannot know, so it does not replace it.
        * Absent: the browser takes the render's values as they are.
        */
       seen?: number

@@ -52,6 +52,8 @@ export interface AgreementPage {
   /** What the browser sent since the last call (without the probes), in order. */
   takeFrames(): ClientMessage[]
   settle(): Promise<void>
+  /** Sort the probe table and wait for the server's answer: a message that causes no run. */
+  probe(): Promise<void>
   /** Run `act` (a reload, a lost socket) and wait for the page's next socket. */
   newConnection: (act: () => Promise<unknown>) => Promise<void>
   /** Close the page socket from both ends (as a proxy or a network would); the client reconnects. */
@@ -106,6 +108,14 @@ export async function openAgreementPage(browser: Browser, url: string, what: str
     changed()
   })
 
+  /** Sort the probe table; resolves with the server's answer (the browser may not have drawn it yet). */
+  const probe = async (): Promise<Conn['answers'][number]> => {
+    const c = conn!
+    const n = c.answers.length
+    await page.evaluate((id) => document.querySelector<HTMLButtonElement>(`[data-id="${id}"] .svc-sort`)!.click(), PROBE)
+    await until('the answer to a probe', () => c.answers.length > n)
+    return c.answers[n]!
+  }
   /**
    * Wait until the server has handled everything the browser sent and finished the runs it
    * caused, and the browser has drawn their results. The probe (sorting a small table) is
@@ -119,11 +129,7 @@ export async function openAgreementPage(browser: Browser, url: string, what: str
     await page.locator('.svc-banner').waitFor({ state: 'detached' })
     await page.locator(`[data-id="${PROBE}"] .svc-sort`).waitFor()
     for (let probes = 1; ; probes++) {
-      const c = conn!
-      const n = c.answers.length
-      await page.evaluate((id) => document.querySelector<HTMLButtonElement>(`[data-id="${id}"] .svc-sort`)!.click(), PROBE)
-      await until('the answer to a probe', () => c.answers.length > n)
-      const answer = c.answers[n]!
+      const answer = await probe()
       await page.waitForFunction(
         ({ id, rows }) => JSON.stringify([...document.querySelectorAll(`[data-id="${id}"] tbody tr`)].map((tr) => tr.getAttribute('data-row'))) === JSON.stringify(rows),
         { id: PROBE, rows: answer.rowIds },
@@ -146,6 +152,7 @@ export async function openAgreementPage(browser: Browser, url: string, what: str
       return out
     },
     settle,
+    probe: async () => void (await probe()),
     newConnection,
     dropSocket: () => {
       // Both ends close on their own time; the caller waits for the page's next socket.

@@ -89,6 +89,12 @@ export class PageSession implements RunHost {
   #send: Send | null = null
   /** The number of the last client message handled since the socket attached (the browser numbers them). */
   #received = 0
+  /**
+   * The last message the run under way reflects: what it started from, plus values refused
+   * while it ran (its render stamps them). A table page asked for meanwhile changed nothing the
+   * run decided, so a form draft made before it must not count as overridden by this render.
+   */
+  #reflected = 0
   #path = '/'
   #runId = 0
   #renderedRunId = 0
@@ -160,6 +166,7 @@ export class PageSession implements RunHost {
   attach(send: Send, context: StContext): void {
     this.#send = send
     this.#received = 0
+    this.#reflected = 0
     this.context = context
   }
 
@@ -332,8 +339,14 @@ export class PageSession implements RunHost {
    * under way stamps it into its own final render.
    */
   #resync(): void {
-    if (!this.#settled || !this.widgets.revisions.hasUnstamped || this.#renderedRunId === 0) return
+    if (!this.widgets.revisions.hasUnstamped) return
+    if (!this.#settled) {
+      this.#reflected = this.#received
+      return
+    }
+    if (this.#renderedRunId === 0) return
     this.widgets.revisions.stamp([...this.#previous.main, ...this.#previous.sidebar])
+    this.#reflected = this.#received
     this.#emit(this.#render(this.#renderedRunId, this.#lastPage, this.#lastMeta, this.#previous.main, this.#previous.sidebar, false))
   }
 
@@ -384,6 +397,7 @@ export class PageSession implements RunHost {
 
   async #run(): Promise<void> {
     this.#runningScope = null
+    this.#reflected = this.#received
     const ctx = new RunContext(this.generation, this)
     const runId = ++this.#runId
     this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: true })
@@ -493,6 +507,7 @@ export class PageSession implements RunHost {
     const slot = spec && findNode([...this.#previous.main, ...this.#previous.sidebar], id)
     if (!spec || !slot) return this.#run()
     this.#runningScope = id
+    this.#reflected = this.#received
     const ctx = new RunContext(this.generation, this, id)
     const runId = ++this.#runId
     this.#emit({ v: UI_PROTOCOL_VERSION, type: 'run_state', runId, running: true })
@@ -619,7 +634,7 @@ export class PageSession implements RunHost {
       ...(page ? {} : { notFound: true }),
       ...(partial ? { partial: true } : {}),
       // Input still queued behind a click is not in this render, nor anything sent after it.
-      seen: (this.widgets.oldestQueuedSeq ?? this.#received + 1) - 1,
+      seen: Math.min(this.#reflected, (this.widgets.oldestQueuedSeq ?? Infinity) - 1),
     }
   }
 

@@ -154,6 +154,35 @@ describe('renders say how much of the browser\'s input they reflect', () => {
     expect(states).toEqual([true, true, false])
   })
 
+  it('a run reflects what it started from: a table page asked for during it is not counted, a value refused during it is', async () => {
+    let release!: () => void
+    let gate = new Promise<void>((r) => (release = r))
+    const at = await startCountedPage(async (st) => {
+      const go = st.button('Go', { key: 'go' })
+      st.textInput('Code', { key: 'code', maxChars: 3 })
+      st.dataframe([{ a: 1 }, { a: 2 }], { key: 'table' })
+      if (go) await gate
+    })
+    const table = at.get('dataframe')[0]!.id
+    // A form draft the browser made after the click is overridden only by a render that saw later input.
+    const click = at.send({ v: 1, type: 'widget', id: at.button('go').id, value: true, trigger: true, n: 1 })
+    await new Promise((r) => setImmediate(r))
+    const sort = at.send({ v: 1, type: 'dataframe_page', id: table, page: 0, sort: { column: 'a', direction: 'desc' }, n: 2 })
+    await new Promise((r) => setImmediate(r))
+    release()
+    await Promise.all([click, sort])
+    expect(lastRender(at).seen).toBe(1)
+    gate = new Promise<void>((r) => (release = r))
+    const again = at.send({ v: 1, type: 'widget', id: at.button('go').id, value: true, trigger: true, n: 3 })
+    await new Promise((r) => setImmediate(r))
+    const refused = at.send({ v: 1, type: 'widget', id: at.textInput('code').id, value: 'too long', n: 4 })
+    await new Promise((r) => setImmediate(r))
+    release()
+    await Promise.all([again, refused])
+    // The refusal is stamped into this render: the browser must take the server's value back.
+    expect([lastRender(at).seen, rev(at, 'textInput', 'code')]).toEqual([4, 1])
+  })
+
   it('quotes the number the browser gave the last message, so a message the server could not take leaves no gap', async () => {
     const at = await startCountedPage((st) => {
       st.textInput('Name', { key: 'name' })
