@@ -132,7 +132,13 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
   // Typed by assertion: set in a callback, so TypeScript must not narrow it to null.
   let started = null as Topology | null
   let stateWrites = Promise.resolve()
-  const supervisor: Supervisor = new Supervisor({
+  const appDir = dirname(resolvePath(parseTarget(target).module))
+  /** The supervisor of this start (a new one after `svc dev --reload` waited for a fix). */
+  let supervisor: Supervisor
+  /** `svc dev --reload` waiting for a save after a failed start: start again on the next one. */
+  let startAgain: (() => void) | null = null
+  let stopWatching: (() => Promise<void>) | null = null
+  const newSupervisor = (): Supervisor => new Supervisor({
     settings: provisional,
     logger,
     bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
@@ -175,37 +181,85 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
         })
         .catch((err: Error) => logger.warn({ err }, `cannot write ${path} or its state file`))
     },
-    onExit: (code, message) => {
-      // Only our own pidfile: another svc may have taken the path since.
-      const path = pidfile.path
-      if (path !== null && pidfile.owns()) {
-        removeStateFileSync(stateFilePath(path))
-        pidfile.release()
+    onExit: (code, message, startError) => {
+      if (req.reload && started === null && startError !== undefined && waitsForFix(startError)) {
+        if (message) fail(message)
+        void waitForFix()
+        return
       }
-      if (message && code !== 0) fail(message)
-      root.flush()
-      process.exit(code)
+      void exit(code, message)
     },
   })
-  proc.serve(supervisor)
-  await supervisor.start()
-  if (supervisor.state !== 'running') return new Promise<number>(() => {})
-  // The pidfile and state file exist before the line a script waits for (then runs `svc shutdown`).
-  await stateWrites
-  const { settings, bound, sidecar } = started!
-  if (req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, bound.host, bound.port))
-  process.stderr.write(listeningLine(settings, bound.host, bound.port, sidecar.url))
-  if (req.reload) {
+  const exit = async (code: number, message?: string): Promise<never> => {
+    await stopWatching?.()
+    // Only our own pidfile: another svc may have taken the path since.
+    const path = pidfile.path
+    if (path !== null && pidfile.owns()) {
+      removeStateFileSync(stateFilePath(path))
+      pidfile.release()
+    }
+    if (message && code !== 0) fail(message)
+    root.flush()
+    process.exit(code)
+  }
+  /** Like nodemon after a crash: the terminal says what broke; the next save starts the tree again. */
+  const waitForFix = async (): Promise<void> => {
+    proc.serve({ close: () => exit(0), destroy: () => exit(1) })
+    if (proc.stopRequested) return
+    startAgain = () => {
+      startAgain = null
+      void launch()
+    }
+    await watch()
+    // Said once the watcher sees every save (as the --reload line is).
+    process.stderr.write(`svc: waiting for a change in ${appDir} to start again (Ctrl-C to stop)\n`)
+  }
+  /** What the watcher ignores and follows, as JSON: the app's own options may move the pidfile or the secrets file. */
+  let watchedFor = ''
+  /**
+   * The reload watcher: it reloads a running tree, or starts one that is waiting for a fix. One
+   * started while waiting knew only the settings without the app; it is replaced when the app's differ.
+   */
+  const watch = async (): Promise<void> => {
+    if (!req.reload) return
     const scope = req.reload
+    const settings = started?.settings ?? provisional
+    const paths = { own: ownPaths(settings), loaded: loadedFiles(settings) }
+    if (JSON.stringify(paths) === watchedFor) return
+    await stopWatching?.()
+    watchedFor = JSON.stringify(paths)
     // Loaded only for --reload: chokidar is not needed otherwise.
     const { watchForReload } = await import('./reload-watcher.js')
-    await watchForReload(dirname(resolvePath(parseTarget(target).module)), ownPaths(settings), loadedFiles(settings), logger, () => void supervisor.reload(scope))
-    process.stderr.write(
-      scope === 'gateway'
-        ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled page server reloads its pages with them.\n'
-        : 'svc: --reload (scope full): the sidecar restarts on a new port and gateway workers are replaced on change.\n',
-    )
+    stopWatching = await watchForReload(appDir, paths.own, paths.loaded, logger, () => {
+      if (startAgain) startAgain()
+      else void supervisor.reload(scope)
+    })
   }
+  const launch = async (): Promise<void> => {
+    supervisor = newSupervisor()
+    proc.serve(supervisor)
+    await supervisor.start()
+    if (supervisor.state !== 'running') return
+    // The pidfile and state file exist before the line a script waits for (then runs `svc shutdown`).
+    await stateWrites
+    const { settings, bound, sidecar } = started!
+    if (req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, bound.host, bound.port))
+    process.stderr.write(listeningLine(settings, bound.host, bound.port, sidecar.url))
+    if (req.reload) {
+      await watch()
+      process.stderr.write(
+        req.reload === 'gateway'
+          ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled page server reloads its pages with them.\n'
+          : 'svc: --reload (scope full): the sidecar restarts on a new port and gateway workers are replaced on change.\n',
+      )
+    }
+  }
+  await launch()
   return new Promise<number>(() => {})
+}
+
+/** Start failures a save can mend (the app's code, options or pages); not a busy port or another app's pidfile. */
+function waitsForFix(code: string): boolean {
+  return !/^SVC_ERR_(PIDFILE_|PROCESS_(PORT_IN_USE|HOST_UNRESOLVABLE|START_CANCELLED)$)/.test(code)
 }
 

@@ -73,8 +73,11 @@ export interface SupervisorOptions {
   onSettings: (s: ResolvedSettings, bound: BoundPort) => void
   /** Called whenever what runs where changes (state file). */
   onTopology: (t: Topology) => void
-  /** The tree is done: exit the process with this code. */
-  onExit: (code: number, message?: string) => void
+  /**
+   * The tree is done: exit the process with this code. `startError` is the error code when the
+   * start failed (nothing served; `svc dev --reload` may wait for a fix instead of exiting).
+   */
+  onExit: (code: number, message?: string, startError?: string) => void
   /** Default `forkChildren`. */
   children?: Children
   /** Default `RESTART_POLICY`. */
@@ -220,7 +223,7 @@ export class Supervisor extends Lifecycle {
       await this.#teardown()
       // The app's own options or module were bad: a usage error, as when found before start.
       const usage = code.startsWith('SVC_ERR_TARGET_') || code.startsWith('SVC_ERR_PIDFILE_') || code.startsWith('SVC_ERR_CONFIG_') || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
-      this.#finish(usage ? 2 : 1, (err as Error).message)
+      this.#finish(usage ? 2 : 1, (err as Error).message, code)
       return
     }
     if (this.#state !== 'starting') return
@@ -519,11 +522,11 @@ export class Supervisor extends Lifecycle {
     }
   }
 
-  #finish(code: number, message?: string): void {
+  #finish(code: number, message?: string, startError?: string): void {
     if (this.#state === 'stopped') return
     this.#state = 'stopped'
     // Every child is gone by now; anything of this run still around left the trees unnoticed.
-    void this.#children.sweep(this.treeId).finally(() => this.#o.onExit(code, message))
+    void this.#children.sweep(this.treeId).finally(() => this.#o.onExit(code, message, startError))
   }
 }
 

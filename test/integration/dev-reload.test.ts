@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { Agent, request } from 'undici'
-import { startSvc, stopAllTrees, descendants, gatewayWorkerPids, REPO, type SvcTree } from '../helpers/svc-process.js'
+import { startSvc, stopAllTrees, descendants, gatewayWorkerPids, isAlive, REPO, type SvcTree } from '../helpers/svc-process.js'
 import { readCmdline } from '../../src/process/process-check.js'
 
 /** `svc dev --reload`: zero-downtime worker replacement, debounced storms, broken saves. */
@@ -102,6 +102,38 @@ describe('svc dev --reload', () => {
     expect(await version(svc)).toBe(1)
     writeFileSync(file, appSource(3))
     await waitForVersion(svc, 3)
+  }, 60_000)
+
+  it('an app that cannot load at start: prints the error once, waits, and starts on the save that mends it', async () => {
+    writeFileSync(file, appSource(1).replace('export const app', 'export const app = ;'))
+    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload'], noWait: true })
+    await svc.waitForLine('stderr', /waiting for a change in .* to start again \(Ctrl-C to stop\)/)
+    expect(svc.stderr.filter((l) => l.startsWith('svc: error:'))).toEqual([expect.stringContaining('app.ts')])
+    expect(isAlive(svc.pid)).toBe(true)
+    // Nothing of the failed start is left while it waits.
+    expect(descendants(svc.pid)).toEqual([])
+    writeFileSync(file, appSource(2))
+    const line = await svc.waitForLine('stderr', /listening on http:\/\//, 30_000)
+    svc.url = /listening on (http:\/\/[^/ ]+)/.exec(line)![1]!
+    expect(await version(svc)).toBe(2)
+    // From here on it is an ordinary --reload tree.
+    await svc.waitForLine('stderr', /--reload \(scope gateway\)/)
+    writeFileSync(file, appSource(3))
+    await waitForVersion(svc, 3)
+    expect(await svc.stop('SIGINT')).toBe(0)
+  }, 90_000)
+
+  it('Ctrl-C while it waits exits 0 and frees the pidfile; without --reload a broken app still exits 2', async () => {
+    const pidfile = `${dir}/wait.pid`
+    writeFileSync(file, appSource(1).replace('export const app', 'export const app = ;'))
+    const waiting = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload'], pidfile, noWait: true })
+    await waiting.waitForLine('stderr', /waiting for a change in/)
+    expect(existsSync(pidfile)).toBe(true)
+    expect(await waiting.stop('SIGINT')).toBe(0)
+    expect(existsSync(pidfile)).toBe(false)
+    const once = await startSvc({ command: 'dev', target: `${file}:app`, noWait: true })
+    expect(await once.exited).toBe(2)
+    expect(once.stderr.join('\n')).not.toMatch(/waiting for a change/)
   }, 60_000)
 
   it('full scope restarts the sidecar on a new port and tells the gateways', async () => {
