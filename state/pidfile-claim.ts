@@ -11,21 +11,25 @@ import { parseSvcState, stateFilePath, type SvcState } from './state-file.js'
  * created with its pid in one step (a hard link of a complete temp file, which fails if the name
  * exists), so of two starts at once exactly one gets it. A file that does not name a running svc
  * supervisor (its process is gone, the pid now belongs to another program, the content is not a
- * pid, or it names this very process, as after a container restart) is stale: it is moved aside,
- * and taken over only if what was moved is the file judged stale (same inode), so a fresh claim
- * that appeared meanwhile is put back instead of lost.
+ * pid, or it names this very process, as after a container restart) is stale. Only one start may
+ * remove a given stale file: the one that creates its takeover token (`<pidfile>.takeover-<inode>`,
+ * created the same exclusive way). It judges the file again while it holds the token and removes
+ * it only if it is still that stale file, then claims the name like any start. No start ever
+ * removes a file that another start created, however many race.
  */
 export type PidfileClaim =
   | { claimed: true; /** The stale holder replaced: a pid, 'invalid' content, or null for a fresh file. */ replaced: number | 'invalid' | null }
   | { claimed: false; /** The running supervisor holding it. */ pid: number; /** Its state file, when it has written one (it may still be starting). */ state: SvcState | null }
 
-/** Attempts before giving up on a file that keeps changing under us (other starts racing). */
-const CLAIM_ATTEMPTS = 20
+/** How long a claim may wait for other starts replacing the same stale file before it gives up. */
+const CLAIM_WAIT_MS = 3_000
+/** The pause between looks while another start holds the takeover token. */
+const TOKEN_POLL_MS = 2
 
 export interface ClaimOptions {
   /** The pid to write (default this process's). */
   pid?: number
-  /** Called between judging the file stale and moving it aside: where a racing start can step in (tests). */
+  /** Called between judging the file stale and taking it over: where a racing start can step in (tests). */
   beforeTakeover?: () => void
 }
 
@@ -34,22 +38,67 @@ export function claimPidfile(path: string, options: ClaimOptions = {}): PidfileC
   mkdirSync(dirname(path), { recursive: true })
   const temp = atomicTempPath(path)
   writeFileSync(temp, `${pid}\n`, { flag: 'wx', mode: 0o644 })
+  const deadline = Date.now() + CLAIM_WAIT_MS
   try {
     let replaced: number | 'invalid' | null = null
-    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+    for (;;) {
       if (createExclusive(temp, path, pid)) return { claimed: true, replaced }
       const holder = readHolder(path)
-      if (holder === null) continue
-      if (holder.pid !== null && holder.pid !== pid) {
-        const state = readState(path, holder.pid)
-        if (isRunning(holder.pid) && isSvcProcess(holder.pid, state?.cmdline)) return { claimed: false, pid: holder.pid, state }
+      if (holder !== null) {
+        const live = liveHolder(path, holder, pid)
+        if (live) return { claimed: false, ...live }
+        options.beforeTakeover?.()
+        const outcome = removeStale(path, holder.ino, temp, pid)
+        if (outcome === 'removed') replaced = holder.pid ?? 'invalid'
+        else if (outcome === 'busy') pause(TOKEN_POLL_MS)
       }
-      options.beforeTakeover?.()
-      if (removeIfSame(path, holder.ino)) replaced = holder.pid ?? 'invalid'
+      if (Date.now() > deadline) throw new SvcError('SVC_ERR_PIDFILE_IN_USE', `the pid file ${path} kept changing while svc tried to claim it (for ${CLAIM_WAIT_MS / 1000} s)`)
     }
-    throw new SvcError('SVC_ERR_PIDFILE_IN_USE', `the pid file ${path} kept changing while svc tried to claim it (${CLAIM_ATTEMPTS} attempts)`)
   } finally {
     unlinkSync(temp)
+  }
+}
+
+/** The running svc supervisor a pidfile names, with its state file; null when the file is stale. */
+function liveHolder(path: string, holder: { pid: number | null }, self: number): { pid: number; state: SvcState | null } | null {
+  if (holder.pid === null || holder.pid === self) return null
+  const state = readState(path, holder.pid)
+  return isRunning(holder.pid) && isSvcProcess(holder.pid, state?.cmdline) ? { pid: holder.pid, state } : null
+}
+
+/**
+ * Remove the stale pidfile with inode `ino`, holding its takeover token: 'removed', 'changed' (it
+ * is no longer that stale file: look again), or 'busy' (another start holds the token; a token
+ * whose start died is cleared).
+ */
+function removeStale(path: string, ino: number, temp: string, self: number): 'removed' | 'changed' | 'busy' {
+  const token = `${path}.takeover-${ino}`
+  if (!createExclusive(temp, token, self)) {
+    const owner = readHolder(token)
+    if (owner && owner.pid !== null && owner.pid !== self && !isRunning(owner.pid)) removeIfSame(token, owner.ino)
+    return 'busy'
+  }
+  try {
+    // Nobody else can remove this inode while the token is held; a new file may have reused its number, so judge again.
+    const now = readHolder(path)
+    if (now === null || now.ino !== ino || liveHolder(path, now, self)) return 'changed'
+    removeFile(path)
+    return 'removed'
+  } finally {
+    removeFile(token)
+  }
+}
+
+/** Block this thread for `ms` (the claim is synchronous: it runs before anything else starts). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
   }
 }
 
@@ -79,11 +128,7 @@ function createExclusive(temp: string, path: string, pid: number): boolean {
 export function releasePidfile(path: string, pid: number = process.pid): void {
   const read = readPidfileSync(path)
   if (read.kind !== 'ok' || read.pid !== pid) return
-  try {
-    unlinkSync(path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
+  removeFile(path)
 }
 
 /** The pid a pidfile names (null: not a pid) and the inode it was read from; null when it is gone. */
@@ -116,27 +161,24 @@ function readState(path: string, pid: number): SvcState | null {
 }
 
 /**
- * Move the pidfile aside and delete it if it is the file read before (inode `ino`); a different
- * file (another start claimed it meanwhile) goes back where it was, unless a third start has
- * taken the name in between. True when the stale one went.
+ * Move `path` aside and delete it if it is the file read before (inode `ino`); a different file
+ * (created meanwhile) goes back where it was. For a takeover token whose start died: rare enough
+ * that this simpler dance, not safe against many racers at once, is enough.
  */
-function removeIfSame(path: string, ino: number): boolean {
+function removeIfSame(path: string, ino: number): void {
   const aside = atomicTempPath(path)
   try {
     renameSync(path, aside)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
     throw err
   }
-  if (statSync(aside).ino === ino) {
-    unlinkSync(aside)
-    return true
-  }
-  try {
-    linkSync(aside, path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  if (statSync(aside).ino !== ino) {
+    try {
+      linkSync(aside, path)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    }
   }
   unlinkSync(aside)
-  return false
 }
