@@ -5,16 +5,19 @@ import { watchFolder } from '../state/folder-watch.js'
 /** A burst of saves (an editor's write + rename, a formatter's rewrite) becomes one reload. */
 export const RELOAD_DEBOUNCE_MS = 100
 
-/** Resolves once the initial scan is done: from then on every save of the app's files is seen. */
-export async function watchForReload(dir: string, own: OwnPaths, loaded: readonly string[], logger: Logger, onChange: () => void): Promise<() => Promise<void>> {
+/**
+ * Resolves once the initial scan is done: from then on every save of the app's files is seen.
+ * `onChange` acts on a burst of saves and says what it does ("reloading", "starting"), for the log line.
+ */
+export async function watchForReload(dir: string, own: OwnPaths, loaded: readonly string[], logger: Logger, onChange: () => string): Promise<() => Promise<void>> {
   const watcher = await watchFolder({
     dir,
     own,
     loaded,
     debounceMs: RELOAD_DEBOUNCE_MS,
     onSaves: (paths) => {
-      logger.info({ files: paths.slice(0, 10) }, `change detected (${paths.length} event(s)); reloading`)
-      onChange()
+      const action = onChange()
+      logger.info({ files: paths.slice(0, 10) }, `change detected (${paths.length} event(s)); ${action}`)
     },
     onError: (err) => logger.warn({ err }, 'file watcher error'),
   })

@@ -231,8 +231,12 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
     // Loaded only for --reload: chokidar is not needed otherwise.
     const { watchForReload } = await import('./reload-watcher.js')
     stopWatching = await watchForReload(appDir, paths.own, paths.loaded, logger, () => {
-      if (startAgain) startAgain()
-      else void supervisor.reload(scope)
+      if (startAgain) {
+        startAgain()
+        return 'starting'
+      }
+      void supervisor.reload(scope)
+      return 'reloading'
     })
   }
   const launch = async (): Promise<void> => {

@@ -113,6 +113,7 @@ describe('svc dev --reload', () => {
     // Nothing of the failed start is left while it waits.
     expect(descendants(svc.pid)).toEqual([])
     writeFileSync(file, appSource(2))
+    await svc.waitForLine('stdout', /change detected \(\d+ event\(s\)\); starting/)
     const line = await svc.waitForLine('stderr', /listening on http:\/\//, 30_000)
     svc.url = /listening on (http:\/\/[^/ ]+)/.exec(line)![1]!
     expect(await version(svc)).toBe(2)
