@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { resolve as resolvePath, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isSvcError } from '../src/errors.js'
@@ -131,6 +132,8 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
   /** The topology the supervisor started with, for the banner. */
   // Typed by assertion: set in a callback, so TypeScript must not narrow it to null.
   let started = null as Topology | null
+  /** The newest topology, for the state file. */
+  let latest = null as Topology | null
   let stateWrites = Promise.resolve()
   const appDir = dirname(resolvePath(parseTarget(target).module))
   /** The supervisor of this start (a new one after `svc dev --reload` waited for a fix). */
@@ -154,32 +157,8 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
     },
     onTopology: (topology) => {
       started ??= topology
-      const { treeId, bound, sidecar, workers } = topology
-      const path = pidfile.path
-      if (!path) return
-      // Chained, so a later topology can never be overwritten by an earlier write.
-      stateWrites = stateWrites
-        .then(async () => {
-          // Never the state of another svc's pidfile; a pidfile deleted by hand is claimed again.
-          if (!pidfile.ensure()) {
-            logger.warn(`${path} now names another running svc; this one no longer writes it or its state file (stop it with a signal to pid ${process.pid})`)
-            return
-          }
-          await writeStateFile(stateFilePath(path), {
-            version: 2,
-            tree_id: treeId,
-            supervisor_pid: process.pid,
-            ui_upstream: sidecar.url,
-            gateway_host: bound.host,
-            gateway_port: bound.port,
-            workers: workers.map((w) => ({ pid: w.pid, started_at: w.startedAt.toISOString() })),
-            sidecar_pid: sidecar.pid,
-            started_at: startedAt,
-            target,
-            ...(cmdline ? { cmdline } : {}),
-          })
-        })
-        .catch((err: Error) => logger.warn({ err }, `cannot write ${path} or its state file`))
+      latest = topology
+      writeState(topology)
     },
     onExit: (code, message, startError) => {
       if (req.reload && started === null && startError !== undefined && waitsForFix(startError)) {
@@ -190,8 +169,49 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
       void exit(code, message)
     },
   })
+  /** The pidfile and state file for `topology`; chained, so a later topology is never overwritten by an earlier write. */
+  const writeState = (topology: Topology): void => {
+    const { treeId, bound, sidecar, workers } = topology
+    const path = pidfile.path
+    if (!path) return
+    stateWrites = stateWrites
+      .then(async () => {
+        // Never the state of another svc's pidfile; a pidfile deleted by hand is claimed again.
+        if (!pidfile.ensure()) {
+          logger.warn(`${path} now names another running svc; this one no longer writes it or its state file (stop it with a signal to pid ${process.pid})`)
+          return
+        }
+        await writeStateFile(stateFilePath(path), {
+          version: 2,
+          tree_id: treeId,
+          supervisor_pid: process.pid,
+          ui_upstream: sidecar.url,
+          gateway_host: bound.host,
+          gateway_port: bound.port,
+          workers: workers.map((w) => ({ pid: w.pid, started_at: w.startedAt.toISOString() })),
+          sidecar_pid: sidecar.pid,
+          started_at: startedAt,
+          target,
+          ...(cmdline ? { cmdline } : {}),
+        })
+      })
+      .catch((err: Error) => logger.warn({ err }, `cannot write ${path} or its state file`))
+  }
+  // A pidfile or state file deleted while the tree runs (by hand, `git clean -x`) is written
+  // again within PIDFILE_CHECK_MS, so `svc shutdown` finds the tree without waiting for a restart.
+  const restoreState = setInterval(() => {
+    const path = pidfile.path
+    if (latest === null || path === null) return
+    if (!existsSync(path) || (!existsSync(stateFilePath(path)) && pidfile.owns())) {
+      logger.warn(`${path} or its state file was deleted while svc runs; written again`)
+      writeState(latest)
+    }
+  }, PIDFILE_CHECK_MS)
+  restoreState.unref()
   const exit = async (code: number, message?: string): Promise<never> => {
+    clearInterval(restoreState)
     await stopWatching?.()
+    await stateWrites
     // Only our own pidfile: another svc may have taken the path since.
     const path = pidfile.path
     if (path !== null && pidfile.owns()) {
@@ -261,6 +281,9 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
   await launch()
   return new Promise<number>(() => {})
 }
+
+/** How often a running supervisor checks that its pidfile and state file still exist. */
+const PIDFILE_CHECK_MS = 2_000
 
 /** Start failures a save can mend (the app's code, options or pages); not a busy port or another app's pidfile. */
 function waitsForFix(code: string): boolean {

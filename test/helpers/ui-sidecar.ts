@@ -74,7 +74,7 @@ export async function startSidecar(app: string, env: Record<string, string> = {}
 }
 
 /** A deadline only: a session on a loaded machine (page threads starting, a first run) may take a while. */
-const HELLO_TIMEOUT_MS = 20_000
+export const HELLO_TIMEOUT_MS = 20_000
 
 /**
  * A page server for one describe block and the page sockets its tests open: `start()` in
@@ -122,7 +122,14 @@ export class PageClient {
       this.#queue.push(this.#decoder.decode(JSON.parse(d.toString()) as WireServerMessage))
       this.#wake?.()
     })
+    this.ws.on('close', (code, reason) => {
+      this.#closed = `${code}${reason.length > 0 ? ` ${reason.toString()}` : ''}`
+      this.#wake?.()
+    })
   }
+
+  /** The close code and reason once the socket has closed: a wait for a message then fails at once, saying so. */
+  #closed: string | null = null
 
   async open(): Promise<this> {
     await once(this.ws, 'open')
@@ -145,6 +152,7 @@ export class PageClient {
         const m = this.#queue.shift()!
         if (m.type === type && accept(m as Extract<ServerMessage, { type: T }>)) return m as Extract<ServerMessage, { type: T }>
       }
+      if (this.#closed !== null) throw new Error(`the page socket closed (${this.#closed}) before a ${type} message`)
       const left = deadline - Date.now()
       if (left <= 0) throw new Error(`no ${type} message within ${timeoutMs} ms`)
       await new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { request } from 'undici'
 import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { runSvcCli } from '../helpers/cli-run.js'
+import { waitUntil } from '../helpers/cli-processes.js'
 
 /**
  * One app per pidfile: a second `svc run`/`svc dev` on a pidfile a running svc holds exits 2
@@ -91,6 +92,27 @@ describe('one app per pidfile', () => {
     expect(down.stdout + down.stderr).toContain(`Stopped process ${winner.pid}`)
     expect(await winner.exited).toBe(0)
     expect(existsSync(pidfile())).toBe(false)
+  })
+
+  it('a pidfile and state file deleted while svc runs are written again, so svc shutdown still finds the tree', async () => {
+    const svc = await startSvc({ command: 'run', target: 'app.ts:app', cwd: dir, pidfile: true })
+    const state = readFileSync(`${pidfile()}.state.json`, 'utf8')
+    rmSync(pidfile())
+    rmSync(`${pidfile()}.state.json`)
+    await svc.waitForLine('stdout', /\.svc\.pid or its state file was deleted while svc runs; written again/, 10_000)
+    await waitUntil('the pidfile and state file are back', () => existsSync(pidfile()) && existsSync(`${pidfile()}.state.json`), 10_000)
+    expect(readFileSync(pidfile(), 'utf8')).toBe(`${svc.pid}\n`)
+    expect(JSON.parse(readFileSync(`${pidfile()}.state.json`, 'utf8'))).toEqual(JSON.parse(state))
+    // The state file alone, too.
+    const from = svc.stdout.length
+    rmSync(`${pidfile()}.state.json`)
+    await svc.waitForLine('stdout', /was deleted while svc runs; written again/, 10_000, from)
+    await waitUntil('the state file is back', () => existsSync(`${pidfile()}.state.json`), 10_000)
+    const down = await runSvcCli(['shutdown'], { cwd: dir })
+    expect(down.stdout + down.stderr).toContain(`Stopped process ${svc.pid}`)
+    expect(await svc.exited).toBe(0)
+    expect(existsSync(pidfile())).toBe(false)
+    expect(existsSync(`${pidfile()}.state.json`)).toBe(false)
   })
 
   it('a stale pidfile (its process is gone) is taken over', async () => {
