@@ -14,7 +14,7 @@ import pino from 'pino'
 import { RedisConnection } from '../src/shared-state/redis-connection.js'
 import { PAGE_ELEMENTS, SLIDER_KEY } from './fixtures/pages-app.js'
 import { comparePair, socketDriver, type LatencyResult, type PageUnderTest } from './pages-lib/rerun-latency.js'
-import { machineLine, ms, percentile, printTable, ratio } from './pages-lib/report.js'
+import { machineLine, ms, percentile, printTable, ratio, signed } from './pages-lib/report.js'
 import { SidecarProcess } from './pages-lib/sidecar-process.js'
 import { RedisServer } from '../test/helpers/redis-server.js'
 
@@ -52,7 +52,7 @@ try {
   }
   printTable(['', 'p50 ms', 'p99 ms', 'p50 ratio'], rows)
   for (const r of results) {
-    console.log(`cost per rerun, ${r.page.expectElements}-element page: p50 +${ms(r.through.p50 - r.plain.p50)} ms, p99 +${ms(r.through.p99 - r.plain.p99)} ms`)
+    console.log(`cost per rerun, ${r.page.expectElements}-element page: p50 ${signed(r.through.p50 - r.plain.p50)} ms, p99 ${signed(r.through.p99 - r.plain.p99)} ms`)
   }
   await Promise.all([plain.stop(), through.stop()])
 

@@ -35,6 +35,11 @@ export function ms(n: number): string {
   return n >= 10 ? n.toFixed(1) : n.toFixed(2)
 }
 
+/** A difference in ms with its sign: `+0.43`, `-0.29`. */
+export function signed(n: number): string {
+  return `${n < 0 ? '-' : '+'}${ms(Math.abs(n))}`
+}
+
 export function ratio(a: number, b: number): string {
   return `${(a / b).toFixed(1)}x`
 }
