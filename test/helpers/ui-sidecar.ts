@@ -122,14 +122,7 @@ export class PageClient {
       this.#queue.push(this.#decoder.decode(JSON.parse(d.toString()) as WireServerMessage))
       this.#wake?.()
     })
-    this.ws.on('close', (code, reason) => {
-      this.#closed = `${code}${reason.length > 0 ? ` ${reason.toString()}` : ''}`
-      this.#wake?.()
-    })
   }
-
-  /** The close code and reason once the socket has closed: a wait for a message then fails at once, saying so. */
-  #closed: string | null = null
 
   async open(): Promise<this> {
     await once(this.ws, 'open')
@@ -152,7 +145,6 @@ export class PageClient {
         const m = this.#queue.shift()!
         if (m.type === type && accept(m as Extract<ServerMessage, { type: T }>)) return m as Extract<ServerMessage, { type: T }>
       }
-      if (this.#closed !== null) throw new Error(`the page socket closed (${this.#closed}) before a ${type} message`)
       const left = deadline - Date.now()
       if (left <= 0) throw new Error(`no ${type} message within ${timeoutMs} ms`)
       await new Promise<void>((resolve) => {
