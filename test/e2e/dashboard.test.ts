@@ -108,7 +108,7 @@ describe('examples/dashboard in the browser', () => {
     expect(await page.getByRole('button', { name: 'Refund…' }).isDisabled()).toBe(true)
   })
 
-  it('targets: editing a cell updates the metrics and the chart', async () => {
+  it('targets: editing a cell updates the metrics and the chart; a save the API refuses names the cell, the fixed one is stored', async () => {
     await page.getByRole('link', { name: /Targets/ }).click()
     await page.getByRole('heading', { name: 'Targets', level: 1 }).waitFor()
     const total = page.getByTestId('metric').filter({ hasText: 'Total target' }).locator('.svc-metric-value')
@@ -120,6 +120,28 @@ describe('examples/dashboard in the browser', () => {
     await expect.poll(() => total.textContent()).toBe('$56,000')
     await page.getByTestId('vegaLiteChart').locator('g.mark-tick path, g.mark-rect path').first().waitFor()
     await screenshot(page, 'dashboard-targets')
+
+    // A save the route refuses (a cleared date) names the cell and keeps the edits; nothing is stored.
+    const review = (region: string) => ed.locator(`tr[data-row="${region}"] td[data-col="review"]`)
+    await review('North').click()
+    await ed.getByLabel('Edit Review on').fill('')
+    await ed.getByLabel('Edit Review on').press('Enter')
+    await page.getByRole('button', { name: 'Save targets' }).click()
+    await page.getByTestId('error').getByText(/^Not saved: row 1, review: /).waitFor()
+    await screenshot(page, 'dashboard-targets-refused')
+    const stored = async () => (await (await fetch(new URL('api/targets', svc.url))).json()) as { region: string; target: number; review: string }[]
+    expect((await stored()).find((t) => t.region === 'South')!.target).toBe(10000)
+    expect(await total.textContent()).toBe('$56,000')
+    // Fixed, the same edits are saved.
+    await review('North').click()
+    await ed.getByLabel('Edit Review on').fill('2026-03-01')
+    await ed.getByLabel('Edit Review on').press('Enter')
+    await page.getByRole('button', { name: 'Save targets' }).click()
+    await page.getByText('Targets saved').waitFor()
+    const saved = await stored()
+    expect(saved.find((t) => t.region === 'South')!.target).toBe(20000)
+    expect(saved.find((t) => t.region === 'North')!.review).toBe('2026-03-01')
+    expect(errors).toEqual([])
   })
 
   it('settings: session state survives a reload', async () => {
