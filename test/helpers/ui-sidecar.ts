@@ -74,7 +74,13 @@ export async function startSidecar(app: string, env: Record<string, string> = {}
 }
 
 /** A deadline only: a session on a loaded machine (page threads starting, a first run) may take a while. */
-export const HELLO_TIMEOUT_MS = 20_000
+const HELLO_TIMEOUT_MS = 20_000
+
+/** Say hello on `c` (a new session, or `sessionId` again) at `/`; its session message and first final render. */
+export async function sayHello(c: PageClient, sessionId: string | null = null) {
+  c.send({ type: 'hello', sessionId, path: '/', query: '' })
+  return { session: await c.next('session', HELLO_TIMEOUT_MS), render: await c.render(HELLO_TIMEOUT_MS) }
+}
 
 /**
  * A page server for one describe block and the page sockets its tests open: `start()` in
@@ -97,10 +103,9 @@ export class PageServerFixture {
     return c
   }
 
-  /** Say hello on `c` (a new session, or `sessionId` again) at `/`; its session message and first final render. */
-  async hello(c: PageClient, sessionId: string | null = null) {
-    c.send({ type: 'hello', sessionId, path: '/', query: '' })
-    return { session: await c.next('session', HELLO_TIMEOUT_MS), render: await c.render(HELLO_TIMEOUT_MS) }
+  /** `sayHello` on one of this fixture's sockets. */
+  hello(c: PageClient, sessionId: string | null = null) {
+    return sayHello(c, sessionId)
   }
 
   async stop(): Promise<void> {

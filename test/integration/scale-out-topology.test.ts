@@ -11,7 +11,7 @@ import { TestBrowser } from '../helpers/auth-browser.js'
 import { NGINX, startNginx, stopNginx } from '../helpers/nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
 import { REPO, SVC_BIN, startSvc, stopAllTrees, waitGone, type SvcTree } from '../helpers/svc-process.js'
-import { freePort, HELLO_TIMEOUT_MS, PageClient, textOf } from '../helpers/ui-sidecar.js'
+import { freePort, PageClient, sayHello, textOf } from '../helpers/ui-sidecar.js'
 
 /**
  * The scale-out topology, all real and on loopback: redis-server, two svc trees (replicas A and
@@ -127,10 +127,10 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
 
   it('a page session survives SIGKILL of its replica and resumes on the other with its state', async () => {
     const c = await pageClient()
-    c.send({ type: 'hello', sessionId: null, path: '/', query: '' })
-    // The first session on a replica starts its page thread: allow for a loaded machine.
-    const { sessionId } = await c.next('session', HELLO_TIMEOUT_MS)
-    let render = await c.render(HELLO_TIMEOUT_MS)
+    // The first session on a replica starts its page thread: sayHello allows for a loaded machine.
+    const first = await sayHello(c)
+    const { sessionId } = first.session
+    let render = first.render
     const served = /replica: ([AB])/.exec(textOf(render))![1] as 'A' | 'B'
     const other = served === 'A' ? 'B' : 'A'
     const button = render.main.find((n) => n.type === 'button')!
