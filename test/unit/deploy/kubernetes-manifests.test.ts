@@ -102,6 +102,11 @@ describe('deploy/kubernetes manifests', () => {
     expect(podSpec(find('Deployment', 'svc')).terminationGracePeriodSeconds).toBe(Number(seconds) + grace + margins + 2)
   })
 
+  it("svc's idle keep-alive outlasts ingress-nginx's idle upstream connections (60 s), so the ingress never sends on one svc is closing", () => {
+    const keepalive = Number(envOf(svcContainer(), 'SVC_GATEWAY_KEEPALIVE_TIMEOUT_S') ?? FIELDS.gateway_keepalive_timeout_s.default)
+    expect(keepalive).toBeGreaterThan(60)
+  })
+
   it('memory request covers the measured idle RSS of the tree (~390 MiB)', () => {
     const { requests, limits } = svcContainer().resources
     expect(requests.memory).toBe('400Mi')
