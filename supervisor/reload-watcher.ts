@@ -17,7 +17,9 @@ export async function watchForReload(dir: string, own: OwnPaths, loaded: readonl
     debounceMs: RELOAD_DEBOUNCE_MS,
     onSaves: (paths) => {
       const action = onChange()
-      logger.info({ files: paths.slice(0, 10) }, `change detected (${paths.length} event(s)); ${action}`)
+      // One save is often two events (created, then written): the count says events, the list names each file once.
+      const files = [...new Set(paths)].slice(0, 10)
+      logger.info({ files }, `change detected (${paths.length} event(s)); ${action}`)
     },
     onError: (err) => logger.warn({ err }, 'file watcher error'),
   })
