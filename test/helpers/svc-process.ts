@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readlinkSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
 import { descendants, isRunning, readCmdline } from '../../src/process/process-check.js'
@@ -52,6 +53,19 @@ export { descendants }
 /** Pids of the gateway workers under `supervisorPid` (processes titled `svc gateway`). */
 export function gatewayWorkerPids(supervisorPid: number): number[] {
   return descendants(supervisorPid).filter((p) => readCmdline(p)?.[0] === 'svc gateway')
+}
+
+/** What each open descriptor of `pid` points at (`socket:[inode]`, a file path, …); throws for a process that is gone. */
+export function fdTargets(pid: number): string[] {
+  const out: string[] = []
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      out.push(readlinkSync(`/proc/${pid}/fd/${fd}`))
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return out
 }
 
 /** Alive and not a zombie (the sandbox's init may not reap, so zombies count as gone). */

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
-import { descendants, startSvc, stopAllTrees, REPO } from '../helpers/svc-process.js'
+import { descendants, fdTargets, startSvc, stopAllTrees, REPO } from '../helpers/svc-process.js'
 import { NGINX, startNginx, stopNginx } from '../helpers/nginx.js'
 
 /**
@@ -39,21 +39,9 @@ const TIME_WAIT = '06'
 /** Socket inodes held open by `pids`. */
 function socketInodes(pids: number[]): Set<number> {
   const inodes = new Set<number>()
-  for (const pid of pids) {
-    let fds: string[] = []
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`)
-    } catch {
-      continue
-    }
-    for (const fd of fds) {
-      try {
-        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))
-        if (m) inodes.add(Number(m[1]))
-      } catch {
-        // closed meanwhile
-      }
-    }
+  for (const target of pids.flatMap(fdTargets)) {
+    const m = /^socket:\[(\d+)\]$/.exec(target)
+    if (m) inodes.add(Number(m[1]))
   }
   return inodes
 }

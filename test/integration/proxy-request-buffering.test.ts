@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connect, type Socket } from 'node:net'
-import { mkdirSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { request } from 'undici'
-import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
+import { fdTargets, REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { waitUntil } from '../helpers/cli-processes.js'
 
 /**
@@ -52,16 +52,7 @@ class Upload {
 
 /** Descriptors of `pid` that are buffered request bodies (unlinked, so they show as deleted). */
 function bodyFiles(pid: number): string[] {
-  const out: string[] = []
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const target = readlinkSync(`/proc/${pid}/fd/${fd}`)
-      if (target.includes('svc-body-')) out.push(target)
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return out
+  return fdTargets(pid).filter((t) => t.includes('svc-body-'))
 }
 
 /** Body files with a name under the temp dir (tsx keeps its cache there too). */

@@ -2,20 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { once } from 'node:events'
 import { spawn } from 'node:child_process'
 import { WebSocket } from 'ws'
-import { startSvc, stopAllTrees, descendants, type SvcTree } from '../helpers/svc-process.js'
+import { startSvc, stopAllTrees, descendants, fdTargets, type SvcTree } from '../helpers/svc-process.js'
 
-/** Count ESTABLISHED TCP sockets a process holds (from /proc/<pid>/net/tcp and its fds). */
-async function socketCount(pid: number): Promise<number> {
-  const { readdirSync, readlinkSync } = await import('node:fs')
-  let n = 0
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return n
+/** Count the sockets a process holds (its descriptors that are sockets). */
+function socketCount(pid: number): number {
+  return fdTargets(pid).filter((t) => t.startsWith('socket:')).length
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
@@ -81,7 +72,7 @@ describe('WebSocket proxy', () => {
   it('cleans up both hops when a client vanishes without a close frame', async () => {
     const { readFileSync } = await import('node:fs')
     const gatewayPid = descendants(svc.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('svc gateway'))!
-    const baseline = await socketCount(gatewayPid)
+    const baseline = socketCount(gatewayPid)
     // A separate process opens a WebSocket and is SIGKILLed: no close frame, just a dead peer.
     const client = spawn(process.execPath, [
       '-e',
@@ -90,6 +81,6 @@ describe('WebSocket proxy', () => {
     // The client printed after the sidecar's hello came through: both hops of the tunnel are open.
     await once(client.stdout!, 'data')
     client.kill('SIGKILL')
-    await waitFor(async () => (await socketCount(gatewayPid)) <= baseline, 5_000, 'the gateway to release both sockets')
+    await waitFor(() => socketCount(gatewayPid) <= baseline, 5_000, 'the gateway to release both sockets')
   })
 })
