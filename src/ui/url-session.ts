@@ -3,8 +3,8 @@ import type { St } from './st-types.js'
 
 /**
  * URL-session continuity: keep an opaque id in the page URL (`?svc_sid=...`) that keys a
- * server-side store, so a full browser reload (a new WebSocket session) can get its state back
- * without cookies. The id is a bearer secret for that state: HTTPS only, short TTLs, never put
+ * server-side store, so a new page session (a new tab, or a reload after the old session expired)
+ * can get its state back without cookies. The id is a bearer secret for that state: HTTPS only, short TTLs, never put
  * tokens in it. Gateway access logs redact the parameter.
  *
  * Ids are the server's: a page session writes only under an id `ensureUrlSession` minted for it.
