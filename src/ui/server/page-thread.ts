@@ -60,12 +60,16 @@ export class PageThread {
   /** Sessions of this thread with a run in progress (a run may be burning CPU right now). */
   running = 0
   lastBeat = performance.now()
+  /** Its V8 heap in use, as of its last beat. */
+  heapBytes: number | null = null
+  /** Why it is being recycled (`ui_page_thread_max_memory_mb`), for the log and `svc status`; null when it is not. */
+  recycling: string | null = null
   /** The uncaught error it died of, if any. */
   error: Error | null = null
   /** Why the app did not load on it, as the dev overlay shows it. */
   loadError: DevLoadError | null = null
   /** Why the pool stopped it on purpose; null for a crash. */
-  retired: 'runaway' | 'reload' | 'reclaim' | 'shrink' | 'close' | null = null
+  retired: 'runaway' | 'reload' | 'recycle' | 'reclaim' | 'shrink' | 'close' | null = null
   readonly uploads = new Map<number, (outcome: UploadOutcome) => void>()
   closed: (() => void) | null = null
   handedOver: (() => void) | null = null
