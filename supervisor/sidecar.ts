@@ -209,10 +209,10 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   }
 
   /**
-   * The bundled page server's account of its sessions and threads; null for a `ui_command`
-   * sidecar, or when it does not answer within `timeoutMs`.
+   * The bundled page server's account of its sessions and threads (their CPU over `windowMs`);
+   * null for a `ui_command` sidecar, or when it does not answer within `timeoutMs` after the window.
    */
-  stats(timeoutMs: number): Promise<PageServerStats | null> {
+  stats(timeoutMs: number, windowMs: number): Promise<PageServerStats | null> {
     const proc = this.#proc
     if (this.spec.kind !== 'bundled' || !proc || this.#exit) return Promise.resolve(null)
     const id = ++this.#reloadIds
@@ -220,12 +220,12 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       const timer = setTimeout(() => {
         this.#stats.delete(id)
         resolve(null)
-      }, timeoutMs)
+      }, timeoutMs + windowMs)
       this.#stats.set(id, (s) => {
         clearTimeout(timer)
         resolve(s)
       })
-      if (!proc.channel.send({ svc: 1, type: 'stats_request', id })) this.#stats.get(id)?.(null)
+      if (!proc.channel.send({ svc: 1, type: 'stats_request', id, window_ms: windowMs })) this.#stats.get(id)?.(null)
     })
   }
 
