@@ -1,4 +1,5 @@
 import { fork, type StdioOptions } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import { EventEmitter, once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -32,6 +33,8 @@ export interface SidecarSpec {
   port: number
   /** The bundled server's socket, bound by the supervisor and inherited (`supervisor/bind.ts`). */
   listenSocket?: ReservedPort
+  /** Where its standard output goes (`log_file`); the supervisor's own when absent. */
+  stdout?: (stream: Readable) => void
 }
 
 /** The child's fd for `listenSocket`: the stdio entry after the IPC channel. */
@@ -73,7 +76,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
   const env = { ...spec.env, ...childEnv({ treeId: cookie ?? undefined, uiListenFd: socket ? LISTEN_FD : undefined }) }
   let child
   try {
-    const stdio: StdioOptions = ['ignore', 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])]
+    const stdio: StdioOptions = ['ignore', spec.stdout ? 'pipe' : 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])]
     child =
       spec.kind === 'bundled'
         ? fork(spec.script, [], { env, execArgv: childExecArgv(env), detached: true, stdio })
@@ -82,6 +85,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
     socket?.release()
   }
   child.on('error', () => {})
+  if (spec.stdout && child.stdout) spec.stdout(child.stdout)
   const pid = child.pid ?? null
   return {
     pid,

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { Readable } from 'node:stream'
 import { setTimeout as delay } from 'node:timers/promises'
 import { SvcError, isSvcError, svcErrorFromData } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
@@ -45,7 +46,7 @@ export const RESTART_POLICY: RestartPolicy = { crashLimit: 5, windowMs: 60_000, 
  * Everything above the process (WorkerHandle, Sidecar, the supervisor) is the real code either way.
  */
 export interface Children {
-  worker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string): WorkerProcess
+  worker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string, stdout?: (stream: Readable) => void): WorkerProcess
   sidecar: SidecarLauncher
   /** End every process still carrying this run's id (`SVC_TREE_ID=<treeId>` or `<treeId>.<member>`). */
   sweep(treeId: string): Promise<void>
@@ -71,6 +72,8 @@ export interface SupervisorOptions {
   sidecarSpec: (s: ResolvedSettings, bound: BoundPort) => Promise<SidecarSpec>
   /** Env for gateway workers, given the sidecar URL. */
   workerEnv: (s: ResolvedSettings, bound: BoundPort, uiUpstream: string) => NodeJS.ProcessEnv
+  /** Where the workers' standard output goes (`log_file`); the supervisor's own when absent. */
+  workerStdout?: (stream: Readable) => void
   /** Called whenever what runs where changes (state file). */
   onTopology: (t: Topology) => void
   /**
@@ -293,7 +296,7 @@ export class Supervisor extends Lifecycle {
    */
   #spawnWorker(uiUpstream: string, slot: number, standby = false, settings = this.#settings): WorkerHandle {
     const env = { ...this.#o.workerEnv(settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
-    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), { loadTimeoutMs: settings.gateway_start_timeout_s * 1000, shutdownGraceMs: settings.shutdown_grace_s * 1000 })
+    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker'), this.#o.workerStdout), { loadTimeoutMs: settings.gateway_start_timeout_s * 1000, shutdownGraceMs: settings.shutdown_grace_s * 1000 })
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     if (!standby) w.start(settings)
