@@ -9,7 +9,11 @@ import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
 import { SvcError } from '../errors.js'
-import { kIdentity, kNavigation } from '../internal/symbols.js'
+import { kIdentity, kNavigation, kTasks } from '../internal/symbols.js'
+import { FIELDS } from '../settings/schema.js'
+import { InlineTaskExecutor } from './tasks/inline-executor.js'
+import { TaskManager } from './tasks/task-manager.js'
+import type { RegisteredSecrets } from '../secrets/register.js'
 import { SIGNED_OUT, type SignedInUser } from '../auth/user.js'
 import { UI_PROTOCOL_VERSION } from './protocol.js'
 
@@ -95,6 +99,8 @@ export class WidgetView<T extends WidgetType = WidgetType> extends ElementView<T
 
 export class UiTestHandle {
   readonly #session: PageSession
+  /** Tasks (`st.task`) run in this thread, one at a time per key, as the page server would run them. */
+  readonly #tasks: TaskManager
   readonly #options: UiTestOptions
   readonly #messages: ServerMessage[] = []
   #staged: { id: string; value: unknown }[] = []
@@ -104,10 +110,23 @@ export class UiTestHandle {
   constructor(app: PageApp, options: UiTestOptions = {}) {
     this.#options = options
     const directory = new PageDirectory(app.pages)
+    const client = options.client ?? getClient(app)
+    const secrets = (options.secrets ?? app.secrets ?? {}) as RegisteredSecrets
+    const settings = app.settings as Partial<Record<'ui_task_max_running' | 'ui_task_max_per_session' | 'ui_task_timeout_s', number>>
+    this.#tasks = new TaskManager({
+      executor: new InlineTaskExecutor({ tasks: () => app[kTasks] ?? new Map(), client, secrets, logger: app.logger, showErrorDetails: app.settings.show_error_details ?? true }),
+      deliver: (_id, key, record) => this.#session.tasks.apply(key, record),
+      limits: {
+        maxRunning: settings.ui_task_max_running ?? FIELDS.ui_task_max_running.default,
+        maxPerSession: settings.ui_task_max_per_session ?? FIELDS.ui_task_max_per_session.default,
+        timeoutMs: (settings.ui_task_timeout_s ?? FIELDS.ui_task_timeout_s.default) * 1000,
+      },
+      logger: app.logger,
+    })
     this.#session = new PageSession({
       id: 'test-session',
       directory: () => directory,
-      client: options.client ?? getClient(app),
+      client,
       media: new MediaStore(),
       logger: app.logger,
       overrides: { ...overridesFromEnv(), ...options.pageOverrides },
@@ -116,6 +135,8 @@ export class UiTestHandle {
       ...(options.secrets ?? app.secrets ? { secrets: options.secrets ?? app.secrets } : {}),
       navigation: () => app[kNavigation] ?? null,
       identity: () => app[kIdentity] ?? null,
+      tasks: this.#tasks,
+      maxTasksPerSession: settings.ui_task_max_per_session ?? FIELDS.ui_task_max_per_session.default,
     })
     if (options.user !== undefined) this.setUser(options.user)
     const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
@@ -170,6 +191,31 @@ export class UiTestHandle {
     await new Promise((resolve) => setImmediate(resolve))
     await this.#session.idle()
     return this
+  }
+
+  /**
+   * Wait until no task of this session (`st.task`) is queued or running, and the reruns their news
+   * caused are done: the page then shows how each ended. Fails after `timeoutMs` (default 10 s).
+   */
+  async waitForTasks(timeoutMs = 10_000): Promise<this> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_r, reject) => {
+      timer = setTimeout(() => reject(new Error(`the page's tasks did not end within ${timeoutMs} ms (raise the timeout if they are slow on purpose)`)), timeoutMs)
+    })
+    try {
+      await Promise.race([this.#tasks.idle(this.#session.id), timeout])
+      // The last news reaches the session on the next turn; its rerun follows.
+      await new Promise((resolve) => setImmediate(resolve))
+      await Promise.race([this.#session.idle(), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+    return this
+  }
+
+  /** Cancel every task still going (a test's teardown): they end as `cancelled`. */
+  async closeTasks(): Promise<void> {
+    await this.#tasks.close()
   }
 
   /** Go to another page; call `run()` next. */

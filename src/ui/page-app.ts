@@ -2,7 +2,8 @@ import type { Logger } from 'pino'
 import type { ThemeSettings } from '../settings/theme.js'
 import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
-import type { kIdentity, kNavigation } from '../internal/symbols.js'
+import type { kIdentity, kNavigation, kTasks } from '../internal/symbols.js'
+import type { TaskDefinition } from './tasks/task-types.js'
 import type { NavigationFn } from './navigation.js'
 import type { PageIdentity } from '../auth/user.js'
 import type { ResolvedSettings } from '../settings/schema.js'
@@ -31,6 +32,8 @@ export interface PageApp {
   readonly [kNavigation]?: NavigationFn | null
   /** The app's OIDC login, for `st.user`, `st.login()` and `st.logout()`. */
   readonly [kIdentity]?: PageIdentity | null
+  /** `app.task(name, fn)`: the app's tasks by name. */
+  readonly [kTasks]?: ReadonlyMap<string, TaskDefinition>
 }
 
 /** Where page sessions are snapshotted so another replica can resume them (Redis). */

@@ -3,6 +3,7 @@ import type { ColumnConfigInput } from './st/column-config.js'
 import type { RegisteredSecrets } from '../secrets/register.js'
 import type { StUser } from '../auth/user.js'
 import type { Component } from './components.js'
+import type { TaskDefinition, TaskHandle, TaskOptions } from './tasks/task-types.js'
 
 /**
  * The typed surface of `st`, the object a page function receives. Element methods live on
@@ -365,6 +366,14 @@ export interface St extends StContainer {
    * Throws when no widget with that key was drawn in this run or the last one.
    */
   resetWidget(key: string): void
+  /**
+   * The task of `key` in this session: work that runs outside the page run (on the page server's
+   * task threads) and outlives it, a tab reload and a reconnect. With `options.input` it starts
+   * once per key (when the key has no task yet); else `handle.start(input)` starts it. The page
+   * reruns when the task's status changes; a fragment that called `task` reruns on its progress
+   * and partial results too (docs/pages.md#tasks).
+   */
+  task<I, R, P>(key: string, task: TaskDefinition<I, R, P>, options?: TaskOptions<I>): TaskHandle<I, R, P>
 }
 
 // ---- data: selection and editor ----------------------------------------------------------------

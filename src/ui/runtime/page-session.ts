@@ -23,6 +23,9 @@ import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js
 import { UploadStore } from './upload-store.js'
 import { WidgetStore } from './widget-store.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
+import { SessionTasks } from '../tasks/session-tasks.js'
+import type { TaskPort } from '../tasks/task-manager.js'
+import type { TaskDefinition, TaskHandle, TaskOptions } from '../tasks/task-types.js'
 
 export type Send = (message: ServerMessage) => void
 
@@ -46,6 +49,10 @@ export interface PageSessionOptions {
   navigation?: () => NavigationFn | null
   /** The app's login (`st.user`, `st.login()`); read on every run. */
   identity?: () => PageIdentity | null
+  /** Where `st.task` starts and cancels tasks (the page server's task manager); absent: tasks are refused. */
+  tasks?: TaskPort | null
+  /** `ui_task_max_per_session` (default 4). */
+  maxTasksPerSession?: number
 }
 
 export const DEFAULT_PARTIAL_FLUSH_MS = 100
@@ -123,6 +130,13 @@ export class PageSession implements RunHost {
   #testUser: StUser | null = null
   /** How often each form was cleared on submit: the browser redraws its controls when it changes. */
   readonly #formClears = new Map<string, number>()
+  /** This session's tasks (`st.task`). */
+  readonly tasks: SessionTasks
+  /** Task keys the last page run read at page level, and those each fragment read: who reruns when a task changes. */
+  #pageTaskKeys: ReadonlySet<string> = new Set()
+  readonly #fragmentTaskKeys = new Map<string, ReadonlySet<string>>()
+  /** Keys whose task changed since the last rerun they caused (true: their status changed). */
+  readonly #taskNews = new Map<string, boolean>()
 
   constructor(options: PageSessionOptions) {
     this.#opts = options
@@ -130,6 +144,37 @@ export class PageSession implements RunHost {
     this.media = options.media
     this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
     this.query = new QueryState('', () => this.#emit({ v: UI_PROTOCOL_VERSION, type: 'query', query: this.query.toString() }))
+    this.tasks = new SessionTasks({ sessionId: this.id, port: options.tasks ?? null, maxPerSession: options.maxTasksPerSession ?? 4, changed: (key, status) => this.#taskChanged(key, status) })
+  }
+
+  task<I, R, P>(key: string, task: TaskDefinition<I, R, P>, options: TaskOptions<I>): TaskHandle<I, R, P> {
+    return this.tasks.handle(key, task, options, this.context.requestId ?? null)
+  }
+
+  /**
+   * A task changed. Between runs the part of the page that shows it reruns now: the page when its
+   * status changed and the page read it, else the fragment that read it (progress, partial
+   * results: the page does not rerun). During a run it waits for the run's end.
+   */
+  #taskChanged(key: string, statusChanged: boolean): void {
+    this.#taskNews.set(key, (this.#taskNews.get(key) ?? false) || statusChanged)
+    if (this.#settled && !this.#scheduled) this.#flushTaskNews()
+  }
+
+  #flushTaskNews(): void {
+    let scope: string | null | undefined
+    let statusChanged = false
+    for (const [key, status] of this.#taskNews) {
+      statusChanged ||= status
+      const fragments = [...this.#fragmentTaskKeys].filter(([, keys]) => keys.has(key)).map(([id]) => id)
+      const here = status && this.#pageTaskKeys.has(key) ? null : fragments.length === 1 ? fragments[0]! : fragments.length > 1 ? null : undefined
+      if (here === undefined) continue
+      scope = scope === undefined || scope === here ? here : null
+    }
+    this.#taskNews.clear()
+    if (scope !== undefined && this.attached) this.#schedule(scope)
+    // Nobody shows it now: a changed status still makes the session's snapshot due.
+    else if (statusChanged) this.generation++
   }
 
   get path(): string {
@@ -352,6 +397,10 @@ export class PageSession implements RunHost {
 
   #settle(): void {
     this.#settled = true
+    if (this.#taskNews.size > 0 && this.#send !== null) {
+      this.#flushTaskNews()
+      if (!this.#settled) return
+    }
     const waiters = this.#waiters
     this.#waiters = []
     for (const w of waiters) w()
@@ -455,6 +504,9 @@ export class PageSession implements RunHost {
     this.#fragments = ctx.fragments
     this.#widgetFragment = new Map()
     for (const id of ctx.fragments.keys()) this.#claimWidgets(id, ctx.rendered)
+    this.#pageTaskKeys = keysIn(ctx.taskReads, null)
+    this.#fragmentTaskKeys.clear()
+    for (const id of ctx.fragments.keys()) this.#fragmentTaskKeys.set(id, keysIn(ctx.taskReads, id))
     if (this.attached) this.#syncTimers(ctx.fragments)
     this.#tail(runId, page, meta, outcome, switchTo)
   }
@@ -541,6 +593,7 @@ export class PageSession implements RunHost {
     this.widgets.revisions.stamp([...this.#previous.main, ...this.#previous.sidebar])
     for (const [w, f] of this.#widgetFragment) if (f === id) this.#widgetFragment.delete(w)
     this.#claimWidgets(id, ctx.rendered)
+    this.#fragmentTaskKeys.set(id, keysIn(ctx.taskReads, id))
     this.#tail(runId, this.#lastPage, this.#lastMeta, outcome, switchTo)
   }
 
@@ -667,6 +720,13 @@ export class PageSession implements RunHost {
       totalRows: table.rows.length, sort: view.sort, rows: view.rows, rowIds: view.rowIds,
     })
   }
+}
+
+/** The task keys a run read in `scope` (null: at page level). */
+function keysIn(reads: ReadonlyMap<string, ReadonlySet<string | null>>, scope: string | null): ReadonlySet<string> {
+  const out = new Set<string>()
+  for (const [key, where] of reads) if (where.has(scope)) out.add(key)
+  return out
 }
 
 /** Element props are closed interfaces; on the wire they are the protocol's open records. */
