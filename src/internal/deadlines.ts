@@ -34,3 +34,5 @@ export const WS_RETIRE_SPREAD_MS = 10_000
 export const MAX_RETIRING_PER_SLOT = 2
 /** A page thread's wait for its module-hooks thread to stop esbuild's service (Node 20); past it the thread goes on. */
 export const TRANSFORM_STOP_MS = 1_000
+/** A cancelled task that has not stopped this long after its signal aborted (a loop that never yields) gets its task thread terminated. */
+export const TASK_CANCEL_GRACE_MS = 3_000

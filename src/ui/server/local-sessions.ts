@@ -15,6 +15,8 @@ import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { stripBase } from './ws-endpoint.js'
+import type { TaskPort } from '../tasks/task-manager.js'
+import type { TaskRecord } from '../tasks/task-types.js'
 
 /** Where a page session's output goes: the browser's socket, or the main thread that holds it. */
 export interface SessionOutput {
@@ -84,6 +86,10 @@ export class LocalSessions extends Lifecycle implements SessionHost {
     overrides: Readonly<Record<string, unknown>>
     snapshots: PageSnapshots | null
     onDrop?: (id: string) => void
+    /** The page server's tasks (`st.task`); null: pages cannot start tasks here. */
+    tasks?: TaskPort | null
+    /** `ui_task_max_per_session`. */
+    maxTasksPerSession?: number
   }) {
     super()
     this.#directory = new PageDirectory(options.app.pages)
@@ -109,6 +115,8 @@ export class LocalSessions extends Lifecycle implements SessionHost {
           ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
           navigation: () => this.#app[kNavigation] ?? null,
           identity: () => this.#app[kIdentity] ?? null,
+          tasks: options.tasks ?? null,
+          ...(options.maxTasksPerSession === undefined ? {} : { maxTasksPerSession: options.maxTasksPerSession }),
         }),
     })
   }
@@ -171,6 +179,11 @@ export class LocalSessions extends Lifecycle implements SessionHost {
         },
       }
     })
+  }
+
+  /** News of a task from the page server's task manager, for the session that owns the key. */
+  taskUpdate(sessionId: string, key: string, record: TaskRecord | null): void {
+    this.#manager.get(sessionId)?.tasks.apply(key, record)
   }
 
   async upload(upload: UploadIn): Promise<UploadOutcome> {

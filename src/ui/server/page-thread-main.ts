@@ -66,6 +66,14 @@ const host = new LocalSessions({
   overrides: overridesFromEnv(),
   snapshots: new PageSnapshots({ backend: redis ?? local!, ttlSeconds: settings.ui_session_ttl_s, logger }),
   onDrop: (sessionId) => post({ t: 'gone', sessionId }),
+  // Tasks run on the page server's task threads; the main thread's task manager holds them.
+  tasks: {
+    start: (sessionId, key, request) => post({ t: 'task_start', sessionId, key, request }),
+    cancel: (sessionId, key) => post({ t: 'task_cancel', sessionId, key }),
+    forget: (sessionId, key) => post({ t: 'task_forget', sessionId, key }),
+    sync: (sessionId, keys) => post({ t: 'task_sync', sessionId, keys: [...keys] }),
+  },
+  maxTasksPerSession: settings.ui_task_max_per_session,
 })
 void redis?.probe()
 const conns = new Map<number, BoundSession | Promise<BoundSession | null>>()
@@ -133,6 +141,9 @@ port.on('message', (m: ToPageThread) => {
       return
     case 'handover':
       void host.handover().finally(() => post({ t: 'handed_over' }))
+      return
+    case 'task':
+      host.taskUpdate(m.sessionId, m.key, m.record)
       return
     case 'close':
       clearInterval(beat)

@@ -3,6 +3,8 @@ import type { DeclaredComponents } from '../components.js'
 import type { DevLoadError } from '../protocol.js'
 import type { PageKey } from '../runtime/page-directory.js'
 import type { StContext } from '../st-types.js'
+import type { TaskStartRequest } from '../tasks/task-manager.js'
+import type { TaskRecord } from '../tasks/task-types.js'
 
 /** What a page thread starts with (`workerData`). */
 export interface PageThreadData {
@@ -50,6 +52,8 @@ export type ToPageThread =
   | { t: 'handover' }
   | { t: 'snapshot_value'; id: number; value: string | null }
   | { t: 'close' }
+  /** News of a task of a session on this thread (null: the page server does not know the key). */
+  | { t: 'task'; sessionId: string; key: string; record: TaskRecord | null }
 
 /** The snapshot store calls a page thread makes to the main thread (when there is no Redis). */
 export type SnapshotCall =
@@ -83,6 +87,11 @@ export type FromPageThread =
   | { t: 'beat'; running: number }
   | { t: 'handed_over' }
   | { t: 'closed' }
+  /** What a session asks of the page server's tasks (its `TaskPort`). */
+  | { t: 'task_start'; sessionId: string; key: string; request: TaskStartRequest }
+  | { t: 'task_cancel'; sessionId: string; key: string }
+  | { t: 'task_forget'; sessionId: string; key: string }
+  | { t: 'task_sync'; sessionId: string; keys: string[] }
 
 /** A page thread reports this often that its event loop turns. */
 export const BEAT_MS = 50

@@ -12,6 +12,8 @@ import { reloadManifest, unexplainedLoadError } from './manifest.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
+import type { TaskManager } from '../tasks/task-manager.js'
+import type { TaskRecord } from '../tasks/task-types.js'
 
 /** Close code for a socket whose session keeps losing its page thread (a page that crashes it on every run). */
 export const THREAD_CRASH_CLOSE_CODE = 1011
@@ -37,6 +39,10 @@ export interface PageThreadPoolOptions {
   media: MediaStore
   /** `ui_run_timeout_s` in ms; 0 = none. */
   runTimeoutMs: number
+  /** The page server's tasks: page threads start and cancel them here, and get their news. */
+  tasks?: TaskManager | null
+  /** `ui_session_ttl_s` in ms: how long the tasks of a session whose thread crashed wait for it to come back. */
+  sessionTtlMs?: number
 }
 
 /**
@@ -59,6 +65,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #logger: Logger
   readonly #media: MediaStore
   readonly #runTimeoutMs: number
+  readonly #tasks: TaskManager | null
+  readonly #sessionTtlMs: number
   readonly #threads: PageThread[] = []
   readonly #bySession = new Map<string, PageThread>()
   readonly #snapshots = new LocalSnapshotStore()
@@ -76,6 +84,13 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     this.#logger = options.logger
     this.#media = options.media
     this.#runTimeoutMs = options.runTimeoutMs
+    this.#tasks = options.tasks ?? null
+    this.#sessionTtlMs = options.sessionTtlMs ?? 120_000
+  }
+
+  /** News of a task for the thread that holds its session (none holds it now: the session's next restore syncs it). */
+  deliverTask(sessionId: string, key: string, record: TaskRecord | null): void {
+    this.#bySession.get(sessionId)?.post({ t: 'task', sessionId, key, record })
   }
 
   /** Live sessions across the threads. */
@@ -276,6 +291,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         if (previous && previous !== thread) previous.sessions.delete(m.sessionId)
         this.#bySession.set(m.sessionId, thread)
         thread.sessions.add(m.sessionId)
+        this.#tasks?.attach(m.sessionId)
         if (!conn?.opened) {
           thread.conns.delete(m.conn)
           thread.post({ t: 'release', conn: m.conn })
@@ -293,9 +309,26 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         return
       }
       case 'gone':
-        if (this.#bySession.get(m.sessionId) === thread) this.#bySession.delete(m.sessionId)
+        if (this.#bySession.get(m.sessionId) === thread) {
+          this.#bySession.delete(m.sessionId)
+          this.#tasks?.endSession(m.sessionId)
+        }
         thread.sessions.delete(m.sessionId)
         this.#resumes.delete(m.sessionId)
+        return
+      case 'task_start':
+        this.#tasks?.start(m.sessionId, m.key, m.request)
+        return
+      case 'task_cancel':
+        this.#tasks?.cancel(m.sessionId, m.key)
+        return
+      case 'task_forget':
+        this.#tasks?.forget(m.sessionId, m.key)
+        return
+      case 'task_sync':
+        // A session restored on this thread (before it reports `opened`): its news goes here.
+        this.#bySession.set(m.sessionId, thread)
+        this.#tasks?.sync(m.sessionId, m.keys)
         return
       case 'uploaded':
         thread.uploads.get(m.id)?.(m.outcome)
@@ -348,7 +381,12 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     thread.exited(code)
     const index = this.#threads.indexOf(thread)
     if (index >= 0) this.#threads.splice(index, 1)
-    for (const id of thread.sessions) if (this.#bySession.get(id) === thread) this.#bySession.delete(id)
+    for (const id of thread.sessions) {
+      if (this.#bySession.get(id) !== thread) continue
+      this.#bySession.delete(id)
+      // Its socket may not come back for it: its tasks end with it unless another thread opens it in time.
+      if (!this.closed && thread.retired !== 'close') this.#tasks?.detach(id, this.#sessionTtlMs)
+    }
     if (this.closed || thread.retired === 'close') return
     if (thread.retired === null && wasReady) {
       this.#logger.error({ exit_code: code, sessions: thread.sessions.size, sockets: thread.conns.size }, 'ui page thread stopped; its sessions continue on a new thread')

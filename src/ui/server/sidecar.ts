@@ -19,6 +19,8 @@ import { PageThreadPool } from './page-thread-pool.js'
 import { loadManifest } from './manifest.js'
 import { ClientAssets, clientDir } from './static-files.js'
 import { UiServer, type PageSite } from './ui-server.js'
+import { TaskManager, type TaskDelivery } from '../tasks/task-manager.js'
+import { TaskThreadPool } from './task-thread-pool.js'
 
 /** What the bundled sidecar reads from its environment (set by the supervisor). */
 export interface SidecarEnv {
@@ -73,8 +75,18 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   const showErrorDetails = settings.show_error_details ?? env.devMode
   const media = new MediaStore({ basePath: env.basePath })
   const assets = new ClientAssets(clientDir())
-  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data: { ...data, appFile: manifest.file }, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000 })
-  const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails }) : null
+  // Tasks (`st.task`) run on task threads of their own, whichever thread runs the sessions.
+  const taskThreads = new TaskThreadPool({ size: settings.ui_task_threads, data: { target: env.target, cwd: data.cwd, devMode: env.devMode }, logger })
+  let deliver: TaskDelivery = () => undefined
+  const tasks = new TaskManager({
+    executor: taskThreads,
+    deliver: (sessionId, key, record) => deliver(sessionId, key, record),
+    limits: { maxRunning: settings.ui_task_max_running, maxPerSession: settings.ui_task_max_per_session, timeoutMs: settings.ui_task_timeout_s * 1000 },
+    logger,
+  })
+  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data: { ...data, appFile: manifest.file }, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000, tasks, sessionTtlMs: settings.ui_session_ttl_s * 1000 })
+  const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails, tasks }) : null
+  deliver = pool ? (sessionId, key, record) => pool.deliverTask(sessionId, key, record) : (sessionId, key, record) => local!.taskUpdate(sessionId, key, record)
   const server = new UiServer({
     site: siteOf(manifest),
     sessions: pool ?? local!,
@@ -103,6 +115,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
       if ('failed' in result) return failed(result.failed)
       server.setSite(siteOf(result.manifest))
       server.showDevError(null)
+      taskThreads.retireAll()
       const ms = Math.round(performance.now() - started)
       logger.debug({ moved: result.moved, ms }, 'ui reload: fresh page threads; sessions continue there')
       return { moved: result.moved, ms }
@@ -110,6 +123,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     const loaded = await (await import('./dev-reload.js')).loadAppModule(manifest.file, manifest.exportName)
     if ('error' in loaded) return failed(loaded.error)
     const reran = local!.replaceApp(loaded.app)
+    taskThreads.retireAll()
     server.setSite({ settings: loaded.app.settings, pages: local!.directory })
     server.showDevError(null)
     logger.debug({ reran }, 'ui reload: sessions rerun')
@@ -135,6 +149,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     async close() {
       await reloading
       await server.close()
+      await tasks.close()
     },
   }
 }
@@ -143,7 +158,7 @@ interface InProcess {
   app: PageServerApp
   manifest: PageManifest
   /** The page sessions, run in this thread. */
-  sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean }): Promise<LocalSessions>
+  sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean; tasks: TaskManager }): Promise<LocalSessions>
 }
 
 /**
@@ -158,7 +173,7 @@ async function loadInProcess(target: string): Promise<InProcess> {
   return {
     app,
     manifest: { settings, pages: new PageDirectory(app.pages).keys(), file, exportName, components: declaredComponents() },
-    async sessions({ media, logger, basePath, showErrorDetails }) {
+    async sessions({ media, logger, basePath, showErrorDetails, tasks }) {
       const [{ LocalSessions }, { getClient }, { overridesFromEnv }, { PageSnapshots }] = await Promise.all([
         import('./local-sessions.js'),
         import('../../client/api-client.js'),
@@ -179,6 +194,9 @@ async function loadInProcess(target: string): Promise<InProcess> {
         showErrorDetails,
         overrides: overridesFromEnv(),
         snapshots: redis ? new PageSnapshots({ backend: redis, ttlSeconds: settings.ui_session_ttl_s, logger }) : null,
+        tasks,
+        maxTasksPerSession: settings.ui_task_max_per_session,
+        onDrop: (id) => tasks.endSession(id),
       })
     },
   }
