@@ -11,7 +11,8 @@ import type { PageIdentity } from './auth/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
 import type { ZodSchema } from './api/zod-schema.js'
-import { kIdentity, kNavigation, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp, kTasks } from './internal/symbols.js'
+import { kIdentity, kNavigation, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp, kTasks, kUserStore } from './internal/symbols.js'
+import type { UserStore } from './ui/storage/user-store.js'
 import { defineTask } from './ui/tasks/define-task.js'
 import type { TaskDefinition, TaskFn } from './ui/tasks/task-types.js'
 import { answerServerErrorsPrivately } from './api/error-reply.js'
@@ -114,6 +115,11 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   /** Where the page server snapshots page sessions: the shared Redis (`redis_url`), else null. */
   get pageSnapshotStore(): RedisConnection | null {
     return this.#shared.redis
+  }
+
+  /** Where `st.userStorage` keeps signed-in users' values (Redis with `redis_url`, else files). */
+  get [kUserStore](): UserStore {
+    return this.#shared.userStore
   }
 
   /** The shared-state backend (OIDC login state, URL and page sessions). */

@@ -14,7 +14,8 @@ import { DEFAULT_AUTH_CODE_QUERY_KEY, exchangeAuthCodeFromQuery } from '../../au
 import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
-import type { St, StContext } from '../st-types.js'
+import type { SocketContext, St, StContext } from '../st-types.js'
+import { fullContext } from './socket-context.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
@@ -26,6 +27,11 @@ import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { SessionTasks } from '../tasks/session-tasks.js'
 import type { TaskPort } from '../tasks/task-manager.js'
 import type { TaskDefinition, TaskHandle, TaskOptions } from '../tasks/task-types.js'
+import { BrowserStore, type BrowserStorageSnapshot } from '../storage/browser-storage.js'
+import { CookieJar } from '../storage/cookie-jar.js'
+import type { CookieKeys } from '../storage/cookie-keys.js'
+import { UserStorage } from '../storage/user-storage.js'
+import type { UserStore } from '../storage/user-store.js'
 
 export type Send = (message: ServerMessage) => void
 
@@ -53,6 +59,14 @@ export interface PageSessionOptions {
   tasks?: TaskPort | null
   /** `ui_task_max_per_session` (default 4). */
   maxTasksPerSession?: number
+  /** The keys of the cookies pages write (`st.cookies`); absent: pages cannot write cookies. */
+  cookieKeys?: CookieKeys | null
+  /** The app's root path ('' or '/tools'): cookies' default path. */
+  basePath?: string
+  /** `st.userStorage`'s store (Redis or files); read on every call. */
+  userStore?: () => UserStore | null
+  /** `ui_user_storage_max_value_bytes` and `ui_user_storage_max_keys`. */
+  userStorageLimits?: { maxValueBytes: number; maxKeys: number }
 }
 
 export const DEFAULT_PARTIAL_FLUSH_MS = 100
@@ -64,7 +78,7 @@ const NOT_AVAILABLE_META: PageMeta = Object.freeze({ pageTitle: 'Not available',
 
 const NO_SECRETS: Readonly<Record<string, unknown>> = Object.freeze({})
 
-const EMPTY_CONTEXT: StContext = Object.freeze({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
+const EMPTY_CONTEXT: StContext = fullContext({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
 
 /** Keep the previous run's nodes after what a still-running run emitted, marked stale. */
 function mergePartial(fresh: UiElement[], previous: UiElement[]): UiElement[] {
@@ -137,6 +151,13 @@ export class PageSession implements RunHost {
   readonly #fragmentTaskKeys = new Map<string, ReadonlySet<string>>()
   /** Keys whose task changed since the last rerun they caused (true: their status changed). */
   readonly #taskNews = new Map<string, boolean>()
+  /** `st.cookies`, `st.localStorage`, `st.tabStorage`, `st.userStorage`. */
+  readonly cookies: CookieJar
+  readonly localStore: BrowserStore
+  readonly tabStore: BrowserStore
+  readonly userStorage: UserStorage
+  /** Cookie tickets made while no socket was attached: they go out with the next one. */
+  #tickets: string[] = []
 
   constructor(options: PageSessionOptions) {
     this.#opts = options
@@ -144,6 +165,30 @@ export class PageSession implements RunHost {
     this.media = options.media
     this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
     this.query = new QueryState('', () => this.#emit({ v: UI_PROTOCOL_VERSION, type: 'query', query: this.query.toString() }))
+    const invalid = (what: string) => (key: string, reason: string): void => this.#opts.logger.debug({ key, reason }, `ui ${what} value refused by its schema; read as absent`)
+    this.cookies = new CookieJar({
+      keys: options.cookieKeys ?? null,
+      basePath: options.basePath ?? '',
+      sessionId: this.id,
+      handshake: () => this.context.cookies,
+      https: () => this.context.headers['x-forwarded-proto'] === 'https',
+      reserved: () => this.identity?.cookieName ?? null,
+      deliver: (ticket) => {
+        if (this.#send) this.#emit({ v: UI_PROTOCOL_VERSION, type: 'cookie', ticket })
+        else this.#tickets.push(ticket)
+      },
+      invalid: invalid('cookie'),
+    })
+    const emitStorage = (area: 'local' | 'tab', key: string, value: string | null): void => this.#emit({ v: UI_PROTOCOL_VERSION, type: 'storage', area, key, value })
+    this.localStore = new BrowserStore('local', emitStorage, invalid('localStorage'))
+    this.tabStore = new BrowserStore('tab', emitStorage, invalid('tabStorage'))
+    this.userStorage = new UserStorage({
+      store: () => options.userStore?.() ?? null,
+      user: () => this.user,
+      maxValueBytes: options.userStorageLimits?.maxValueBytes ?? 64 * 1024,
+      maxKeys: options.userStorageLimits?.maxKeys ?? 64,
+      invalid: invalid('userStorage'),
+    })
     this.tasks = new SessionTasks({ sessionId: this.id, port: options.tasks ?? null, maxPerSession: options.maxTasksPerSession ?? 4, changed: (key, status) => this.#taskChanged(key, status) })
   }
 
@@ -208,11 +253,13 @@ export class PageSession implements RunHost {
     return this.#lastError
   }
 
-  attach(send: Send, context: StContext): void {
+  attach(send: Send, context: SocketContext): void {
     this.#send = send
     this.#received = 0
     this.#reflected = 0
-    this.context = context
+    this.context = fullContext(context)
+    this.cookies.reset()
+    for (const ticket of this.#tickets.splice(0)) send({ v: UI_PROTOCOL_VERSION, type: 'cookie', ticket })
   }
 
   detach(): void {
@@ -222,7 +269,10 @@ export class PageSession implements RunHost {
   }
 
   /** First message of a connection: where the browser is. */
-  start(path: string, query: string): void {
+  start(path: string, query: string, storage?: BrowserStorageSnapshot): void {
+    // The browser's storage as it is now (another tab may have changed localStorage meanwhile).
+    this.localStore.load(storage?.local)
+    this.tabStore.load(storage?.tab)
     this.#path = path
     this.query.reset(query)
     this.requestRerun()
@@ -233,7 +283,7 @@ export class PageSession implements RunHost {
     const seq = (this.#received = ('n' in msg ? msg.n : undefined) ?? this.#received + 1)
     switch (msg.type) {
       case 'hello':
-        this.start(msg.path, msg.query)
+        this.start(msg.path, msg.query, msg.storage)
         return
       case 'widget': {
         const queued = this.widgets.queue(msg.id, msg.value, msg.trigger === true, null, seq)

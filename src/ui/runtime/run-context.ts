@@ -3,7 +3,7 @@ import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'
-import type { St, StContext } from '../st-types.js'
+import type { St, StBrowserStorage, StContext, StCookies, StUserStorage } from '../st-types.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageIdentity, StUser } from '../../auth/user.js'
 import { sameValue } from '../st/values.js'
@@ -39,6 +39,10 @@ export interface RunHost {
   formClears(formId: string): number
   /** Logs a page exception (thrown or passed to `st.exception`) and returns what the visitor may see of it. */
   exceptionProps(error: unknown): ExceptionProps
+  readonly cookies: StCookies
+  readonly localStore: StBrowserStorage
+  readonly tabStore: StBrowserStorage
+  readonly userStorage: StUserStorage
   /** `st.task(key, task, options)`: the key's task, started when `options.input` is given and the key has none. */
   task<I, R, P>(key: string, task: TaskDefinition<I, R, P>, options: TaskOptions<I>): TaskHandle<I, R, P>
 }

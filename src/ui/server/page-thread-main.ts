@@ -12,6 +12,7 @@ import { BEAT_MS, type FromPageThread, type PageThreadData, type ToPageThread } 
 import { PageSnapshots } from './session-snapshots.js'
 import type { PageServerApp } from '../page-app.js'
 import { MainThreadSnapshots } from './thread-snapshots.js'
+import { CookieKeys } from '../storage/cookie-keys.js'
 
 // One page thread of the sidecar's pool (page-thread-pool.ts): it loads the app itself and runs
 // the page sessions the main thread routes here; sockets and HTTP stay in the main thread, which
@@ -74,6 +75,8 @@ const host = new LocalSessions({
     sync: (sessionId, keys) => post({ t: 'task_sync', sessionId, keys: [...keys] }),
   },
   maxTasksPerSession: settings.ui_task_max_per_session,
+  cookieKeys: new CookieKeys(settings.cookie_secret, data.ticketKey ?? CookieKeys.randomFallback()),
+  userStorageLimits: { maxValueBytes: settings.ui_user_storage_max_value_bytes, maxKeys: settings.ui_user_storage_max_keys },
 })
 void redis?.probe()
 const conns = new Map<number, BoundSession | Promise<BoundSession | null>>()

@@ -2,7 +2,8 @@ import type { ResolvedSettings } from '../../settings/schema.js'
 import type { DeclaredComponents } from '../components.js'
 import type { DevLoadError } from '../protocol.js'
 import type { PageKey } from '../runtime/page-directory.js'
-import type { StContext } from '../st-types.js'
+import type { SocketContext } from '../st-types.js'
+import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
 import type { TaskStartRequest } from '../tasks/task-manager.js'
 import type { TaskRecord } from '../tasks/task-types.js'
 
@@ -15,6 +16,8 @@ export interface PageThreadData {
   devMode: boolean
   /** The app module's file, named in a load error's report (`svc dev --reload` shows it in the browser). */
   appFile: string
+  /** The page server's cookie-ticket key when `cookie_secret` is not set (base64), shared by every thread. */
+  ticketKey?: string
 }
 
 /**
@@ -43,7 +46,7 @@ export type UploadOutcome = { ok: true; ref: string } | { ok: false; status: 400
 
 /** Main thread → page thread. `conn` numbers one page socket of the main thread. */
 export type ToPageThread =
-  | { t: 'open'; conn: number; requestedId: string | null; path: string; query: string; context: StContext }
+  | { t: 'open'; conn: number; requestedId: string | null; path: string; query: string; context: SocketContext; storage?: BrowserStorageSnapshot }
   /** One client message as the socket delivered it (UTF-8 JSON, parsed in the thread). */
   | { t: 'msg'; conn: number; bytes: Uint8Array }
   | { t: 'release'; conn: number }

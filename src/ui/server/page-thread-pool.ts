@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import { SvcError } from '../../errors.js'
 import type { MediaStore } from '../media-store.js'
 import type { DevLoadError } from '../protocol.js'
-import type { StContext } from '../st-types.js'
+import type { SocketContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
 import type { FromPageThread, PageManifest, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
 import { PageThread, type Conn, type Hello } from './page-thread.js'
@@ -119,7 +119,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     return ready.length > 0 && ready.every((t) => t.stalledFor(now) > limit)
   }
 
-  open(hello: Hello, context: StContext, out: SessionOutput): Promise<BoundSession> {
+  open(hello: Hello, context: SocketContext, out: SessionOutput): Promise<BoundSession> {
     this.warm()
     return new Promise<BoundSession>((resolve, reject) => {
       const conn: Conn = { id: this.#nextConn++, out, hello, context, opened: resolve, failed: reject, placements: 0, sessionId: null, runSince: null, runPage: null, acks: [] }
@@ -218,7 +218,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     void thread.ready.then(
       () => {
         thread.pendingOpens--
-        thread.post({ t: 'open', conn: conn.id, requestedId: conn.hello.requestedId, path: conn.hello.path, query: conn.hello.query, context: conn.context })
+        const { storage } = conn.hello
+        thread.post({ t: 'open', conn: conn.id, requestedId: conn.hello.requestedId, path: conn.hello.path, query: conn.hello.query, context: conn.context, ...(storage ? { storage } : {}) })
       },
       // The thread did not load; its exit places the session again.
       () => thread.pendingOpens--,

@@ -21,6 +21,7 @@ import { ClientAssets, clientDir } from './static-files.js'
 import { UiServer, type PageSite } from './ui-server.js'
 import { TaskManager, type TaskDelivery } from '../tasks/task-manager.js'
 import { TaskThreadPool } from './task-thread-pool.js'
+import { CookieKeys } from '../storage/cookie-keys.js'
 
 /** What the bundled sidecar reads from its environment (set by the supervisor). */
 export interface SidecarEnv {
@@ -66,7 +67,9 @@ export type PagesReload = { moved: number; ms: number } | { failed: DevLoadError
  * threads (fresh isolates).
  */
 export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
-  const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
+  // Cookie tickets are sealed with cookie_secret, or without one with this key of the page server's.
+  const ticketKey = CookieKeys.randomFallback()
+  const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode, ticketKey }
   const inProcess = threadsOffOutsideApp(data.cwd) ? await loadInProcess(env.target) : null
   const manifest = inProcess?.manifest ?? (await loadManifest(data))
   const loaded = inProcess ?? (manifest.settings.ui_page_threads === 0 ? await loadInProcess(env.target) : null)
@@ -85,7 +88,8 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     logger,
   })
   const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data: { ...data, appFile: manifest.file }, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000, tasks, sessionTtlMs: settings.ui_session_ttl_s * 1000 })
-  const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails, tasks }) : null
+  const cookieKeys = new CookieKeys(settings.cookie_secret, ticketKey)
+  const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails, tasks, cookieKeys }) : null
   deliver = pool ? (sessionId, key, record) => pool.deliverTask(sessionId, key, record) : (sessionId, key, record) => local!.taskUpdate(sessionId, key, record)
   const server = new UiServer({
     site: siteOf(manifest),
@@ -100,6 +104,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     assets,
     maxMessageBytes: settings.ui_max_message_bytes,
     maxUploadBytes: settings.ui_max_upload_bytes,
+    cookieKeys,
   })
   // A save that does not load leaves the running code serving and goes to the browser overlay;
   // the supervisor prints the one terminal line for it.
@@ -158,7 +163,7 @@ interface InProcess {
   app: PageServerApp
   manifest: PageManifest
   /** The page sessions, run in this thread. */
-  sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean; tasks: TaskManager }): Promise<LocalSessions>
+  sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean; tasks: TaskManager; cookieKeys: CookieKeys }): Promise<LocalSessions>
 }
 
 /**
@@ -173,7 +178,7 @@ async function loadInProcess(target: string): Promise<InProcess> {
   return {
     app,
     manifest: { settings, pages: new PageDirectory(app.pages).keys(), file, exportName, components: declaredComponents() },
-    async sessions({ media, logger, basePath, showErrorDetails, tasks }) {
+    async sessions({ media, logger, basePath, showErrorDetails, tasks, cookieKeys }) {
       const [{ LocalSessions }, { getClient }, { overridesFromEnv }, { PageSnapshots }] = await Promise.all([
         import('./local-sessions.js'),
         import('../../client/api-client.js'),
@@ -197,6 +202,8 @@ async function loadInProcess(target: string): Promise<InProcess> {
         tasks,
         maxTasksPerSession: settings.ui_task_max_per_session,
         onDrop: (id) => tasks.endSession(id),
+        cookieKeys,
+        userStorageLimits: { maxValueBytes: settings.ui_user_storage_max_value_bytes, maxKeys: settings.ui_user_storage_max_keys },
       })
     },
   }

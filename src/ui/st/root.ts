@@ -2,7 +2,7 @@ import { SvcError } from '../../errors.js'
 import type { UiElement } from '../elements.js'
 import type { RunContext } from '../runtime/run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/signals.js'
-import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
+import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StBrowserStorage, StContainer, StContext, StCookies, StUserStorage, ToastOptions } from '../st-types.js'
 import { Container } from './container.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import { clearAccessToken } from '../../auth/ui.js'
@@ -71,6 +71,22 @@ class StRoot extends Container implements St {
     this.queryParams = ctx.host.query
     this.context = ctx.host.context
     this.#fragment = target?.id ?? null
+  }
+
+  get cookies(): StCookies {
+    return this.ctx.host.cookies
+  }
+
+  get localStorage(): StBrowserStorage {
+    return this.ctx.host.localStore
+  }
+
+  get tabStorage(): StBrowserStorage {
+    return this.ctx.host.tabStore
+  }
+
+  get userStorage(): StUserStorage {
+    return this.ctx.host.userStorage
   }
 
   task<I, R, P>(key: string, task: TaskDefinition<I, R, P>, options: TaskOptions<I> = {}): TaskHandle<I, R, P> {
