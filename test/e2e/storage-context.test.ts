@@ -7,7 +7,7 @@ import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-bro
 import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
 import { runNginx, stopNginx } from '../helpers/nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
-import { REPO } from '../helpers/svc-process.js'
+import { REPO, startSvc as startTree, stopAllTrees, waitGone, type SvcTree } from '../helpers/svc-process.js'
 import { freePort } from '../helpers/ui-sidecar.js'
 
 /**
@@ -76,6 +76,7 @@ describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.co
 
   afterAll(async () => {
     await browser?.close()
+    await stopAllTrees()
     await stopNginx(nginx)
     await Promise.all([a?.stop(), b?.stop()])
     await redis?.stop()
@@ -175,6 +176,32 @@ describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.co
     await bob.getByText('user: bob').waitFor()
     expect(await textAfter(bob, 'saved')).toBe('null')
   }, 60_000)
+
+  it("with Redis, a finished task's result survives its replica's death: the session resumes on the next replica with it", async () => {
+    const port = await freePort()
+    const replica = (name: string): Promise<SvcTree> =>
+      startTree({ target: `${REPO}${TARGET}`, noPort: true, args: ['--port', String(port)], env: { SVC_UI_COMMAND: undefined, SVC_REDIS_URL: redis.url, REPLICA: name } })
+    const first = await replica('C1')
+    const page = await (await context()).newPage()
+    await page.goto(`http://127.0.0.1:${port}/export?seconds=1`)
+    await page.getByRole('button', { name: 'Start export' }).click()
+    await page.getByText('rows: 100').waitFor({ timeout: 20_000 })
+    const pids = first.treePids()
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+    expect(await waitGone(pids, 5_000)).toEqual([])
+    await replica('C2')
+    // The browser reconnects by itself and its session resumes from Redis, task result included.
+    await page.getByText('replica: C2').waitFor({ timeout: 30_000 })
+    expect(await page.getByText('status: done').count()).toBe(1)
+    expect(await page.getByText('rows: 100').count()).toBe(1)
+    expect(await page.getByText('Your previous session had expired').count()).toBe(0)
+  }, 90_000)
 
   it('st.context is what the browser sent: IP (direct, and behind the trusted proxy, spoof ignored), locale, time zone, URL, theme, frame', async () => {
     const facts = async (page: Page): Promise<Record<string, unknown>> => JSON.parse(await textAfter(page, 'context')) as Record<string, unknown>

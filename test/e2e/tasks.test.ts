@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { startSvcWithBrowser } from '../helpers/e2e-app.js'
@@ -11,8 +12,10 @@ import type { SvcRun } from '../helpers/e2e-svc.js'
  * Issue #35 in Chromium against `svc run`: a task runs past `ui_run_timeout_s` (2 s here) with its
  * progress and partial results shown by a fragment, comes back after a tab reload, stops when
  * cancelled from the page; a task burning CPU does not stall a session on the same page thread.
+ * The same tree (no Redis) keeps per-user storage in files.
  */
 const RUN_TIMEOUT_S = 2
+const BFF_SECRET = 'e2e-tasks-bff-secret-0123456789abcdef-012345'
 
 async function partialRows(page: Page): Promise<number> {
   const text = (await page.getByText(/^partial: \d+$/).textContent()) ?? ''
@@ -33,7 +36,13 @@ describe('tasks in the browser (svc run, ui_run_timeout_s 2, one page thread)', 
   }
   beforeAll(async () => {
     // A short run timeout, and one page thread: two sessions share it.
-    ;({ svc, browser } = await startSvcWithBrowser('test/e2e/fixtures/beyond-app.ts:app', [], { SVC_UI_RUN_TIMEOUT_S: String(RUN_TIMEOUT_S), SVC_UI_PAGE_THREADS: '1', TASK_LOG: taskLog }))
+    ;({ svc, browser } = await startSvcWithBrowser('test/e2e/fixtures/beyond-app.ts:app', [], {
+      SVC_UI_RUN_TIMEOUT_S: String(RUN_TIMEOUT_S),
+      SVC_UI_PAGE_THREADS: '1',
+      TASK_LOG: taskLog,
+      SVC_OIDC_BFF_SECRET: BFF_SECRET,
+      SVC_UI_USER_STORAGE_DIR: join(dir, 'users'),
+    }))
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
@@ -101,5 +110,24 @@ describe('tasks in the browser (svc run, ui_run_timeout_s 2, one page thread)', 
       await burner.close()
       await other.close()
     }
+  }, 60_000)
+
+  it('per-user storage without Redis: files under ui_user_storage_dir, read back in a new session', async () => {
+    const signedIn = async (): Promise<Page> => {
+      const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } })
+      const token = await new SignJWT({ prv: 'default' }).setProtectedHeader({ alg: 'HS256' }).setSubject('ada').setIssuer('svc-bff').setAudience('svc-user').setExpirationTime('1h').sign(new TextEncoder().encode(BFF_SECRET))
+      await ctx.addCookies([{ name: 'svc_user', value: token, url: svc.url, httpOnly: true }])
+      return ctx.newPage()
+    }
+    const first = await signedIn()
+    await first.goto(`${svc.url}prefs`)
+    await first.getByText('saved: null').waitFor()
+    await first.getByRole('button', { name: 'Save for me' }).click()
+    await first.getByText('saved: {"rows":50,"theme":"dark"}').waitFor()
+    await first.context().close()
+    const again = await signedIn()
+    await again.goto(`${svc.url}prefs`)
+    await again.getByText('saved: {"rows":50,"theme":"dark"}').waitFor()
+    await again.context().close()
   }, 60_000)
 })
