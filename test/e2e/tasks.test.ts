@@ -90,7 +90,7 @@ describe('tasks in the browser (svc run, ui_run_timeout_s 2, one page thread)', 
     }
   }, 90_000)
 
-  it('a task burning CPU does not stall another session on the same page thread', async () => {
+  it('a task burning CPU does not stall another session on the same page thread; cancelled, its thread is ended', async () => {
     const burner = await browser.newPage({ viewport: { width: 900, height: 600 } })
     const other = await browser.newPage({ viewport: { width: 900, height: 600 } })
     try {
@@ -106,6 +106,13 @@ describe('tasks in the browser (svc run, ui_run_timeout_s 2, one page thread)', 
       // Every ping was answered while the task still burned.
       expect(await burner.getByText('burn: running').count()).toBe(1)
       await burner.getByText('burn: done').waitFor({ timeout: 20_000 })
+      // A task that never yields cannot see its signal: after the grace its thread is terminated.
+      const mark = svc.output().length
+      await burner.getByRole('button', { name: 'Burn CPU' }).click()
+      await burner.getByText('burn: running').waitFor()
+      await burner.getByRole('button', { name: 'Cancel burn' }).click()
+      await burner.getByText('burn: cancelled').waitFor()
+      await svc.waitForOutput(/ui task did not stop after it was cancelled/, 15_000, mark)
     } finally {
       await burner.close()
       await other.close()
