@@ -83,3 +83,7 @@ export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, Ed
 export type { Containers, MapOptions, PlotlyFigure, PlotlyPoint, PlotlySelection, PlotlyChartOptions, IframeOptions, LogoOptions } from './st-types.js'
 export type { EditingState, ColumnType, RowId, PlotlyRegion } from './elements.js'
 export type { TaskContext, TaskFailure, TaskFn, TaskHandle, TaskOptions, TaskStatus, TaskDefinition } from './tasks/task-types.js'
+export type { StCookies, StBrowserStorage, StUserStorage, SocketContext } from './st-types.js'
+export type { CookieOptions, CookieReadOptions } from './storage/cookie-jar.js'
+export { MemoryUserStore } from './storage/user-store.js'
+export type { UserStore } from './storage/user-store.js'

@@ -4,7 +4,7 @@ import type { RegisteredSecrets } from '../secrets/register.js'
 import type { StUser } from '../auth/user.js'
 import type { Component } from './components.js'
 import type { TaskDefinition, TaskHandle, TaskOptions } from './tasks/task-types.js'
-import type { Output, ZodSchema } from '../api/zod-schema.js'
+import type { Output, ZodSchema } from './storage/checked-value.js'
 import type { CookieOptions, CookieReadOptions } from './storage/cookie-jar.js'
 
 /**

@@ -3,11 +3,10 @@ import { getClient } from '../../client/api-client.js'
 import { kTasks } from '../../internal/symbols.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
-import type { RegisteredSecrets } from '../../secrets/register.js'
 import { loadTarget, stopAppTransforms } from '../../target/load-target.js'
 import type { PageServerApp } from '../page-app.js'
 import { unknownTask } from '../tasks/inline-executor.js'
-import { runTaskJob, svcTaskFailure } from '../tasks/task-runner.js'
+import { runTaskJob, svcTaskFailure, type TaskRunDeps } from '../tasks/task-runner.js'
 import type { FromTaskThread, TaskThreadData, ToTaskThread } from './task-thread-messages.js'
 
 // One task thread of the page server (task-thread-pool.ts): it loads the app, finds each task by
@@ -30,7 +29,7 @@ try {
 const settings = app.settings
 const logger = childLogger(createRootLogger(settings), 'svc.ui').child({ thread: threadId })
 const client = getClient(app)
-const secrets = (app.secrets ?? {}) as RegisteredSecrets
+const secrets = (app.secrets ?? {}) as TaskRunDeps['secrets']
 const showErrorDetails = settings.show_error_details ?? data.devMode
 const runs = new Map<string, AbortController>()
 

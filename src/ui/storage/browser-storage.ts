@@ -1,6 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { Output, ZodSchema } from '../../api/zod-schema.js'
-import { checkedValue, storedText } from './checked-value.js'
+import { checkedValue, storedText, type Output, type ZodSchema } from './checked-value.js'
 
 /** What one browser-storage area of svc may hold (keys and values, UTF-16 code units as the browser counts them). */
 export const MAX_BROWSER_STORAGE_CHARS = 16 * 1024

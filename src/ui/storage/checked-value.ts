@@ -1,5 +1,9 @@
 import { SvcError } from '../../errors.js'
-import type { Output, ZodSchema } from '../../api/zod-schema.js'
+import type * as zc from 'zod/v4/core'
+
+/** Any zod 4 schema (the app's copy of zod or svc's), and what it parses into. */
+export type ZodSchema = zc.$ZodType
+export type Output<S> = S extends ZodSchema ? zc.output<S> : unknown
 
 /**
  * A value the browser sent back (a cookie, a browser-storage entry) or a store returned, through

@@ -1,3 +1,4 @@
+import assert from 'node:assert'
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** How long a cookie ticket may wait for the browser to hand it in. */
@@ -86,7 +87,7 @@ export class CookieKeys {
   }
 
   #mac(name: string, value: string): string {
-    if (this.#sign === null) throw new Error('bug: signing a cookie without cookie_secret')
+    assert(this.#sign !== null, 'bug: signing a cookie without cookie_secret (callers check canSign)')
     return createHmac('sha256', this.#sign).update(`${name}=${value}`).digest('base64url')
   }
 }

@@ -1,7 +1,6 @@
 import { SvcError } from '../../errors.js'
-import type { Output, ZodSchema } from '../../api/zod-schema.js'
+import { checkedValue, storedText, type Output, type ZodSchema } from './checked-value.js'
 import type { StUser } from '../../auth/user.js'
-import { checkedValue, storedText } from './checked-value.js'
 import { userStorageId, type UserStore } from './user-store.js'
 
 /** Longest key of `st.userStorage`. */

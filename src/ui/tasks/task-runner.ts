@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { SvcError } from '../../errors.js'
 import type { ApiClient } from '../../client/api-client.js'
 import { runWithRequestId } from '../../logging/context.js'
 import { scrubSecrets } from '../../logging/secret-scrub.js'
@@ -81,7 +82,7 @@ export async function runTaskJob(def: TaskDefinition, job: TaskJob, deps: TaskRu
     signal: deps.signal,
     progress(value, message) {
       if (value !== null && (typeof value !== 'number' || !Number.isFinite(value))) {
-        throw new TypeError(`task.progress(${String(value)}): pass a number from 0 to 1, or null when the progress is unknown`)
+        throw new SvcError('SVC_ERR_UI_BAD_CALL', `task.progress(${String(value)}): pass a number from 0 to 1, or null when the progress is unknown`)
       }
       queue({ progress: value === null ? null : Math.min(1, Math.max(0, value)), ...(message === undefined ? {} : { message: String(message) }) })
     },
