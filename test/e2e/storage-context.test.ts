@@ -7,7 +7,7 @@ import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-bro
 import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
 import { runNginx, stopNginx } from '../helpers/nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
-import { REPO, startSvc as startTree, stopAllTrees, waitGone, type SvcTree } from '../helpers/svc-process.js'
+import { REPO, sigkillTree, startSvc as startTree, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { freePort } from '../helpers/ui-sidecar.js'
 
 /**
@@ -186,15 +186,7 @@ describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.co
     await page.goto(`http://127.0.0.1:${port}/export?seconds=1`)
     await page.getByRole('button', { name: 'Start export' }).click()
     await page.getByText('rows: 100').waitFor({ timeout: 20_000 })
-    const pids = first.treePids()
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL')
-      } catch {
-        // already gone
-      }
-    }
-    expect(await waitGone(pids, 5_000)).toEqual([])
+    expect(await sigkillTree(first)).toEqual([])
     await replica('C2')
     // The browser reconnects by itself and its session resumes from Redis, task result included.
     await page.getByText('replica: C2').waitFor({ timeout: 30_000 })

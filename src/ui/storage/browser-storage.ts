@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import { checkedValue, storedText, type Output, type ZodSchema } from './checked-value.js'
+import { readStored, storedText, type Output, type ZodSchema } from './checked-value.js'
 
 /** What one browser-storage area of svc may hold (keys and values, UTF-16 code units as the browser counts them). */
 export const MAX_BROWSER_STORAGE_CHARS = 16 * 1024
@@ -47,18 +47,7 @@ export class BrowserStore {
   get<S extends ZodSchema>(key: string, schema: S): Output<S> | undefined
   get(key: string, schema?: ZodSchema): unknown {
     const raw = this.#values.get(key)
-    if (raw === undefined) return undefined
-    if (!schema) {
-      try {
-        return JSON.parse(raw) as unknown
-      } catch {
-        return raw
-      }
-    }
-    const checked = checkedValue(raw, schema, `${this.#name}.get(${JSON.stringify(key)})`)
-    if (checked.ok) return checked.value
-    this.#invalid(key, checked.reason)
-    return undefined
+    return raw === undefined ? undefined : readStored(raw, schema, `${this.#name}.get(${JSON.stringify(key)})`, (reason) => this.#invalid(key, reason))
   }
 
   has(key: string): boolean {

@@ -26,6 +26,24 @@ export function checkedValue<S extends ZodSchema>(raw: string, schema: S, where:
   return plain.ok ? plain : first
 }
 
+/**
+ * A stored value as the page reads it: without a schema the parsed JSON (or the plain string);
+ * with one, the checked value, or undefined when the schema refuses it (`invalid` says why).
+ */
+export function readStored(raw: string, schema: ZodSchema | undefined, where: string, invalid: (reason: string) => void): unknown {
+  if (!schema) {
+    try {
+      return JSON.parse(raw) as unknown
+    } catch {
+      return raw
+    }
+  }
+  const checked = checkedValue(raw, schema, where)
+  if (checked.ok) return checked.value
+  invalid(checked.reason)
+  return undefined
+}
+
 function validate<S extends ZodSchema>(schema: S, value: unknown, where: string): { ok: true; value: Output<S> } | { ok: false; reason: string } {
   const result = schema['~standard'].validate(value)
   if (result instanceof Promise) throw new SvcError('SVC_ERR_UI_BAD_CALL', `${where}: the schema has asynchronous checks; a stored value is checked synchronously, so use a schema without async refinements`)

@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import { checkedValue, storedText, type Output, type ZodSchema } from './checked-value.js'
+import { readStored, storedText, type Output, type ZodSchema } from './checked-value.js'
 import type { StUser } from '../../auth/user.js'
 import { userStorageId, type UserStore } from './user-store.js'
 
@@ -34,18 +34,7 @@ export class UserStorage {
     const where = `st.userStorage.get(${JSON.stringify(key)})`
     const [store, user] = this.#where(key, where)
     const raw = await store.get(user, key)
-    if (raw === null) return undefined
-    if (!schema) {
-      try {
-        return JSON.parse(raw) as unknown
-      } catch {
-        return raw
-      }
-    }
-    const checked = checkedValue(raw, schema, where)
-    if (checked.ok) return checked.value
-    this.#opts.invalid(key, checked.reason)
-    return undefined
+    return raw === null ? undefined : readStored(raw, schema, where, (reason) => this.#opts.invalid(key, reason))
   }
 
   async set(key: string, value: unknown): Promise<void> {

@@ -220,32 +220,27 @@ export class TaskManager implements TaskPort {
         if (event.partial) record.partial = event.partial.value
         break
       case 'done':
-        this.#end(entry)
-        if (!active(record)) return this.#wake()
-        record.status = 'done'
-        record.result = event.result
-        record.progress = 1
-        record.finishedAt = Date.now()
-        break
+        return this.#ended(entry, { status: 'done', result: event.result, progress: 1 })
       case 'failed':
-        this.#end(entry)
-        if (!active(record)) return this.#wake()
-        record.status = 'error'
-        record.error = event.failure
-        record.finishedAt = Date.now()
-        break
+        return this.#ended(entry, { status: 'error', error: event.failure })
       case 'ended':
-        this.#end(entry)
-        if (!active(record)) return this.#wake()
-        record.status = 'cancelled'
-        record.finishedAt = Date.now()
-        break
+        return this.#ended(entry, { status: 'cancelled' })
       default: {
         const never: never = event
         return never
       }
     }
     this.#send(entry)
+    this.#wake()
+  }
+
+  /** The run's last word: its slot frees; a record still going takes the outcome (one cancelled or timed out keeps its own). */
+  #ended(entry: Entry, outcome: Partial<TaskRecord>): void {
+    this.#end(entry)
+    if (active(entry.record)) {
+      Object.assign(entry.record, outcome, { finishedAt: Date.now() })
+      this.#send(entry)
+    }
     this.#wake()
   }
 
