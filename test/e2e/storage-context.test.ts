@@ -42,7 +42,9 @@ async function textAfter(page: Page, prefix: string): Promise<string> {
 describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.context in Chromium (two replicas on Redis)', () => {
   let redis: RedisServer
   let browser: Browser
-  let a: SvcRun
+  /** Replica A, on a port of its own so that a replica started after its death takes its place. */
+  let a: { url: string; tree: SvcTree }
+  let aPort: number
   let b: SvcRun
   let nginx: ChildProcess | undefined
   let viaNginx: string
@@ -51,8 +53,10 @@ describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.co
 
   beforeAll(async () => {
     ;[redis, browser] = await Promise.all([RedisServer.start(), launchBrowser()])
-    const env = { SVC_REDIS_URL: redis.url, SVC_COOKIE_SECRET: COOKIE_SECRET, SVC_OIDC_BFF_SECRET: BFF_SECRET }
-    ;[a, b] = await Promise.all([startSvc(TARGET, [], { ...env, REPLICA: 'A' }), startSvc(TARGET, ['--proxy-headers'], { ...env, REPLICA: 'B' })])
+    aPort = await freePort()
+    const [tree, started] = await Promise.all([replicaA('A'), startSvc(TARGET, ['--proxy-headers'], { ...ENV(), REPLICA: 'B' })])
+    a = { url: `http://127.0.0.1:${aPort}/`, tree }
+    b = started
     const port = await freePort()
     viaNginx = `http://127.0.0.1:${port}/`
     nginx = await runNginx(
@@ -78,10 +82,14 @@ describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.co
     await browser?.close()
     await stopAllTrees()
     await stopNginx(nginx)
-    await Promise.all([a?.stop(), b?.stop()])
+    await b?.stop()
     await redis?.stop()
     rmSync(nginxDir, { recursive: true, force: true })
   }, 60_000)
+
+  const ENV = (): Record<string, string> => ({ SVC_REDIS_URL: redis.url, SVC_COOKIE_SECRET: COOKIE_SECRET, SVC_OIDC_BFF_SECRET: BFF_SECRET })
+  const replicaA = (name: string): Promise<SvcTree> =>
+    startTree({ target: `${REPO}${TARGET}`, noPort: true, args: ['--port', String(aPort)], env: { ...ENV(), SVC_UI_COMMAND: undefined, SVC_LOG_LEVEL: 'warn', REPLICA: name } })
 
   async function context(options: BrowserContextOptions & { user?: string; origin?: string } = {}): Promise<BrowserContext> {
     const { user, origin, ...rest } = options
@@ -177,24 +185,6 @@ describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.co
     expect(await textAfter(bob, 'saved')).toBe('null')
   }, 60_000)
 
-  it("with Redis, a finished task's result survives its replica's death: the session resumes on the next replica with it", async () => {
-    const port = await freePort()
-    const replica = (name: string): Promise<SvcTree> =>
-      startTree({ target: `${REPO}${TARGET}`, noPort: true, args: ['--port', String(port)], env: { SVC_UI_COMMAND: undefined, SVC_REDIS_URL: redis.url, REPLICA: name } })
-    const first = await replica('C1')
-    const page = await (await context()).newPage()
-    await page.goto(`http://127.0.0.1:${port}/export?seconds=1`)
-    await page.getByRole('button', { name: 'Start export' }).click()
-    await page.getByText('rows: 100').waitFor({ timeout: 20_000 })
-    expect(await sigkillTree(first)).toEqual([])
-    await replica('C2')
-    // The browser reconnects by itself and its session resumes from Redis, task result included.
-    await page.getByText('replica: C2').waitFor({ timeout: 30_000 })
-    expect(await page.getByText('status: done').count()).toBe(1)
-    expect(await page.getByText('rows: 100').count()).toBe(1)
-    expect(await page.getByText('Your previous session had expired').count()).toBe(0)
-  }, 90_000)
-
   it('st.context is what the browser sent: IP (direct, and behind the trusted proxy, spoof ignored), locale, time zone, URL, theme, frame', async () => {
     const facts = async (page: Page): Promise<Record<string, unknown>> => JSON.parse(await textAfter(page, 'context')) as Record<string, unknown>
     const options = { locale: 'de-DE', timezoneId: 'Asia/Tokyo', colorScheme: 'dark' as const, extraHTTPHeaders: { 'x-forwarded-for': SPOOF } }
@@ -216,4 +206,19 @@ describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.co
     await frame.getByText(/^context: /).waitFor()
     expect(JSON.parse(((await frame.getByText(/^context: /).textContent()) ?? '').slice('context: '.length))).toMatchObject({ isEmbedded: true })
   }, 60_000)
+
+  it("with Redis, a finished task's result survives its replica's death: the session resumes on the next replica with it", async () => {
+    const page = await (await context()).newPage()
+    await page.goto(`${a.url}export?seconds=1`)
+    await page.getByText('replica: A').waitFor()
+    await page.getByRole('button', { name: 'Start export' }).click()
+    await page.getByText('rows: 100').waitFor({ timeout: 20_000 })
+    expect(await sigkillTree(a.tree)).toEqual([])
+    a.tree = await replicaA('A2')
+    // The browser reconnects by itself and its session resumes from Redis, task result included.
+    await page.getByText('replica: A2').waitFor({ timeout: 30_000 })
+    expect(await page.getByText('status: done').count()).toBe(1)
+    expect(await page.getByText('rows: 100').count()).toBe(1)
+    expect(await page.getByText('Your previous session had expired').count()).toBe(0)
+  }, 90_000)
 })
