@@ -79,6 +79,12 @@ export class TaskThreadPool extends Lifecycle implements TaskExecutor {
     for (const thread of this.#threads) {
       const entry = thread.runs.get(run)
       if (!entry || entry.grace) continue
+      if (!thread.ready) {
+        // Still loading the app: the run was never handed over, so it ends here.
+        this.#finish(thread, run)
+        entry.onEvent({ kind: 'ended' })
+        continue
+      }
       thread.post({ t: 'cancel', run })
       entry.grace = setTimeout(() => {
         if (!thread.runs.has(run)) return
