@@ -59,8 +59,3 @@ export class DevLoop {
     await stop?.()
   }
 }
-
-/** Start failures a save can mend (the app's code, options or pages); not a busy port or another app's pid file. */
-export function waitsForFix(code: string): boolean {
-  return !/^SVC_ERR_(PIDFILE_|PROCESS_(PORT_IN_USE|HOST_UNRESOLVABLE|START_CANCELLED)$)/.test(code)
-}

@@ -16,12 +16,11 @@ import { settingsToEnv } from './settings-env.js'
 import { debugLine, listeningLine, workbenchBanner } from './banner.js'
 import { ChildSpecs } from './child-specs.js'
 import { StateKeeper, type TreeState } from './state-keeper.js'
-import { DevLoop, waitsForFix } from './dev-loop.js'
+import type { DevLoop } from './dev-loop.js'
 import { childExecArgv } from './child-exec-argv.js'
-import { ControlServer, controlSocketPath } from './control-server.js'
-import { LogFile } from './log-file.js'
+import type { ControlServer } from './control-server.js'
+import type { LogFile } from './log-file.js'
 import { Reloads } from './reloads.js'
-import { buildStatus } from './status.js'
 import type { ControlAnswer, ControlRequest } from '../ipc/control.js'
 import { runProcess, type ProcessControl } from '../src/process/run-process.js'
 import { EXIT } from '../src/process/exit-codes.js'
@@ -37,6 +36,11 @@ export interface ServeRequest {
 
 function fail(message: string): void {
   process.stderr.write(`svc: error: ${message}\n`)
+}
+
+/** Start failures a save can mend under `svc dev --reload` (the app's code, options or pages); not a busy port or another app's pid file. */
+function waitsForFix(code: string): boolean {
+  return !/^SVC_ERR_(PIDFILE_|PROCESS_(PORT_IN_USE|HOST_UNRESOLVABLE|START_CANCELLED)$)/.test(code)
 }
 
 /** Start failures that are the user's to fix before anything can run (exit 2). */
@@ -97,10 +101,19 @@ class Start {
     this.#specs = new ChildSpecs({ mode: req.mode, devReload: Boolean(req.reload), compileCache: compileCacheDir(), env: process.env })
   }
 
+  /** Code only some starts need, loaded once they are known to (`svc run` never holds the watcher's). */
+  #optional: { DevLoop?: typeof DevLoop; LogFile?: typeof LogFile } = {}
+
+  async #loadOptional(settings: ResolvedSettings | null): Promise<void> {
+    if (this.#req.reload) this.#optional.DevLoop ??= (await import('./dev-loop.js')).DevLoop
+    if (settings && settings.log_file !== '') this.#optional.LogFile ??= (await import('./log-file.js')).LogFile
+  }
+
   /** The dev loop of `svc dev --reload`, watching the folder of the app these settings name; null otherwise. */
   #devLoop(settings: ResolvedSettings): DevLoop | null {
-    if (!this.#req.reload) return null
-    this.#dev ??= new DevLoop({ scope: this.#req.reload, dir: dirname(resolvePath(parseTarget(settings.target).module)), logger: this.#logger ?? this.#quiet() })
+    const DevLoopClass = this.#optional.DevLoop
+    if (!this.#req.reload || !DevLoopClass) return null
+    this.#dev ??= new DevLoopClass({ scope: this.#req.reload, dir: dirname(resolvePath(parseTarget(settings.target).module)), logger: this.#logger ?? this.#quiet() })
     return this.#dev
   }
 
@@ -125,6 +138,7 @@ class Start {
     }
     const outcome = await probe.outcome
     this.#launching = false
+    await this.#loadOptional(outcome.ok ? outcome.profile.settings : outcome.settings)
     // A stop asked for while the probe loaded the app ends the start quietly (a clean Ctrl-C).
     if (this.#proc.stopRequested) return this.#end(EXIT.OK)
     if (!outcome.ok) return this.#notStarted(outcome)
@@ -177,8 +191,8 @@ class Start {
 
   #attachLogger(settings: ResolvedSettings): Logger {
     if (this.#logger) return this.#logger
-    if (settings.log_file !== '') {
-      const file = new LogFile(settings)
+    if (settings.log_file !== '' && this.#optional.LogFile) {
+      const file = new this.#optional.LogFile(settings)
       this.#logFile = file
       this.#specs.stdout = (stream) => file.pipeFrom(stream)
       // logrotate's `postrotate`: `kill -USR2 $(cat .svc.pid)` (SIGUSR1 is Node's inspector).
@@ -251,8 +265,10 @@ class Start {
     const pidfile = this.#state.pidfile
     if (pidfile === null) return
     const mode = this.#req.mode
+    const { ControlServer, controlSocketPath } = await import('./control-server.js')
     const handle = async (request: ControlRequest): Promise<ControlAnswer> => {
-      if (request.op === 'status') return { svc: 1, ok: true, status: await buildStatus(supervisor, mode, this.#startedAt) }
+      // Loaded at the first `svc status`: reading /proc and the report's shape are not needed to serve.
+      if (request.op === 'status') return { svc: 1, ok: true, status: await (await import('./status.js')).buildStatus(supervisor, mode, this.#startedAt) }
       const report = await reloads.request(request.scope, 'command')
       return report.error ? { svc: 1, ok: false, error: report.error, reload: report } : { svc: 1, ok: true, reload: report }
     }

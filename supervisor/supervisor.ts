@@ -14,9 +14,8 @@ import { childEnv } from '../src/process/child-env.js'
 import { Lifecycle } from '../src/internal/lifecycle.js'
 import { FAILURE_DRAIN_MS, MAX_RETIRING_PER_SLOT, STATS_ANSWER_MS } from '../src/internal/deadlines.js'
 import { TreeRecord, type RecycleReason } from './tree-record.js'
-import { Recycler } from './recycler.js'
-import { readProcesses } from './process-stats.js'
-import { treeMetric, type MetricJson } from '../src/internal/tree-metrics.js'
+import type { Recycler } from './recycler.js'
+import type { MetricJson } from '../src/internal/tree-metrics.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -237,6 +236,19 @@ export class Supervisor extends Lifecycle {
     }
     this.#topology()
     this.#refillSpares()
+    void this.#watchMemory()
+  }
+
+  /** `gateway_max_memory_mb` set (at start, or by a reload): watch the workers' memory; unset: stop. Loaded only when set. */
+  async #watchMemory(): Promise<void> {
+    if (this.#settings.gateway_max_memory_mb === 0) {
+      this.#recycler?.close()
+      this.#recycler = null
+      return
+    }
+    if (this.#recycler) return
+    const { Recycler } = await import('./recycler.js')
+    if (this.#state !== 'running' || this.#recycler) return
     this.#recycler = new Recycler({ logger: this.#o.logger, workers: () => (this.#state === 'running' ? this.#workers : []), settings: () => this.#settings, recycle: (w, detail) => void this.replaceWorker(w, 'memory', detail) })
   }
 
@@ -412,6 +424,7 @@ export class Supervisor extends Lifecycle {
 
   /** The tree's own series for a scrape (src/internal/tree-metrics.ts): restarts, memory by role, sessions, reloads, recycles. */
   async #treeMetrics(): Promise<MetricJson[]> {
+    const [{ readProcesses }, { treeMetric }] = await Promise.all([import('./process-stats.js'), import('../src/internal/tree-metrics.js')])
     const sidecarPid = this.#sidecar?.spec.kind === 'command' ? (this.#sidecar.commandPid ?? this.#sidecar.pid) : (this.#sidecar?.pid ?? null)
     const gateways = [...this.#workers, ...this.#retiring.map((e) => e.worker)].map((w) => w.pid)
     const [readings, pages] = await Promise.all([readProcesses([process.pid, ...(sidecarPid ? [sidecarPid] : []), ...gateways]), this.#sidecar?.stats(STATS_ANSWER_MS, 0) ?? null])
@@ -586,6 +599,7 @@ export class Supervisor extends Lifecycle {
     if (profile) this.#profile = profile
     this.#topology()
     this.#retire(old)
+    void this.#watchMemory()
     const workers = next.map((w) => w.pid)
     if (paged) logger.info({ scope, workers, pages_moved: paged.moved, pages_ms: paged.ms }, `reloaded (${scope}): ${next.length} new gateway worker(s) and fresh pages ready`)
     else logger.info({ scope, workers }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
