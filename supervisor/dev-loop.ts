@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import { loadedFiles, ownPaths } from '../state/reload-ignore.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import type { ReloadScope } from './supervisor.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 
 /**
  * `svc dev --reload`: the one file watcher of the tree. Each burst of saves reloads the running
@@ -9,7 +10,7 @@ import type { ReloadScope } from './supervisor.js'
  * follows the settings' own files (the pid file, the secrets file) and is set up again when a
  * start names others.
  */
-export class DevLoop {
+export class DevLoop extends Lifecycle {
   readonly scope: ReloadScope
   readonly #dir: string
   readonly #logger: Logger
@@ -19,6 +20,7 @@ export class DevLoop {
   #onSave: () => 'reloading' | 'starting' = () => 'reloading'
 
   constructor(options: { scope: ReloadScope; dir: string; logger: Logger }) {
+    super()
     this.scope = options.scope
     this.#dir = options.dir
     this.#logger = options.logger
@@ -33,7 +35,7 @@ export class DevLoop {
     const paths = { own: ownPaths(settings), loaded: loadedFiles(settings) }
     const key = JSON.stringify(paths)
     if (key === this.#watching) return
-    await this.close()
+    await this.#unwatch()
     this.#watching = key
     // Loaded only for --reload: chokidar is not needed otherwise.
     const { watchForReload } = await import('./reload-watcher.js')
@@ -52,7 +54,15 @@ export class DevLoop {
     return `svc: waiting for a change in ${this.#dir} to start again (Ctrl-C to stop)\n`
   }
 
-  async close(): Promise<void> {
+  protected drain(): Promise<void> {
+    return this.#unwatch()
+  }
+
+  protected abort(): Promise<void> {
+    return this.#unwatch()
+  }
+
+  async #unwatch(): Promise<void> {
     const stop = this.#stop
     this.#stop = null
     this.#watching = ''

@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import { RECYCLE_MIN_AGE_MS } from '../src/internal/deadlines.js'
 import { readProcesses } from './process-stats.js'
+import { Lifecycle } from '../src/internal/lifecycle.js'
 import type { WorkerHandle } from './worker.js'
 
 const MB = 1024 * 1024
@@ -21,24 +22,34 @@ export interface RecyclerOptions {
  * it the no-drop way). A worker younger than `RECYCLE_MIN_AGE_MS` is left alone, with one warning:
  * replaced at once, it would start over the limit again.
  */
-export class Recycler {
+export class Recycler extends Lifecycle {
   readonly #o: RecyclerOptions
   #timer: NodeJS.Timeout | null = null
   #checking = false
   readonly #warned = new WeakSet<WorkerHandle>()
 
   constructor(options: RecyclerOptions) {
+    super()
     this.#o = options
     this.#schedule()
   }
 
-  close(): void {
+  /** Stop checking; a check under way finishes (it only reads memory and asks for a replacement). */
+  protected async drain(): Promise<void> {
+    this.#stop()
+  }
+
+  protected async abort(): Promise<void> {
+    this.#stop()
+  }
+
+  #stop(): void {
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null
   }
 
   #schedule(): void {
-    this.#timer = setTimeout(() => void this.#check().finally(() => this.#timer && this.#schedule()), this.#o.settings().recycle_check_interval_s * 1000)
+    this.#timer = setTimeout(() => void this.#check().finally(() => !this.closed && this.#schedule()), this.#o.settings().recycle_check_interval_s * 1000)
     this.#timer.unref()
   }
 

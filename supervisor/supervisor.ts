@@ -242,7 +242,7 @@ export class Supervisor extends Lifecycle {
   /** `gateway_max_memory_mb` set (at start, or by a reload): watch the workers' memory; unset: stop. Loaded only when set. */
   async #watchMemory(): Promise<void> {
     if (this.#settings.gateway_max_memory_mb === 0) {
-      this.#recycler?.close()
+      void this.#recycler?.close()
       this.#recycler = null
       return
     }
@@ -666,7 +666,7 @@ export class Supervisor extends Lifecycle {
   async #stopAll(graceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
-    this.#recycler?.close()
+    void this.#recycler?.close()
     void this.#dispatcher?.close()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.drainWithin(graceMs, 'shutdown')), this.#dropSpares()])
@@ -675,7 +675,7 @@ export class Supervisor extends Lifecycle {
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
-    this.#recycler?.close()
+    void this.#recycler?.destroy()
     void this.#dispatcher?.destroy()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close()])
