@@ -9,7 +9,7 @@ import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
 import type { StContext } from '../st-types.js'
 import type { UploadIn, UploadOutcome } from './page-thread-messages.js'
-import { kIdentity, kNavigation } from '../../internal/symbols.js'
+import { kIdentity, kNavigation, kNavigationPosition } from '../../internal/symbols.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
@@ -108,6 +108,7 @@ export class LocalSessions extends Lifecycle implements SessionHost {
           runTimeoutMs: options.runTimeoutMs,
           ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
           navigation: () => this.#app[kNavigation] ?? null,
+          navigationPosition: () => this.#app[kNavigationPosition] ?? 'sidebar',
           identity: () => this.#app[kIdentity] ?? null,
         }),
     })

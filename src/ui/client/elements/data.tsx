@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useReducer, useRef } from 'preact/hooks'
 import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, RowId, SortSpec } from '../../elements.js'
 import type { UiNode } from '../../protocol.js'
 import { useRuntime } from '../context.js'
+import type { DataframeRows } from '../runtime.js'
 import { domId, useLocal, useWidgetValue } from '../widgets/field.js'
 import { formatCell, formatNumber, progressFraction } from './cell-format.js'
 import { safeUrl } from '../url.js'
@@ -52,7 +53,8 @@ function usePagedView(node: UiNode, props: DataframeProps | DataEditorProps) {
   const pending = useRef(0)
   useEffect(
     () =>
-      rt.onDataframeRows(node.id, (m) => {
+      rt.onAnswer(node.id, (answer) => {
+        const m = answer as DataframeRows
         pending.current = Math.max(0, pending.current - 1)
         if (pending.current === 0) set({ rows: m.rows as Cell[][], rowIds: m.rowIds, page: m.page, sort: m.sort, totalRows: m.totalRows, loading: false })
       }),

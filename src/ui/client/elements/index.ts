@@ -10,13 +10,13 @@ import { Image, Link } from './media.js'
 import { Metric } from './metric.js'
 import { ErrorAlert, Exception, Info, Progress, Spinner, Success, Warning } from './status.js'
 import { Table } from './table.js'
-import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
+import { Badge, Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
 import type { ElementProps } from './types.js'
 import { DataEditor, Dataframe } from './data.js'
 import { ChatInput, ChatMessage } from './chat.js'
 import { Dialog, Popover, Status } from './overlays.js'
 import { Audio, Pdf, Video } from './media-more.js'
-import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
+import { ColorPicker, DatetimeInput, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
 import { Fragment } from './fragment.js'
 import { lazyElement } from './lazy.js'
 
@@ -107,6 +107,14 @@ const REGISTRY: Registry = {
   logo: () => null,
   balloons: lazyElement(() => import('../lazy/effects.js').then((m) => m.balloons), { headless: true }),
   snow: lazyElement(() => import('../lazy/effects.js').then((m) => m.snow), { headless: true }),
+  // Issue #36: the typesetters, the capture inputs and help are lazily loaded chunks too.
+  badge: Badge,
+  latex: lazyElement(() => import('../lazy/latex.js').then((m) => m.mount)),
+  graphvizChart: lazyElement(() => import('../lazy/graphviz.js').then((m) => m.mount), { minHeight: (p) => p.height }),
+  datetimeInput: DatetimeInput,
+  audioInput: lazyElement(() => import('../lazy/capture.js').then((m) => m.mountAudio), { formValue: true }),
+  cameraInput: lazyElement(() => import('../lazy/capture.js').then((m) => m.mountCamera), { formValue: true }),
+  help: lazyElement(() => import('../lazy/help.js').then((m) => m.mount)),
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>

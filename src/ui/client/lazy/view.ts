@@ -13,6 +13,8 @@ export interface ViewHost {
   readonly mapStyle: { light: string; dark: string } | null
   /** Send this node's widget value to the server (a rerun follows), or to its form when the element asks (`formValue`). */
   sendValue(value: unknown): void
+  /** Send a file to the page server's upload endpoint; resolves with the reference a widget value carries (issue #36's capture inputs). */
+  upload(file: File): Promise<string>
   /** The URL policy of the page client (`src/ui/url-policy.ts`): the URL to use, or undefined when it must not be loaded. */
   safeUrl(value: string, kind: 'link' | 'image'): string | undefined
 }
