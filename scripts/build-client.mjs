@@ -22,12 +22,12 @@ const manifest = await buildClient({
     { name: 'app', source: `${clientSrc}/main.tsx`, format: 'esm' },
     { name: 'theme', source: `${clientSrc}/theme-init.ts`, format: 'iife' },
   ],
-  // The theme and rerun helpers of the chart, map and Plotly chunks: a copy each, not a chunk of their own.
+  // The theme and rerun helpers of the chart, map and Plotly chunks and the lazy widgets' DOM helpers: a copy each, not a chunk of their own.
   plugins: (options) => [
     assetUrls(options, { stripFontFaces: ['katex/dist/katex.min.css'] }),
     workerUrls(options),
     highlightCoreAsEsm,
-    copyIntoEachChunk([`${clientSrc}/lazy/theme-mode.ts`, `${clientSrc}/lazy/view.ts`]),
+    copyIntoEachChunk([`${clientSrc}/lazy/theme-mode.ts`, `${clientSrc}/lazy/view.ts`, `${clientSrc}/lazy/field.ts`]),
     singleCopy(['vega-expression']),
   ],
 })

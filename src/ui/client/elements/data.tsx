@@ -1,6 +1,6 @@
 import type { JSX } from 'preact'
 import { useEffect, useLayoutEffect, useReducer, useRef } from 'preact/hooks'
-import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, RowId, SortSpec } from '../../elements.js'
+import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, RowId, SortSpec, TableSelectionModes } from '../../elements.js'
 import type { UiNode } from '../../protocol.js'
 import { useRuntime } from '../context.js'
 import type { DataframeRows } from '../runtime.js'
@@ -8,6 +8,7 @@ import { domId, useLocal, useWidgetValue } from '../widgets/field.js'
 import { formatCell, formatNumber, progressFraction } from './cell-format.js'
 import { safeUrl } from '../url.js'
 import { addRow, deleteRow, editCell, editedValue, parseInput } from './editing.js'
+import { Sparkline } from './metric.js'
 import type { ElementProps } from './types.js'
 
 /**
@@ -134,6 +135,24 @@ function CellContent({ value, column }: { value: Cell | undefined; column: DataC
       if (src !== undefined) return <img class="svc-cell-image" src={src} alt="" loading="lazy" />
       break
     }
+    // Issue #36: chart cells arrive as the path of their sparkline; lists as chips.
+    case 'lineChart':
+    case 'barChart':
+    case 'areaChart':
+      if (typeof value === 'string') return <Sparkline chart={{ kind: column.type.slice(0, -5) as 'line', d: value }} />
+      break
+    case 'list':
+    case 'multiselect':
+      if (Array.isArray(value)) {
+        return (
+          <span class="svc-cell-chips">
+            {value.map((v, i) => (
+              <span key={i}>{String(v)}</span>
+            ))}
+          </span>
+        )
+      }
+      break
     default:
       break
   }
@@ -190,7 +209,28 @@ function CellEditor({ column, value, onCommit, onCancel }: { column: DataColumn;
       </select>
     )
   }
-  const type = column.type === 'number' ? 'number' : column.type === 'date' ? 'date' : column.type === 'datetime' ? 'datetime-local' : 'text'
+  if (column.type === 'multiselect') {
+    const options = column.options ?? []
+    const chosen = Array.isArray(value) ? value : []
+    return (
+      <select
+        class="svc-cell-input"
+        multiple
+        aria-label={label}
+        autoFocus
+        size={Math.min(6, options.length)}
+        onBlur={(e) => commit([...e.currentTarget.selectedOptions].map((o) => options[Number(o.value)]!))}
+        onKeyDown={keys}
+      >
+        {options.map((o, i) => (
+          <option key={i} value={String(i)} selected={chosen.includes(o)}>
+            {String(o)}
+          </option>
+        ))}
+      </select>
+    )
+  }
+  const type = column.type === 'number' ? 'number' : column.type === 'date' ? 'date' : column.type === 'datetime' ? 'datetime-local' : column.type === 'time' ? 'time' : 'text'
   const initial = value === null ? '' : column.type === 'datetime' && typeof value === 'string' ? value.slice(0, 16) : String(value)
   return (
     <input
@@ -199,24 +239,39 @@ function CellEditor({ column, value, onCommit, onCancel }: { column: DataColumn;
       aria-label={label}
       autoFocus
       value={initial}
-      step={column.step ?? 'any'}
-      min={column.min ?? undefined}
-      max={column.max ?? undefined}
+      step={column.step ?? (column.type === 'time' ? 1 : 'any')}
+      min={column.type === 'time' ? undefined : (column.min ?? undefined)}
+      max={column.type === 'time' ? undefined : (column.max ?? undefined)}
       onBlur={(e) => commit(parseInput(column, (e.currentTarget as HTMLInputElement).value))}
       onKeyDown={keys}
     />
   )
 }
 
+/** Column and cell selection (issue #36): what is selected and how to change it. */
+interface Picks {
+  modes: TableSelectionModes
+  columns: string[]
+  cells: [RowId, string][]
+  set(columns: string[], cells: [RowId, string][]): void
+}
+
+/** One pick more or less: `single` keeps at most one. */
+function togglePick<T>(list: T[], item: T, same: (a: T) => boolean, mode: 'single' | 'multi' | null): T[] {
+  if (list.some(same)) return list.filter((x) => !same(x))
+  return mode === 'single' ? [item] : [...list, item]
+}
+
 interface TableProps {
   node: UiNode
   props: DataframeProps | DataEditorProps
   selection?: { mode: 'single-row' | 'multi-row'; rows: RowId[]; set: (rows: RowId[]) => void }
+  picks?: Picks
   editor?: { state: EditingState; baseRows: number; dynamic: boolean; locked: boolean; commit: (next: EditingState) => void; editing: Editing | null; setEditing: (e: Editing | null) => void }
   onAdd?: () => void
 }
 
-function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
+function DataTable({ node, props, selection, picks, editor, onAdd }: TableProps) {
   const { view, ask } = usePagedView(node, props)
   const jumpToEnd = useRef(false)
   useEffect(() => {
@@ -283,6 +338,15 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                     aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
                     title={c.help ?? undefined}
                   >
+                    {picks?.modes.columns ? (
+                      <input
+                        type="checkbox"
+                        class="svc-col-select"
+                        aria-label={`Select column ${c.label}`}
+                        checked={picks.columns.includes(c.name)}
+                        onChange={() => picks.set(togglePick(picks.columns, c.name, (x) => x === c.name, picks.modes.columns), picks.cells)}
+                      />
+                    ) : null}
                     <button type="button" class="svc-sort" onClick={() => ask(0, nextSort(view.sort, c.name))} title={c.help ?? `Sort by ${c.label}`}>
                       <span>{c.label}</span>
                       {c.help ? <span class="svc-col-help" aria-hidden="true">?</span> : null}
@@ -322,6 +386,8 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                     const isEditing = editable && editor.editing?.rowId === rowId && editor.editing.column === c.name
                     // Cells with an editor open it on click or Enter (checkboxes are edited in place).
                     const opens = editable && c.type !== 'checkbox' && !isEditing
+                    const cellPick = picks?.modes.cells ? (): void => picks.set(picks.columns, togglePick(picks.cells, [rowId, c.name], ([r, n]) => r === rowId && n === c.name, picks.modes.cells)) : null
+                    const picked = picks ? `${picks.cells.some(([r, n]) => r === rowId && n === c.name) ? ' is-picked' : ''}${picks.columns.includes(c.name) ? ' is-col-picked' : ''}` : ''
                     const commit = (v: Cell) => {
                       editor!.setEditing(null)
                       if (v !== (value ?? null)) editor!.commit(editCell(editor!.state, editor!.baseRows, rowId, c.name, v))
@@ -329,12 +395,13 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                     return (
                       <td
                         key={c.name}
-                        class={cellClass(c, k, `${value === null || value === undefined ? ' is-null' : ''}${editable ? ' is-editable' : ''}`)}
+                        class={cellClass(c, k, `${value === null || value === undefined ? ' is-null' : ''}${editable ? ' is-editable' : ''}${picked}`)}
                         style={{ ...widthStyle(c), ...(k !== null ? sticky(k) : {}) }}
                         data-col={c.name}
-                        tabIndex={opens ? 0 : undefined}
-                        onClick={opens ? () => editor.setEditing({ rowId, column: c.name }) : undefined}
-                        onKeyDown={opens ? (e) => e.key === 'Enter' && editor.setEditing({ rowId, column: c.name }) : undefined}
+                        tabIndex={opens || cellPick ? 0 : undefined}
+                        aria-selected={cellPick ? picked.includes('is-picked') : undefined}
+                        onClick={opens ? () => editor.setEditing({ rowId, column: c.name }) : (cellPick ?? undefined)}
+                        onKeyDown={opens ? (e) => e.key === 'Enter' && editor.setEditing({ rowId, column: c.name }) : cellPick ? (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), cellPick()) : undefined}
                       >
                         {isEditing ? (
                           <CellEditor column={c} value={value ?? null} onCommit={commit} onCancel={() => editor.setEditing(null)} />
@@ -356,6 +423,7 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
         <span class="svc-muted" aria-live="polite">
           {view.totalRows === 0 ? 'No rows' : `${numberFormat.format(first)}–${numberFormat.format(last)} of ${numberFormat.format(view.totalRows)} rows`}
           {selection && selection.rows.length ? ` · ${numberFormat.format(selection.rows.length)} selected` : ''}
+          {picks && picks.columns.length + picks.cells.length > 0 ? ` · ${picks.columns.length ? `${picks.columns.length} columns` : ''}${picks.columns.length && picks.cells.length ? ', ' : ''}${picks.cells.length ? `${picks.cells.length} cells` : ''} selected` : ''}
         </span>
         <span class="svc-table-actions">
           {onAdd ? (
@@ -394,13 +462,25 @@ function withVersion<T extends object>(value: T, rowsVersion: string | null): T 
   return rowsVersion === null ? value : { ...value, rowsVersion }
 }
 
+type Selected = { rows: RowId[]; columns?: string[]; cells?: [RowId, string][] }
+
 function SelectableDataframe({ node, props }: ElementProps<DataframeProps>) {
-  const w = useWidgetValue<{ rows: RowId[] }>(node, { rows: props.selection })
-  return <DataTable node={node} props={props} selection={{ mode: props.selectionMode!, rows: w.value.rows, set: (rows) => w.commit(withVersion({ rows }, props.rowsVersion)) }} />
+  const modes = props.selectionModes ?? null
+  const w = useWidgetValue<Selected>(node, modes ? { rows: props.selection, columns: props.selectedColumns ?? [], cells: props.selectedCells ?? [] } : { rows: props.selection })
+  const v = w.value
+  const commit = (next: Selected) => w.commit(withVersion(next, props.rowsVersion))
+  return (
+    <DataTable
+      node={node}
+      props={props}
+      selection={props.selectionMode ? { mode: props.selectionMode, rows: v.rows, set: (rows) => commit({ ...v, rows }) } : undefined}
+      picks={modes ? { modes, columns: v.columns ?? [], cells: v.cells ?? [], set: (columns, cells) => commit({ rows: v.rows, columns, cells }) } : undefined}
+    />
+  )
 }
 
 export function Dataframe({ node, props }: ElementProps<DataframeProps>) {
-  return props.selectionMode ? <SelectableDataframe node={node} props={props} /> : <DataTable node={node} props={props} />
+  return props.selectionMode || props.selectionModes ? <SelectableDataframe node={node} props={props} /> : <DataTable node={node} props={props} />
 }
 
 export function DataEditor({ node, props }: ElementProps<DataEditorProps>) {

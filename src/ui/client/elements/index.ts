@@ -16,7 +16,7 @@ import { DataEditor, Dataframe } from './data.js'
 import { ChatInput, ChatMessage } from './chat.js'
 import { Dialog, Popover, Status } from './overlays.js'
 import { Audio, Pdf, Video } from './media-more.js'
-import { ColorPicker, DatetimeInput, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
+import { ColorPicker, Feedback, Pills, SegmentedControl, SelectSlider, TimeInput } from '../widgets/more.js'
 import { Fragment } from './fragment.js'
 import { lazyElement } from './lazy.js'
 
@@ -111,7 +111,7 @@ const REGISTRY: Registry = {
   badge: Badge,
   latex: lazyElement(() => import('../lazy/latex.js').then((m) => m.mount)),
   graphvizChart: lazyElement(() => import('../lazy/graphviz.js').then((m) => m.mount), { minHeight: (p) => p.height }),
-  datetimeInput: DatetimeInput,
+  datetimeInput: lazyElement(() => import('../lazy/datetime.js').then((m) => m.mount), { formValue: true, minHeight: () => 62 }),
   audioInput: lazyElement(() => import('../lazy/capture.js').then((m) => m.mountAudio), { formValue: true }),
   cameraInput: lazyElement(() => import('../lazy/capture.js').then((m) => m.mountCamera), { formValue: true }),
   help: lazyElement(() => import('../lazy/help.js').then((m) => m.mount)),

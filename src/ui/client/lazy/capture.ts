@@ -1,5 +1,6 @@
 import type { AudioInputProps, CameraInputProps, CapturedFile, UploadedFilePayload, WidgetBase } from '../../elements.js'
 import cssHref from './capture.css?url'
+import { h, labelRow } from './field.js'
 import { denied, startRecording, type Recording } from './recorder.js'
 import { loadStylesheet } from './stylesheet.js'
 import type { MountView, ViewHost } from './view.js'
@@ -12,33 +13,11 @@ import type { MountView, ViewHost } from './view.js'
  */
 const styles = loadStylesheet(new URL(cssHref, import.meta.url).href)
 
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag)
-  el.className = cls
-  if (text !== undefined) el.textContent = text
-  return el
-}
-
 function button(label: string, onClick: () => void, primary = false): HTMLButtonElement {
   const b = h('button', primary ? 'svc-button is-primary' : 'svc-button is-secondary', label)
   b.type = 'button'
   b.onclick = onClick
   return b
-}
-
-/** The label row every widget has (see widgets/field.tsx). */
-function labelRow(p: WidgetBase): HTMLElement {
-  const row = h('div', 'svc-label-row')
-  row.append(h('span', `svc-label ${p.labelVisibility === 'collapsed' ? 'svc-visually-hidden' : p.labelVisibility === 'hidden' ? 'is-hidden' : ''}`, p.label))
-  if (p.help && p.labelVisibility === 'visible') {
-    const help = h('span', 'svc-help', '?')
-    help.tabIndex = 0
-    help.setAttribute('role', 'note')
-    help.setAttribute('aria-label', p.help)
-    help.dataset.tip = p.help
-    row.append(help)
-  }
-  return row
 }
 
 interface Capture<P> {

@@ -1,4 +1,4 @@
-import type { ColorPickerProps, DatetimeInputProps, FeedbackProps, PillsProps, SegmentedControlProps, SelectSliderProps, TimeInputProps } from '../../elements.js'
+import type { ColorPickerProps, FeedbackProps, PillsProps, SegmentedControlProps, SelectSliderProps, TimeInputProps } from '../../elements.js'
 import type { ElementProps } from '../elements/types.js'
 import { SvgIcon } from '../icons.js'
 import { domId, Field, useWidgetValue } from './field.js'
@@ -119,46 +119,5 @@ export function Feedback({ node, props }: ElementProps<FeedbackProps>) {
         )
       })}
     </div>
-  )
-}
-
-/**
- * `st.datetimeInput` (issue #36): the browser's date-and-time field. What the visitor types is
- * put on the step grid and inside min/max before it goes, since the server refuses anything else.
- */
-export function DatetimeInput({ node, props }: ElementProps<DatetimeInputProps>) {
-  const w = useWidgetValue(node, props.value)
-  const id = domId(node.id)
-  const seconds = props.step % 60 !== 0
-  const fit = (v: string): string | null => {
-    if (v === '') return null
-    const t = Date.parse(`${v}Z`)
-    if (Number.isNaN(t)) return null
-    // The grid starts at midnight, as the server counts it.
-    const step = props.step * 1000
-    const day = t - (t % 86_400_000)
-    let fitted = day + Math.round((t - day) / step) * step
-    if (props.min !== null) fitted = Math.max(fitted, Date.parse(`${props.min}Z`))
-    if (props.max !== null) fitted = Math.min(fitted, Date.parse(`${props.max}Z`))
-    return new Date(fitted).toISOString().slice(0, seconds ? 19 : 16)
-  }
-  return (
-    <Field node={node} base={props} controlId={id}>
-      <input
-        id={id}
-        class="svc-input svc-datetime"
-        type="datetime-local"
-        step={props.step}
-        min={props.min ?? undefined}
-        max={props.max ?? undefined}
-        value={w.value ?? ''}
-        disabled={props.disabled}
-        onChange={(e) => {
-          const v = fit(e.currentTarget.value)
-          e.currentTarget.value = v ?? ''
-          w.commit(v)
-        }}
-      />
-    </Field>
   )
 }
