@@ -82,3 +82,22 @@ export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/col
 export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey } from './st-types.js'
 export type { Containers, MapOptions, PlotlyFigure, PlotlyPoint, PlotlySelection, PlotlyChartOptions, IframeOptions, LogoOptions } from './st-types.js'
 export type { EditingState, ColumnType, RowId, PlotlyRegion } from './elements.js'
+export type {
+  AudioInputOptions,
+  BadgeOptions,
+  CameraInputOptions,
+  ChatInputOptions,
+  ChatInputValue,
+  DataframeSelectionMode,
+  DatetimeInputOptions,
+  DatetimeValue,
+  DownloadData,
+  DownloadSource,
+  EchoOptions,
+  GraphvizChartOptions,
+  LatexOptions,
+  StTailElements,
+} from './st-types.js'
+export type { NavigationOptions, NavigationPosition } from './navigation.js'
+export type { TimeColumnOptions } from './st/column-config.js'
+export type { BadgeColor, ContainerGap, Sparkline, TableSelectionModes } from './elements.js'

@@ -17,7 +17,7 @@ function frames(stack: string): string[] {
 function pageFrames(stack: string): string[] {
   const all = frames(stack)
   const own = all.filter((line) => !line.includes(SVC_SOURCES) && !/\(node:|at node:|\(internal\//.test(line))
-  return (own.length > 0 ? own : all).map((line) => line.trim())
+  return (own.length > 0 ? own : all).map((line) => `  ${line.trim()}`)
 }
 
 export function pageStack(error: Error): string | null {

@@ -423,7 +423,7 @@ function DataTable({ node, props, selection, picks, editor, onAdd }: TableProps)
         <span class="svc-muted" aria-live="polite">
           {view.totalRows === 0 ? 'No rows' : `${numberFormat.format(first)}–${numberFormat.format(last)} of ${numberFormat.format(view.totalRows)} rows`}
           {selection && selection.rows.length ? ` · ${numberFormat.format(selection.rows.length)} selected` : ''}
-          {picks && picks.columns.length + picks.cells.length > 0 ? ` · ${picks.columns.length ? `${picks.columns.length} columns` : ''}${picks.columns.length && picks.cells.length ? ', ' : ''}${picks.cells.length ? `${picks.cells.length} cells` : ''} selected` : ''}
+          {picks ? [['column', picks.columns.length] as const, ['cell', picks.cells.length] as const].map(([what, n]) => (n ? ` · ${n} ${what}${n === 1 ? '' : 's'}` : '')) : null}
         </span>
         <span class="svc-table-actions">
           {onAdd ? (

@@ -178,7 +178,7 @@ export function Badge({ props }: ElementProps<BadgeProps>) {
   return (
     <span class={`svc-badge is-${props.color}`} data-testid="badge" title={props.help ?? undefined}>
       {props.icon ? <Icon value={props.icon} /> : null}
-      {props.label}
+      <span>{props.label}</span>
     </span>
   )
 }

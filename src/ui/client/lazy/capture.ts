@@ -139,6 +139,7 @@ export const mountAudio: MountView<AudioInputProps> = captureView<AudioInputProp
           record.disabled = false
           record.textContent = '■ Stop'
           record.setAttribute('aria-pressed', 'true')
+          record.setAttribute('aria-label', `Stop recording: ${p.label}`)
           timer = window.setInterval(() => {
             if (!record.isConnected) {
               clearInterval(timer)

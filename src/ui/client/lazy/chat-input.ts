@@ -30,6 +30,7 @@ function icon(d: string, filled = false): SVGSVGElement {
   return svg
 }
 
+const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`
 const size = (n: number): string => (n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1024 * 1024)).toFixed(1)} MB`)
 
 export const mount: MountView<ChatInputProps> = (el, initial, host) => {
@@ -136,12 +137,20 @@ export const mount: MountView<ChatInputProps> = (el, initial, host) => {
         const done = recording
         recording = null
         say('Sending…')
-        submit(await upload(await done.stop()))
+        const wav = await done.stop()
+        const max = props.attach!.maxBytes
+        if (wav.size > max) return say(`The recording is ${size(wav.size)}; the limit is ${size(max)}.`)
+        submit(await upload(wav))
         say(null)
       } else {
         const { startRecording } = await import('./recorder.js')
-        recording = await startRecording(rate === 0 ? null : rate, 'voice.wav')
-        say(null)
+        const r = (recording = await startRecording(rate === 0 ? null : rate, 'voice.wav'))
+        const tick = () => {
+          if (recording !== r) return
+          say(`Recording ${clock(r.elapsed())}`)
+          setTimeout(tick, 250)
+        }
+        tick()
       }
     } catch (e) {
       recording = null

@@ -89,12 +89,10 @@ export const mount: MountView<GraphvizChartProps> = (el, initial, host) => {
       }
       svg.setAttribute('role', 'img')
       svg.setAttribute('aria-label', svg.querySelector('title')?.textContent ?? 'Graph')
-      if (p.width !== null) svg.setAttribute('width', `${p.width}px`)
-      if (p.height !== null) svg.setAttribute('height', `${p.height}px`)
-      if (p.useContainerWidth) {
-        svg.setAttribute('width', '100%')
-        svg.removeAttribute('height')
-      }
+      // The graph keeps its proportions inside the box these make (its viewBox is centred in it).
+      if (p.useContainerWidth) svg.style.width = '100%'
+      else if (p.width !== null) svg.style.width = `${p.width}px`
+      if (p.height !== null) svg.style.height = `${p.height}px`
       el.replaceChildren(svg)
     })
   }
