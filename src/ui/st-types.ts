@@ -797,8 +797,8 @@ export interface StTailElements {
   /** A graph in the DOT language, laid out by Graphviz in the browser. */
   graphvizChart(dot: string | { source: string }, options?: GraphvizChartOptions): void
   /** A date and a time in one widget; see docs/pages.md "Date and time". */
-  datetimeInput(label: string, options: DatetimeInputOptions<DatetimeValue | 'now' | null> & { value: null }): Date | null
-  datetimeInput(label: string, options?: DatetimeInputOptions<DatetimeValue | 'now'>): Date
+  datetimeInput(label: string, options: DatetimeInputOptions<DatetimeValue | null> & { value: null }): Date | null
+  datetimeInput(label: string, options?: DatetimeInputOptions<DatetimeValue>): Date
   /** A voice recording from the visitor's microphone (WAV), or null until they record one. */
   audioInput(label: string, options?: AudioInputOptions): UploadedFile | null
   /** A photo from the visitor's camera (JPEG), or null until they take one. */

@@ -83,7 +83,7 @@ describe('the element tail in the browser', { timeout: 4 * STEP_MS }, () => {
   it('badges, LaTeX (KaTeX with its own fonts), echo, help and an exception with its stack and cause', async () => {
     await bothSchemes('/text', 'text', async (page) => {
       await page.locator('.katex-display').first().waitFor()
-      await eventually(() => page.evaluate(() => [...document.fonts].some((f) => f.family === 'KaTeX_Main' && f.status === 'loaded')))
+      await eventually(() => page.evaluate(() => [...document.fonts].some((f) => f.family === 'KaTeX_Main' && f.status === 'loaded'))).toBe(true)
       expect(await page.locator('[data-testid="badge"]').count()).toBe(9)
       expect(await page.locator('.svc-badge.is-violet').textContent()).toBe('violet')
       // An error in the TeX shows KaTeX's message in place of the formula.

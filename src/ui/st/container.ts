@@ -354,9 +354,9 @@ export class Container implements StContainer, w.Emitter {
   badge(label: string, o?: BadgeOptions): void { badge(this, label, o) }
   latex(body: string, o?: LatexOptions): void { this.emit('latex', latexProps(body, o)) }
   graphvizChart(dot: string | { source: string }, o?: GraphvizChartOptions): void { this.emit('graphvizChart', graphvizProps(dot, o)) }
-  datetimeInput(label: string, o: DatetimeInputOptions<DatetimeValue | 'now' | null> & { value: null }): Date | null
-  datetimeInput(label: string, o?: DatetimeInputOptions<DatetimeValue | 'now'>): Date
-  datetimeInput(label: string, o?: DatetimeInputOptions<DatetimeValue | 'now' | null>): Date | null { return datetimeInput(this, label, o) }
+  datetimeInput(label: string, o: DatetimeInputOptions<DatetimeValue | null> & { value: null }): Date | null
+  datetimeInput(label: string, o?: DatetimeInputOptions<DatetimeValue>): Date
+  datetimeInput(label: string, o?: DatetimeInputOptions<DatetimeValue | null>): Date | null { return datetimeInput(this, label, o) }
   audioInput(label: string, o?: AudioInputOptions): UploadedFile | null { return audioInput(this, label, o) }
   cameraInput(label: string, o?: CameraInputOptions): UploadedFile | null { return cameraInput(this, label, o) }
   echo<T>(fn: () => T, o?: EchoOptions): T {

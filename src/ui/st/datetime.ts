@@ -33,7 +33,7 @@ export function formatDatetime(d: Date, withSeconds: boolean): string {
   return withSeconds ? `${day}:${pad(d.getUTCSeconds())}` : day
 }
 
-export function datetimeInput(em: Emitter, label: string, o: DatetimeInputOptions<DatetimeValue | 'now' | null> = {}): Date | null {
+export function datetimeInput(em: Emitter, label: string, o: DatetimeInputOptions<DatetimeValue | null> = {}): Date | null {
   const call = `datetimeInput("${String(label).slice(0, 40)}")`
   const step = o.step ?? 900
   if (!Number.isInteger(step) || step < 60 || step > 82_800) throw new SvcError('SVC_ERR_UI_BAD_CALL', `${call}: step must be whole seconds from 60 to 82800, got ${String(step)}`)

@@ -41,9 +41,9 @@ export interface FileRules {
 
 export interface FileReader {
   /** A file as the browser sends it: `{ name, type, size, ref }` or `{ name, type, dataBase64 }`. */
-  fromWire(f: unknown): UploadedFile
+  readonly fromWire: (f: unknown) => UploadedFile
   /** A file as the page or a test gives it: `{ name, type, bytes }`. */
-  fromState(f: unknown): UploadedFile
+  readonly fromState: (f: unknown) => UploadedFile
 }
 
 /** `held()`: the files the widget holds now, which the browser may name again by reference. */
@@ -57,7 +57,7 @@ export function fileRules(em: Emitter, held: () => readonly UploadedFile[], rule
     return uploadedFile(name, mime, bytes, ref)
   }
   return {
-    fromWire(f) {
+    fromWire: (f) => {
       const p = f as { name?: unknown; type?: unknown; dataBase64?: unknown; ref?: unknown } | null
       if (typeof p?.ref !== 'string') return check(p?.name, p?.type, typeof p?.dataBase64 === 'string' ? new Uint8Array(Buffer.from(p.dataBase64, 'base64')) : null)
       const kept = held().find((u) => (u as { [kUploadRef]?: string })[kUploadRef] === p.ref)
@@ -65,7 +65,7 @@ export function fileRules(em: Emitter, held: () => readonly UploadedFile[], rule
       const upload = em.ctx.host.uploads.take(p.ref)
       return upload ? check(upload.name, upload.type, upload.bytes, p.ref) : bad('unknown or expired upload reference')
     },
-    fromState(f) {
+    fromState: (f) => {
       const p = f as { name?: unknown; type?: unknown; bytes?: unknown; [kUploadRef]?: string } | null
       return check(p?.name, p?.type, p?.bytes instanceof Uint8Array ? p.bytes : null, p?.[kUploadRef] ?? null)
     },
