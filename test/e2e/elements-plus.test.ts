@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
+import { collectPageErrors, launchBrowser, screenshot, trackedPage } from '../helpers/e2e-browser.js'
 import { startSvcWithBrowser } from '../helpers/e2e-app.js'
 import type { SvcRun } from '../helpers/e2e-svc.js'
 import { startMapTileServer, type MapTileServer } from '../helpers/map-tiles.js'
@@ -43,11 +43,7 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
   async function open(path: string, colorScheme: 'light' | 'dark' = 'light', options: { width?: number; reducedMotion?: 'reduce' | 'no-preference'; watchCsp?: boolean; browser?: Browser } = {}) {
     const context = await (options.browser ?? browser).newContext({ colorScheme, viewport: { width: options.width ?? 1280, height: 900 }, reducedMotion: options.reducedMotion ?? 'no-preference' })
     contexts.push(context)
-    const page = await context.newPage()
-    page.setDefaultTimeout(STEP_MS)
-    const errors = collectPageErrors(page)
-    const requests: string[] = []
-    page.on('request', (r) => requests.push(new URL(r.url()).pathname))
+    const { page, errors, requests } = await trackedPage(context, STEP_MS)
     const dialogs: string[] = []
     page.on('dialog', (d) => {
       dialogs.push(d.message())

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
+import { launchBrowser, screenshot, trackedPage } from '../helpers/e2e-browser.js'
 import { startSvc, type SvcRun } from '../helpers/e2e-svc.js'
 
 const APP = 'test/e2e/fixtures/elements-tail-app.ts:app'
@@ -44,11 +44,7 @@ describe('the element tail in the browser', { timeout: 4 * STEP_MS }, () => {
   async function open(path: string, colorScheme: 'light' | 'dark' = 'light') {
     const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 }, acceptDownloads: true, permissions: ['microphone', 'camera'] })
     contexts.push(context)
-    const page = await context.newPage()
-    page.setDefaultTimeout(STEP_MS)
-    const errors = collectPageErrors(page)
-    const requests: string[] = []
-    page.on('request', (r) => requests.push(new URL(r.url()).pathname))
+    const { page, errors, requests } = await trackedPage(context, STEP_MS)
     await page.goto(`${svc.origin}${path}`)
     return { page, errors, requests }
   }
