@@ -437,6 +437,25 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
     }
   })
 
+  it('the report page (issue #36 elements) from the bar along the top; light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ colorScheme, viewport: SHOWCASE_VIEWPORT })
+      try {
+        const { page, errors } = await openShowcase(context)
+        await page.locator('header.svc-topnav').getByText('Report').click()
+        await page.locator('.katex-display').waitFor()
+        await page.locator('.svc-graphviz svg g.node').first().waitFor()
+        expect(await page.locator('[data-testid="metric"] svg.svc-spark').count()).toBe(4)
+        expect(await page.locator('td[data-col="trend"] svg.svc-spark').count()).toBe(12)
+        await page.getByRole('button', { name: 'Start the camera: Shelf photo' }).waitFor()
+        await screenshot(page, `elements-tail-showcase-report-${colorScheme}`)
+        expect(errors).toEqual([])
+      } finally {
+        await context.close()
+      }
+    }
+  })
+
   it('signs in at the IdP from the sidebar and back: st.user names the visitor, who signs out again', async () => {
     const context = await browser.newContext({ viewport: SHOWCASE_VIEWPORT })
     try {
