@@ -54,15 +54,21 @@ export function pageView(table: PagedTable, page: number, sort: SortSpec | null)
   const shown = table.visible.map((c) => {
     const column = table.columns[c]!
     const kind = CHART_COLUMN_KINDS[column.type]
+    if (column.type === 'time') return timeCell
     return kind === undefined ? null : (cell: Cell): Cell => (Array.isArray(cell) ? (sparkline(kind, sparklineValues('dataframe()', cell), column.min, column.max)?.d ?? null) : null)
   })
   return {
-    // Chart cells go out as the paths of their sparklines; other cells as they are.
+    // Chart cells go out as the paths of their sparklines, times as "HH:MM[:SS]"; other cells as they are.
     rows: positions.map((at) => table.visible.map((c, k) => (shown[k] ? shown[k](table.rows[at]![c] ?? null) : (table.rows[at]![c] ?? null)))),
     rowIds: positions.map((at) => table.ids[at]!),
     page: p,
     sort: s,
   }
+}
+
+/** A time column's cell: `"HH:MM[:SS]"` as it is, the time of an ISO date-time (a `Date` in the data), else as it is. */
+function timeCell(cell: Cell): Cell {
+  return typeof cell === 'string' ? (/(?:^|T)(\d{2}:\d{2}(?::\d{2})?)/.exec(cell)?.[1] ?? cell) : cell
 }
 
 export function pageSizeOf(o: { pageSize?: number }): number {

@@ -113,11 +113,8 @@ export function formatCell(value: Cell | undefined, column: Pick<DataColumn, 'ty
   if (typeof value === 'boolean') return value ? 'true' : 'false'
   if (typeof value === 'object') return JSON.stringify(value)
   if (column.type === 'date' || column.type === 'datetime') return formatDate(value, column.format, column.type)
-  // A time column: "HH:MM[:SS]" text, or the time of an ISO date-time, formatted with the date tokens.
-  if (column.type === 'time') {
-    const t = /(?:^|T)(\d{2}:\d{2}(?::\d{2})?)/.exec(value)?.[1]
-    return t === undefined ? value : column.format === null ? t : formatDate(`1970-01-01T${t}Z`, column.format, 'datetime')
-  }
+  // Time cells arrive as "HH:MM[:SS]" (st/dataframe.ts); a format reads them with the date tokens.
+  if (column.type === 'time' && column.format !== null) return formatDate(`1970-01-01T${value}Z`, column.format, 'datetime')
   if (column.type === 'link') return linkText(value, column.displayText)
   return value
 }

@@ -184,44 +184,29 @@ function CellEditor({ column, value, onCommit, onCancel }: { column: DataColumn;
     } else if (e.key === 'Enter') (e.currentTarget as HTMLElement).blur()
   }
   const label = `Edit ${column.label}`
-  if (column.type === 'selectbox') {
+  if (column.type === 'selectbox' || column.type === 'multiselect') {
+    // A multiselect cell picks several options and saves when the list loses focus.
+    const multi = column.type === 'multiselect'
     const options = column.options ?? []
-    const at = options.findIndex((o) => o === value)
+    const chosen = Array.isArray(value) ? value : [value]
     return (
       <select
         class="svc-cell-input"
         aria-label={label}
         autoFocus
-        value={at < 0 ? '' : String(at)}
-        onChange={(e) => {
-          const i = (e.currentTarget as HTMLSelectElement).value
-          commit(i === '' ? null : options[Number(i)]!)
-        }}
-        onBlur={onCancel}
+        multiple={multi}
+        onChange={
+          multi
+            ? undefined
+            : (e) => {
+                const i = (e.currentTarget as HTMLSelectElement).value
+                commit(i === '' ? null : options[Number(i)]!)
+              }
+        }
+        onBlur={multi ? (e) => commit([...(e.currentTarget as HTMLSelectElement).selectedOptions].map((o) => options[Number(o.value)]!)) : onCancel}
         onKeyDown={keys}
       >
-        <option value="">—</option>
-        {options.map((o, i) => (
-          <option key={i} value={String(i)}>
-            {String(o)}
-          </option>
-        ))}
-      </select>
-    )
-  }
-  if (column.type === 'multiselect') {
-    const options = column.options ?? []
-    const chosen = Array.isArray(value) ? value : []
-    return (
-      <select
-        class="svc-cell-input"
-        multiple
-        aria-label={label}
-        autoFocus
-        size={Math.min(6, options.length)}
-        onBlur={(e) => commit([...e.currentTarget.selectedOptions].map((o) => options[Number(o.value)]!))}
-        onKeyDown={keys}
-      >
+        {multi ? null : <option value="">—</option>}
         {options.map((o, i) => (
           <option key={i} value={String(i)} selected={chosen.includes(o)}>
             {String(o)}
@@ -239,9 +224,9 @@ function CellEditor({ column, value, onCommit, onCancel }: { column: DataColumn;
       aria-label={label}
       autoFocus
       value={initial}
-      step={column.step ?? (column.type === 'time' ? 1 : 'any')}
-      min={column.type === 'time' ? undefined : (column.min ?? undefined)}
-      max={column.type === 'time' ? undefined : (column.max ?? undefined)}
+      step={column.step ?? 'any'}
+      min={column.min ?? undefined}
+      max={column.max ?? undefined}
       onBlur={(e) => commit(parseInput(column, (e.currentTarget as HTMLInputElement).value))}
       onKeyDown={keys}
     />
@@ -423,7 +408,6 @@ function DataTable({ node, props, selection, picks, editor, onAdd }: TableProps)
         <span class="svc-muted" aria-live="polite">
           {view.totalRows === 0 ? 'No rows' : `${numberFormat.format(first)}–${numberFormat.format(last)} of ${numberFormat.format(view.totalRows)} rows`}
           {selection && selection.rows.length ? ` · ${numberFormat.format(selection.rows.length)} selected` : ''}
-          {picks ? [['column', picks.columns.length] as const, ['cell', picks.cells.length] as const].map(([what, n]) => (n ? ` · ${n} ${what}${n === 1 ? '' : 's'}` : '')) : null}
         </span>
         <span class="svc-table-actions">
           {onAdd ? (

@@ -30,6 +30,9 @@ const VegaChart = lazyElement(() => import('../charts-lazy/render.js').then((m) 
   minHeight: (p: VegaLiteChartProps) => (typeof p.spec.height === 'number' ? p.spec.height + 40 : null),
 })
 
+/** `audioInput` and `cameraInput` (issue #36): one chunk draws both. */
+const Capture = lazyElement(() => import('../lazy/capture.js').then((m) => m.mount), { formValue: true })
+
 /** One renderer per catalogue entry; the mapped type makes a missing one a compile error. */
 const REGISTRY: Registry = {
   title: Title,
@@ -112,8 +115,8 @@ const REGISTRY: Registry = {
   latex: lazyElement(() => import('../lazy/latex.js').then((m) => m.mount)),
   graphvizChart: lazyElement(() => import('../lazy/graphviz.js').then((m) => m.mount), { minHeight: (p) => p.height }),
   datetimeInput: lazyElement(() => import('../lazy/datetime.js').then((m) => m.mount), { formValue: true, minHeight: () => 62 }),
-  audioInput: lazyElement(() => import('../lazy/capture.js').then((m) => m.mountAudio), { formValue: true }),
-  cameraInput: lazyElement(() => import('../lazy/capture.js').then((m) => m.mountCamera), { formValue: true }),
+  audioInput: Capture as Registry['audioInput'],
+  cameraInput: Capture as Registry['cameraInput'],
   help: lazyElement(() => import('../lazy/help.js').then((m) => m.mount)),
 }
 

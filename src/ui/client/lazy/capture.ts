@@ -112,7 +112,7 @@ function captureView<P extends WidgetBase & { value: CapturedFile | null; maxByt
 
 const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`
 
-export const mountAudio: MountView<AudioInputProps> = captureView<AudioInputProps>({
+const mountAudio: MountView<AudioInputProps> = captureView<AudioInputProps>({
   clearLabel: 'Clear recording',
   held(file) {
     const audio = h('audio', 'svc-audio')
@@ -158,7 +158,7 @@ export const mountAudio: MountView<AudioInputProps> = captureView<AudioInputProp
   },
 })
 
-export const mountCamera: MountView<CameraInputProps> = captureView<CameraInputProps>({
+const mountCamera: MountView<CameraInputProps> = captureView<CameraInputProps>({
   clearLabel: 'Clear photo',
   held(file) {
     const img = h('img', 'svc-capture-photo')
@@ -203,3 +203,7 @@ export const mountCamera: MountView<CameraInputProps> = captureView<CameraInputP
     return [start]
   },
 })
+
+/** Both widgets' view: a recording has a sample rate (`audioInput`), a photo none (`cameraInput`). */
+export const mount: MountView<AudioInputProps | CameraInputProps> = (el, props, host) =>
+  'sampleRate' in props ? mountAudio(el, props, host as never) : (mountCamera(el, props, host as never) as ReturnType<MountView<AudioInputProps | CameraInputProps>>)
