@@ -111,6 +111,8 @@ export class PageSession implements RunHost {
   #previous: { main: UiElement[]; sidebar: UiElement[] } = { main: [], sidebar: [] }
   #dataframes = new Map<string, PagedTable>()
   #downloads = new Map<string, DeferredDownload>()
+  /** Download buttons whose function is running now. */
+  readonly #making = new Set<string>()
   readonly #dfViews = new Map<string, { page: number; sort: SortSpec | null }>()
   #lastError: unknown = null
   #lastTriggers: ReadonlySet<string> = new Set()
@@ -683,7 +685,9 @@ export class PageSession implements RunHost {
    */
   async makeDownload(id: string): Promise<{ url: string | null; fileName: string; type: string; message: string | null } | null> {
     const download = this.#downloads.get(id)
-    if (!download) return null
+    // One at a time per button: repeated clicks (or messages) while it works are dropped.
+    if (!download || this.#making.has(id)) return null
+    this.#making.add(id)
     const call = `downloadButton(${JSON.stringify(download.fileName)})`
     try {
       const data = (await download.make()) as DownloadData
@@ -692,6 +696,8 @@ export class PageSession implements RunHost {
     } catch (err) {
       const shown = this.exceptionProps(err)
       return { url: null, fileName: download.fileName, type: '', message: shown.hidden ? shown.message : `${shown.name}: ${shown.message}` }
+    } finally {
+      this.#making.delete(id)
     }
   }
 

@@ -268,6 +268,15 @@ describe('st.downloadButton with data made on click', () => {
     const ready = at.messages.findLast((m) => m.type === 'download_ready')
     expect(ready).toMatchObject({ type: 'download_ready', fileName: 'export.csv', url: expect.stringMatching(/^\/_stcore\/media\/[0-9a-f]{40}\.csv$/), message: null })
     expect(runs).toBe(before)
+    // No answer for an id that names no such button, nor for a second click while the first one's function runs.
+    const answers = () => at.messages.filter((m) => m.type === 'download_ready').length
+    const seen = answers()
+    await at.send({ v: 1, type: 'download', id: 'no-such-button' })
+    expect(answers()).toBe(seen)
+    const id = at.downloadButton('export').id
+    void at.send({ v: 1, type: 'download', id })
+    await at.send({ v: 1, type: 'download', id })
+    await expect.poll(answers).toBe(seen + 1)
     // A click reruns, unless the button ignores clicks (refused like a disabled button's).
     await at.send({ ...widget(at.downloadButton('quiet').id, true), trigger: true })
     expect(runs).toBe(before)
