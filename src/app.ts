@@ -11,7 +11,10 @@ import type { PageIdentity } from './auth/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
 import type { ZodSchema } from './api/zod-schema.js'
-import { kIdentity, kNavigation, kNavigationPosition, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { kIdentity, kNavigation, kNavigationPosition, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp, kTasks, kUserStore } from './internal/symbols.js'
+import type { UserStore } from './ui/storage/user-store.js'
+import { defineTask } from './ui/tasks/define-task.js'
+import type { TaskDefinition, TaskFn } from './ui/tasks/task-types.js'
 import { answerServerErrorsPrivately } from './api/error-reply.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
@@ -69,6 +72,8 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   readonly [kSecretsReport]: SecretsReport
   #navigation: NavigationFn | null = null
   #navigationPosition: NavigationPosition = 'sidebar'
+  /** `app.task(name, fn)`: the app's tasks by name (the page server's task threads find them here). */
+  readonly [kTasks] = new Map<string, TaskDefinition>()
   #identity: OidcPageIdentity | null = null
 
   constructor(options: SvcOptions<TSecrets> = {}) {
@@ -111,6 +116,11 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   /** Where the page server snapshots page sessions: the shared Redis (`redis_url`), else null. */
   get pageSnapshotStore(): RedisConnection | null {
     return this.#shared.redis
+  }
+
+  /** Where `st.userStorage` keeps signed-in users' values (Redis with `redis_url`, else files). */
+  get [kUserStore](): UserStore {
+    return this.#shared.userStore
   }
 
   /** The shared-state backend (OIDC login state, URL and page sessions). */
@@ -164,6 +174,16 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
     if (fn !== null) this.#navigation = fn
     this.#navigationPosition = position
     return this
+  }
+
+  /**
+   * Declare a task: work a page starts with `st.task(key, task, { input })` that runs outside the
+   * page run, on the page server's task threads (CPU it burns never stalls a page), reports
+   * progress and partial results, and can be cancelled (docs/pages.md#tasks). Declare tasks at
+   * the app module's top level: each task thread loads the app and finds the task by `name`.
+   */
+  task<I = void, R = unknown, P = never>(name: string, fn: TaskFn<I, R, P>): TaskDefinition<I, R, P> {
+    return defineTask(this[kTasks], name, fn)
   }
 
   get [kNavigationPosition](): NavigationPosition {

@@ -101,3 +101,8 @@ export type {
 export type { NavigationOptions, NavigationPosition } from './navigation.js'
 export type { TimeColumnOptions } from './st/column-config.js'
 export type { BadgeColor, ContainerGap, Sparkline, TableSelectionModes } from './elements.js'
+export type { TaskContext, TaskFailure, TaskFn, TaskHandle, TaskOptions, TaskStatus, TaskDefinition } from './tasks/task-types.js'
+export type { StCookies, StBrowserStorage, StUserStorage, SocketContext } from './st-types.js'
+export type { CookieOptions, CookieReadOptions } from './storage/cookie-jar.js'
+export { MemoryUserStore } from './storage/user-store.js'
+export type { UserStore } from './storage/user-store.js'
