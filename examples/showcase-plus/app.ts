@@ -156,9 +156,11 @@ app.page('/report', { title: 'Report', icon: '📋' }, async (st: St, client) =>
 
   st.subheader('Revenue per visit')
   st.latex(String.raw`\bar r = \frac{\sum_i \text{revenue}_i}{\sum_i \text{visits}_i}`)
-  st.expander('How it is computed').echo(() => {
+  // The code and what it draws, both in the expander.
+  const how = st.expander('How it is computed')
+  how.echo(() => {
     const perVisit = all.reduce((n, s) => n + s.revenue, 0) / all.reduce((n, s) => n + s.visits, 0)
-    st.metric('Average revenue per visit', `$${perVisit.toFixed(2)}`)
+    how.metric('Average revenue per visit', `$${perVisit.toFixed(2)}`)
   })
 
   st.subheader('Supply chain')

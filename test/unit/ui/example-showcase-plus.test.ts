@@ -71,6 +71,8 @@ describe('examples/showcase-plus', () => {
     expect(at.caption.map((c) => c.props.html)).toContain("<p>Selected: Hamburg, Berlin's revenue</p>")
     expect(at.latex[0]!.props.body).toContain(String.raw`\frac{\sum_i`)
     expect(at.code[0]!.props.code).toContain('const perVisit =')
+    // The echoed code and the metric it draws are both inside the expander.
+    expect(at.get('expander')[0]!.children.map((e) => e.type)).toEqual(['code', 'metric'])
     expect(at.graphvizChart[0]!.props.dot).toContain('"North hub" -> "Hamburg"')
     const csv = await at.download('Export the report (CSV)')
     expect(new TextDecoder().decode(csv.bytes).split('\n')).toHaveLength(13)
