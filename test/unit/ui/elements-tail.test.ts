@@ -176,6 +176,22 @@ describe('st.audioInput and st.cameraInput', () => {
     expect(wavProblem(new Uint8Array(10), null)).toBe('not a WAV file')
   })
 
+  it('call onChange with the new file; refuse input when disabled', async () => {
+    const changes: (UploadedFile | null)[] = []
+    const seen: { voice?: UploadedFile | null; photo?: UploadedFile | null } = {}
+    const at = await run((st) => {
+      seen.voice = st.audioInput('Voice', { key: 'voice', onChange: (f) => void changes.push(f) })
+      seen.photo = st.cameraInput('Photo', { key: 'photo', disabled: true })
+    })
+    expect(at.cameraInput('photo').props.disabled).toBe(true)
+    await at.send(widget(at.audioInput('voice').id, [{ name: 'v.wav', type: 'audio/wav', size: 3244, dataBase64: b64(wav(16000)) }]))
+    expect(changes.map((f) => f?.name)).toEqual(['v.wav'])
+    await at.send(widget(at.audioInput('voice').id, []))
+    expect(changes.map((f) => f?.name ?? null)).toEqual(['v.wav', null])
+    await at.send(widget(at.cameraInput('photo').id, [{ name: 'p.jpg', type: 'image/jpeg', size: JPEG.length, dataBase64: b64(JPEG) }]))
+    expect(seen.photo).toBeNull()
+  })
+
   it('inside a form the photo counts with the submit', async () => {
     let photo: UploadedFile | null = null
     const at = await run((st) => {
