@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { RuntimeContext, useRuntime, useViewState } from './context.js'
 import type { Runtime } from './runtime.js'
-import { Nav, flattenNav } from './shell/nav.js'
+import { Nav, TopNav, flattenNav } from './shell/nav.js'
 import { ErrorBanner, ReconnectBanner, RunningIndicator, StoppedBanner, Toasts } from './shell/status.js'
 import { ThemeMenu } from './shell/theme-menu.js'
 import { DevErrorOverlay } from './shell/dev-error.js'
@@ -67,7 +67,7 @@ export function App({ runtime }: { runtime: Runtime }) {
           {topNav ? (
             <header class="svc-topnav">
               {logo || hasSidebar ? null : <span class="svc-brand">{runtime.config.title}</span>}
-              <Nav entries={state.nav} activePath={state.notFound ? '' : (state.page?.path ?? state.path)} />
+              <TopNav entries={state.nav} activePath={state.notFound ? '' : (state.page?.path ?? state.path)} />
             </header>
           ) : null}
           <div class={state.notFound ? 'svc-block-container is-not-found' : 'svc-block-container'}>

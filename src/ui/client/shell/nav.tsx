@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks'
 import type { NavEntry } from '../../protocol.js'
 import { useRuntime } from '../context.js'
 import { Icon } from '../icons.js'
@@ -12,15 +13,15 @@ function sorted(entries: NavEntry[]): NavEntry[] {
   return [...entries].sort((a, b) => a.order - b.order)
 }
 
-/** Page links in the sidebar. Plain anchors (middle-click opens a tab); a left click navigates in place. */
-export function Nav({ entries, activePath, onNavigate }: NavProps) {
+/** Plain anchors (middle-click opens a tab); a left click navigates in place. `sections`: each section's name heads its first page. */
+function NavList({ entries, activePath, onNavigate, sub = false, sections = !sub }: NavProps & { sub?: boolean; sections?: boolean }) {
   const rt = useRuntime()
-  const renderList = (list: NavEntry[], depth: number) => (
-    <ul class={depth === 0 ? 'svc-nav-list' : 'svc-nav-list svc-nav-sub'} role="list">
-      {sorted(list).map((entry, i, all) => {
+  return (
+    <ul class={sub ? 'svc-nav-list svc-nav-sub' : 'svc-nav-list'} role="list">
+      {sorted(entries).map((entry, i, all) => {
         const active = entry.path === activePath
         // The server lists a section's pages together: its name heads the first of them.
-        const section = entry.section !== all[i - 1]?.section ? entry.section : undefined
+        const section = sections && entry.section !== all[i - 1]?.section ? entry.section : undefined
         return (
           <li key={entry.path}>
             {section ? <p class="svc-nav-section">{section}</p> : null}
@@ -40,16 +41,69 @@ export function Nav({ entries, activePath, onNavigate }: NavProps) {
               </span>
               <span class="svc-nav-title">{entry.title}</span>
             </a>
-            {entry.children && entry.children.length > 0 ? renderList(entry.children, depth + 1) : null}
+            {entry.children && entry.children.length > 0 ? <NavList entries={entry.children} activePath={activePath} onNavigate={onNavigate} sub /> : null}
           </li>
         )
       })}
     </ul>
   )
+}
+
+/** Page links in the sidebar, each section under its name. */
+export function Nav(props: NavProps) {
   return (
     <nav class="svc-nav" aria-label="Pages">
-      {renderList(entries, 0)}
+      <NavList {...props} />
     </nav>
+  )
+}
+
+/**
+ * Page links along the top (`position: 'top'`), as Streamlit lays them out: pages without a
+ * section first, then one menu per section that opens on click.
+ */
+export function TopNav({ entries, activePath }: NavProps) {
+  const loose = entries.filter((e) => !e.section)
+  const sections = [...new Set(entries.flatMap((e) => (e.section ? [e.section] : [])))]
+  return (
+    <nav class="svc-nav" aria-label="Pages">
+      {loose.length > 0 ? <NavList entries={loose} activePath={activePath} /> : null}
+      {sections.length > 0 ? (
+        <ul class="svc-nav-list" role="list">
+          {sections.map((name) => (
+            <li key={name}>
+              <NavMenu name={name} entries={entries.filter((e) => e.section === name)} activePath={activePath} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </nav>
+  )
+}
+
+/** One section of the top bar: a `<details>` menu, closed again by a pick, a click elsewhere or Escape. */
+function NavMenu({ name, entries, activePath }: { name: string; entries: NavEntry[]; activePath: string }) {
+  const menu = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    const close = (e: Event) => {
+      const el = menu.current
+      if (!el?.open || (e instanceof KeyboardEvent ? e.key !== 'Escape' : el.contains(e.target as Node))) return
+      el.open = false
+      if (e instanceof KeyboardEvent) el.querySelector('summary')?.focus()
+    }
+    document.addEventListener('pointerdown', close)
+    document.addEventListener('keydown', close)
+    return () => {
+      document.removeEventListener('pointerdown', close)
+      document.removeEventListener('keydown', close)
+    }
+  }, [])
+  const active = flattenNav(entries).some((e) => e.path === activePath)
+  return (
+    <details ref={menu} class="svc-nav-menu">
+      <summary class={active ? 'svc-nav-link is-active' : 'svc-nav-link'}>{name}</summary>
+      <NavList entries={entries} activePath={activePath} sections={false} onNavigate={() => menu.current && (menu.current.open = false)} />
+    </details>
   )
 }
 
