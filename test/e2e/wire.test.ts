@@ -60,8 +60,8 @@ describe('pages on the wire in the browser', () => {
       const asked = first.requests.filter((r) => !r.url.endsWith('/favicon.ico'))
       expect(asked.map((r) => (r.type === 'Document' || r.type === 'WebSocket' ? r.type : file(r.url))).sort()).toEqual(['Document', 'WebSocket', 'app.css', 'app.js', 'chunks/chunk.js', 'theme.js'])
       // Issue #36 (badge, LaTeX, Graphviz, sparklines, capture inputs, …) put every renderer in a
-      // chunk of its own; what it added to app.js and app.css is in docs/performance.md (42.7 kB
-      // against 40.95 kB before it, measured request by request). A budget, not the figure: headers vary.
+      // chunk of its own; what it added to app.js and app.css is in docs/performance.md (measured
+      // against main by bench/pages-wire.ts). A budget, not the figure: headers vary.
       expect(first.httpBytes + first.socketBytes).toBeLessThan(44 * 1024)
     } finally {
       await context.close()

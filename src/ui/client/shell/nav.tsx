@@ -60,37 +60,16 @@ export function Nav(props: NavProps) {
 
 /**
  * Page links along the top (`position: 'top'`), as Streamlit lays them out: pages without a
- * section first, then one menu per section that opens on click.
+ * section first, then a menu per section (a `<details>`), closed by a pick, a click elsewhere or Escape.
  */
 export function TopNav({ entries, activePath }: NavProps) {
-  const loose = entries.filter((e) => !e.section)
-  const sections = [...new Set(entries.flatMap((e) => (e.section ? [e.section] : [])))]
-  return (
-    <nav class="svc-nav" aria-label="Pages">
-      {loose.length > 0 ? <NavList entries={loose} activePath={activePath} /> : null}
-      {sections.length > 0 ? (
-        <ul class="svc-nav-list" role="list">
-          {sections.map((name) => (
-            <li key={name}>
-              <NavMenu name={name} entries={entries.filter((e) => e.section === name)} activePath={activePath} />
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </nav>
-  )
-}
-
-/** One section of the top bar: a `<details>` menu, closed again by a pick, a click elsewhere or Escape. */
-function NavMenu({ name, entries, activePath }: { name: string; entries: NavEntry[]; activePath: string }) {
-  const menu = useRef<HTMLDetailsElement>(null)
-  useEffect(() => {
-    const close = (e: Event) => {
-      const el = menu.current
-      if (!el?.open || (e instanceof KeyboardEvent ? e.key !== 'Escape' : el.contains(e.target as Node))) return
-      el.open = false
-      if (e instanceof KeyboardEvent) el.querySelector('summary')?.focus()
+  const bar = useRef<HTMLElement>(null)
+  const close = (e?: Event) => {
+    for (const menu of bar.current?.querySelectorAll('details') ?? []) {
+      if (!e || (e instanceof KeyboardEvent ? e.key === 'Escape' : !menu.contains(e.target as Node))) menu.open = false
     }
+  }
+  useEffect(() => {
     document.addEventListener('pointerdown', close)
     document.addEventListener('keydown', close)
     return () => {
@@ -98,12 +77,21 @@ function NavMenu({ name, entries, activePath }: { name: string; entries: NavEntr
       document.removeEventListener('keydown', close)
     }
   }, [])
-  const active = flattenNav(entries).some((e) => e.path === activePath)
+  // Pages without a section lead; the sections follow in their pages' order.
+  const sections = [...new Set(sorted(entries).map((e) => e.section))].sort((a, b) => Number(!!a) - Number(!!b))
   return (
-    <details ref={menu} class="svc-nav-menu">
-      <summary class={active ? 'svc-nav-link is-active' : 'svc-nav-link'}>{name}</summary>
-      <NavList entries={entries} activePath={activePath} sections={false} onNavigate={() => menu.current && (menu.current.open = false)} />
-    </details>
+    <nav ref={bar} class="svc-nav" aria-label="Pages">
+      {sections.map((name) => {
+        const list = <NavList key={name} entries={entries.filter((e) => e.section === name)} activePath={activePath} onNavigate={close} sections={false} />
+        if (!name) return list
+        return (
+          <details key={name} class="svc-nav-menu">
+            <summary class={flattenNav(entries.filter((e) => e.section === name)).some((e) => e.path === activePath) ? 'svc-nav-link is-active' : 'svc-nav-link'}>{name}</summary>
+            {list}
+          </details>
+        )
+      })}
+    </nav>
   )
 }
 
