@@ -68,6 +68,7 @@ describe('the element tail in the browser', { timeout: 4 * STEP_MS }, () => {
     // Pages without a section first, then the section as a menu, as Streamlit's top navigation.
     await expect.poll(() => bar.locator('a.svc-nav-link:visible .svc-nav-title').allTextContents()).toEqual(['Plain', 'Layout', 'Data', 'Inputs', 'Chat', 'Download'])
     expect(await page.locator('#svc-sidebar').count()).toBe(0)
+    expect(await bar.locator('nav > *').evaluateAll((els) => els.map((e) => e.tagName))).toEqual(['UL', 'DETAILS'])
     const menu = bar.locator('details.svc-nav-menu')
     expect(await menu.locator('summary').textContent()).toBe('Show')
     await menu.locator('summary').click()

@@ -78,15 +78,17 @@ export function TopNav({ entries, activePath }: NavProps) {
     }
   }, [])
   // Pages without a section lead; the sections follow in their pages' order.
-  const sections = [...new Set(sorted(entries).map((e) => e.section))].sort((a, b) => Number(!!a) - Number(!!b))
+  const sectionOf = (e: NavEntry) => e.section ?? ''
+  const sections = [...new Set(sorted(entries).map(sectionOf))].sort((a, b) => Number(a !== '') - Number(b !== ''))
   return (
     <nav ref={bar} class="svc-nav" aria-label="Pages">
       {sections.map((name) => {
-        const list = <NavList key={name} entries={entries.filter((e) => e.section === name)} activePath={activePath} onNavigate={close} sections={false} />
+        const pages = entries.filter((e) => sectionOf(e) === name)
+        const list = <NavList key={name} entries={pages} activePath={activePath} onNavigate={close} sections={false} />
         if (!name) return list
         return (
           <details key={name} class="svc-nav-menu">
-            <summary class={flattenNav(entries.filter((e) => e.section === name)).some((e) => e.path === activePath) ? 'svc-nav-link is-active' : 'svc-nav-link'}>{name}</summary>
+            <summary class={flattenNav(pages).some((e) => e.path === activePath) ? 'svc-nav-link is-active' : 'svc-nav-link'}>{name}</summary>
             {list}
           </details>
         )
