@@ -145,7 +145,7 @@ app.page('/report', { title: 'Report', icon: '📋' }, async (st: St, client) =>
       selectionMode: ['multi-row', 'multi-cell'],
       columnConfig: {
         id: null,
-        trend: columnConfig.lineChart({ label: 'Last 6 months', yMin: 0 }),
+        trend: columnConfig.lineChart({ label: 'Last 6 months' }),
         revenue: columnConfig.number({ label: 'Revenue', format: 'dollar' }),
         services: columnConfig.list({ label: 'Services' }),
       },
