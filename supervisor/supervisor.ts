@@ -199,6 +199,7 @@ export class Supervisor extends Lifecycle {
       const bound = await this.#o.bind(settings)
       this.#bound = bound
       this.#stillStarting()
+      this.#o.logger.debug({ host: bound.host, port: bound.port }, `bound ${bound.host}:${bound.port}`)
       this.#o.onBound?.(bound)
       const sidecar = await this.#startSidecar()
       this.#workers = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
@@ -277,6 +278,7 @@ export class Supervisor extends Lifecycle {
     const sidecar = new Sidecar(spec, this.#cookie('sidecar'), this.#children.sidecar)
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
     sidecar.start(this.#o.logger, this.#profile)
+    this.#o.logger.debug({ pid: sidecar.pid, port: spec.port, kind: spec.kind }, `started the ui sidecar (pid ${sidecar.pid}, port ${spec.port})`)
     this.#sidecar = sidecar
     return sidecar
   }
@@ -300,6 +302,7 @@ export class Supervisor extends Lifecycle {
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     if (!standby) w.start(settings)
+    this.#o.logger.debug({ pid: w.pid, worker: slot, standby }, `forked ${standby ? 'standby' : 'gateway'} worker ${w.pid} (slot ${slot})`)
     return w
   }
 
