@@ -2,7 +2,8 @@
  * Pages on the wire (issue #23): the chart page of bench/fixtures/wire-app.ts (one line chart, a
  * small dataframe) through `svc run`, opened in Chromium and read from the DevTools protocol:
  * bytes on the wire of a first and a repeat visit (headers and encoded bodies, page-socket frames),
- * how many requests each makes (listed one by one for the first visit), whether scripts and styles arrive compressed, and the time from
+ * how many requests each makes (listed one by one for the first visit), whether scripts and styles arrive compressed, the first
+ * visit of the fixture's plain page (issue #36: what elements every page may draw cost a page using none of them), and the time from
  * navigation to the drawn chart on a throttled link (10 Mbit/s, 40 ms RTT,
  * `Network.emulateNetworkConditions`) and on loopback. Every figure is printed against a baseline
  * build measured in the same run, in interleaved rounds (medians, with their spread): by default
@@ -37,6 +38,8 @@ interface Build {
 
 interface Round {
   first: Visit
+  /** A first visit of the plain page (no chart, no chunk of an element of its own). */
+  plain: Visit
   repeat: Visit
   firstThrottled: Visit
   repeatThrottled: Visit
@@ -72,7 +75,13 @@ async function measure(browser: Browser, svc: SvcRunning): Promise<Round> {
   }
   const [first, repeat] = await pair()
   const [firstThrottled, repeatThrottled] = await pair(THROTTLED)
-  return { first, repeat, firstThrottled, repeatThrottled }
+  const context = await browser.newContext()
+  try {
+    const plain = await visit(context, `${svc.url}/plain`, { readySelector: 'text=Text and widgets' })
+    return { first, plain, repeat, firstThrottled, repeatThrottled }
+  } finally {
+    await context.close()
+  }
 }
 
 const results = new Map<string, Round[]>(builds.map((b) => [b.name, []]))
@@ -134,6 +143,7 @@ interface Figure {
 const figures: Figure[] = [
   { label: 'first visit, kB on the wire', pick: (r) => bytes(r.first), show: kB, budget: { max: 400 * 1024, text: '< 400 kB' } },
   { label: '  of which page socket, kB', pick: (r) => r.first.socketBytes, show: kB },
+  { label: 'plain page (no chart), first visit, kB', pick: (r) => bytes(r.plain), show: kB },
   { label: 'first visit, requests on the network', pick: (r) => network(r.first), show: String },
   { label: 'repeat visit, kB on the wire', pick: (r) => bytes(r.repeat), show: kB, budget: { max: 30 * 1024, text: '< 30 kB' } },
   { label: 'repeat visit, requests on the network', pick: (r) => network(r.repeat), show: String },

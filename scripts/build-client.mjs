@@ -6,7 +6,7 @@
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildClient } from './client-build.mjs'
-import { assetUrls, copyIntoEachChunk, highlightCoreAsEsm, singleCopy } from './client-plugins.mjs'
+import { assetUrls, copyIntoEachChunk, highlightCoreAsEsm, singleCopy, workerUrls } from './client-plugins.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist', 'client')
@@ -22,11 +22,12 @@ const manifest = await buildClient({
     { name: 'app', source: `${clientSrc}/main.tsx`, format: 'esm' },
     { name: 'theme', source: `${clientSrc}/theme-init.ts`, format: 'iife' },
   ],
-  // The theme and rerun helpers of the chart, map and Plotly chunks: a copy each, not a chunk of their own.
+  // The theme and rerun helpers of the chart, map and Plotly chunks and the lazy widgets' DOM helpers: a copy each, not a chunk of their own.
   plugins: (options) => [
-    assetUrls(options),
+    assetUrls(options, { stripFontFaces: ['katex/dist/katex.min.css'] }),
+    workerUrls(options),
     highlightCoreAsEsm,
-    copyIntoEachChunk([`${clientSrc}/lazy/theme-mode.ts`, `${clientSrc}/lazy/view.ts`]),
+    copyIntoEachChunk([`${clientSrc}/lazy/theme-mode.ts`, `${clientSrc}/lazy/view.ts`, `${clientSrc}/lazy/field.ts`]),
     singleCopy(['vega-expression']),
   ],
 })

@@ -1,6 +1,6 @@
 // esbuild plugins of svc's browser client build (scripts/build-client.mjs passes them to
 // buildClient in scripts/client-build.mjs).
-import { transform } from 'esbuild'
+import { build, transform } from 'esbuild'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url)
  * @param {{ minify: boolean, target: string[] }} options
  * @returns {import('esbuild').Plugin}
  */
-export function assetUrls({ minify, target }) {
+export function assetUrls({ minify, target }, { stripFontFaces = [] } = {}) {
   return {
     name: 'asset-urls',
     setup(b) {
@@ -34,8 +34,37 @@ export function assetUrls({ minify, target }) {
         const source = await readFile(file)
         // Our own stylesheets are minified like app.css; library files ship minified already.
         const css = file.endsWith('.css') && !file.includes('node_modules') && minify
-        const contents = css ? (await transform(source, { loader: 'css', minify: true, target })).code : source
+        let contents = css ? (await transform(source, { loader: 'css', minify: true, target })).code : source
+        // A stylesheet whose fonts its chunk registers itself (FontFace), from files of their own.
+        if (stripFontFaces.some((f) => file.endsWith(f))) contents = source.toString('utf8').replace(/@font-face\s*\{[^}]*\}/g, '')
         return { contents, loader: 'file', watchFiles: [file] }
+      })
+    },
+  }
+}
+
+/**
+ * `import href from './some-worker.ts?worker'`: the module is bundled on its own (ESM, for
+ * `new Worker(url, { type: 'module' })`) and becomes a content-hashed file under assets/, like a
+ * `?url` import. Graphviz runs in such a worker: its WebAssembly is compiled there, where the
+ * page's Content-Security-Policy (no 'wasm-unsafe-eval') does not apply, and a large graph's
+ * layout does not block the page.
+ * @param {{ minify: boolean, target: string[] }} options
+ * @returns {import('esbuild').Plugin}
+ */
+export function workerUrls({ minify, target }) {
+  return {
+    name: 'worker-urls',
+    setup(b) {
+      b.onResolve({ filter: /\?worker$/ }, (args) => {
+        const file = join(args.resolveDir, args.path.slice(0, -'?worker'.length)).replace(/\.js$/, '.ts')
+        const id = relative(b.initialOptions.absWorkingDir ?? process.cwd(), file).replace(/\.ts$/, '.js')
+        return { path: id, namespace: 'worker-url', pluginData: { file } }
+      })
+      b.onLoad({ filter: /.*/, namespace: 'worker-url' }, async (args) => {
+        const { file } = args.pluginData
+        const out = await build({ entryPoints: [file], bundle: true, write: false, format: 'esm', platform: 'browser', minify, target, legalComments: 'none', metafile: true, logLevel: 'warning' })
+        return { contents: out.outputFiles[0].contents, loader: 'file', watchFiles: Object.keys(out.metafile.inputs).map((f) => join(b.initialOptions.absWorkingDir ?? process.cwd(), f)) }
       })
     },
   }

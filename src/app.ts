@@ -6,12 +6,12 @@ import { createRootLogger, childLogger } from './logging/logger.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { pagesOnlyApi } from './internal/pages-only-api.js'
 import { createApi, documentApi } from './api-instance.js'
-import type { NavigationFn } from './ui/navigation.js'
+import { NAVIGATION_POSITIONS, type NavigationFn, type NavigationOptions, type NavigationPosition } from './ui/navigation.js'
 import type { PageIdentity } from './auth/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
 import type { ZodSchema } from './api/zod-schema.js'
-import { kIdentity, kNavigation, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp, kTasks, kUserStore } from './internal/symbols.js'
+import { kIdentity, kNavigation, kNavigationPosition, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp, kTasks, kUserStore } from './internal/symbols.js'
 import type { UserStore } from './ui/storage/user-store.js'
 import { defineTask } from './ui/tasks/define-task.js'
 import type { TaskDefinition, TaskFn } from './ui/tasks/task-types.js'
@@ -71,6 +71,7 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   readonly secrets: SecretsOf<TSecrets>
   readonly [kSecretsReport]: SecretsReport
   #navigation: NavigationFn | null = null
+  #navigationPosition: NavigationPosition = 'sidebar'
   /** `app.task(name, fn)`: the app's tasks by name (the page server's task threads find them here). */
   readonly [kTasks] = new Map<string, TaskDefinition>()
   #identity: OidcPageIdentity | null = null
@@ -156,10 +157,22 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
    * Decide per session which pages it may see: `fn` gets the signed-in user, the socket's headers
    * and cookies, the session state and every page, and returns the visible ones in sidebar order.
    * Hidden pages leave the sidebar and show "not available" at their URL. Runs on every page run.
+   * `options.position` puts the page links in the sidebar (default), a bar along the top, or
+   * nowhere; `app.navigation({ position: 'top' })` moves them without choosing pages.
    */
-  navigation(fn: NavigationFn): this {
-    if (typeof fn !== 'function') throw new SvcError('SVC_ERR_UI_BAD_CALL', 'app.navigation(fn): pass a function (nav) => pages, e.g. (nav) => nav.pages.filter((p) => p.section !== "Admin" || nav.user.isLoggedIn)')
-    this.#navigation = fn
+  navigation(fn: NavigationFn, options?: NavigationOptions): this
+  navigation(options: NavigationOptions): this
+  navigation(a: NavigationFn | NavigationOptions, b: NavigationOptions = {}): this {
+    const [fn, options] = typeof a === 'function' ? [a, b] : [null, a]
+    if (fn === null && (typeof options !== 'object' || options === null)) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', 'app.navigation(fn): pass a function (nav) => pages, e.g. (nav) => nav.pages.filter((p) => p.section !== "Admin" || nav.user.isLoggedIn)')
+    }
+    const position = options.position ?? 'sidebar'
+    if (!NAVIGATION_POSITIONS.includes(position)) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `app.navigation(): position must be one of ${NAVIGATION_POSITIONS.map((p) => `'${p}'`).join(', ')}, got ${JSON.stringify(position)}`)
+    }
+    if (fn !== null) this.#navigation = fn
+    this.#navigationPosition = position
     return this
   }
 
@@ -171,6 +184,10 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
    */
   task<I = void, R = unknown, P = never>(name: string, fn: TaskFn<I, R, P>): TaskDefinition<I, R, P> {
     return defineTask(this[kTasks], name, fn)
+  }
+
+  get [kNavigationPosition](): NavigationPosition {
+    return this.#navigationPosition
   }
 
   get [kNavigation](): NavigationFn | null {

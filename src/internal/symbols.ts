@@ -9,6 +9,8 @@ export const kSharedState = Symbol.for('svc.sharedState')
 /** `app.navigation(fn)` and the app's login as pages see it (Symbol.for, like kSharedState). */
 export const kNavigation = Symbol.for('svc.navigation')
 export const kIdentity = Symbol.for('svc.identity')
+/** Where the page navigation shows: `app.navigation(…, { position })` (issue #36). */
+export const kNavigationPosition = Symbol.for('svc.navigationPosition')
 /** The settings given to `new Svc({...})`, as written: `svc config` names them as the source. */
 export const kSettingsInput = Symbol('svc.settingsInput')
 /** The app's tasks by name (`app.task`), which task threads look up (Symbol.for, like kNavigation). */

@@ -9,7 +9,7 @@ import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
 import { SvcError } from '../errors.js'
-import { kIdentity, kNavigation, kTasks } from '../internal/symbols.js'
+import { kIdentity, kNavigation, kNavigationPosition, kTasks } from '../internal/symbols.js'
 import { FIELDS } from '../settings/schema.js'
 import { InlineTaskExecutor } from './tasks/inline-executor.js'
 import { TaskManager } from './tasks/task-manager.js'
@@ -147,6 +147,7 @@ export class UiTestHandle {
       showErrorDetails: app.settings.show_error_details ?? true,
       ...(options.secrets ?? app.secrets ? { secrets: options.secrets ?? app.secrets } : {}),
       navigation: () => app[kNavigation] ?? null,
+      navigationPosition: () => app[kNavigationPosition] ?? 'sidebar',
       identity: () => app[kIdentity] ?? null,
       tasks: this.#tasks,
       maxTasksPerSession: settings.ui_task_max_per_session ?? FIELDS.ui_task_max_per_session.default,
@@ -366,8 +367,34 @@ export class UiTestHandle {
   dateInput(key: string): WidgetView<'dateInput'> { return this.widget('dateInput', key) }
   fileUploader(key: string): WidgetView<'fileUploader'> { return this.widget('fileUploader', key) }
   downloadButton(key: string): WidgetView<'downloadButton'> { return this.widget('downloadButton', key) }
-  /** `setValue(text)` submits the text for the next `run()`. */
+  /** `setValue(text)` submits the text for the next `run()`; with attachments, `setValue({ text, files, audio })`. */
   chatInput(keyOrPlaceholder: string): WidgetView<'chatInput'> { return this.widget('chatInput', keyOrPlaceholder) }
+  /** `setValue(date)` with a `Date` (its UTC fields) or `"YYYY-MM-DDTHH:MM"`, or null. */
+  datetimeInput(key: string): WidgetView<'datetimeInput'> { return this.widget('datetimeInput', key) }
+  /** `setValue({ name, type: 'audio/wav', bytes })` or null; the bytes must be a WAV of the widget's rate. */
+  audioInput(key: string): WidgetView<'audioInput'> { return this.widget('audioInput', key) }
+  /** `setValue({ name, type: 'image/jpeg', bytes })` or null. */
+  cameraInput(key: string): WidgetView<'cameraInput'> { return this.widget('cameraInput', key) }
+  get badge(): ElementView<'badge'>[] { return this.get('badge') }
+  get latex(): ElementView<'latex'>[] { return this.get('latex') }
+  get graphvizChart(): ElementView<'graphvizChart'>[] { return this.get('graphvizChart') }
+  get help(): ElementView<'help'>[] { return this.get('help') }
+  /** Where the page links show this run: `sidebar`, `top` or `hidden` (`app.navigation(…, { position })`). */
+  get navPosition(): 'sidebar' | 'top' | 'hidden' { return this.#render?.navPosition ?? 'sidebar' }
+
+  /**
+   * Click a download button whose data is made on click and get the file its function made (the
+   * click's rerun, unless `onClick: 'ignore'`, comes with the next `click().run()`).
+   */
+  async download(keyOrLabel: string): Promise<{ fileName: string; type: string; bytes: Uint8Array }> {
+    const button = this.downloadButton(keyOrLabel)
+    const made = await this.#session.makeDownload(button.id)
+    if (!made) throw new SvcError('SVC_ERR_UI_BAD_CALL', `downloadButton "${keyOrLabel}" has its data already (it is not a function): read it from the button's url`)
+    if (made.url === null) throw new SvcError('SVC_ERR_UI_BAD_CALL', `downloadButton "${keyOrLabel}": its function failed: ${made.message ?? ''}`)
+    const file = this.#session.media.get(made.url.slice(made.url.lastIndexOf('/') + 1))
+    if (!file) throw new SvcError('SVC_ERR_UI_BAD_CALL', `downloadButton "${keyOrLabel}": the file is gone from the media store`)
+    return { fileName: made.fileName, type: made.type, bytes: file.bytes }
+  }
 }
 
 function signedIn(user: TestUser): SignedInUser {

@@ -71,7 +71,16 @@ export interface MetricProps {
   deltaDirection: 'up' | 'down' | 'flat' | null
   help: string | null
   border: boolean
+  /** `chartData`: a small chart under the value (issue #36); absent or null: none. */
+  chart?: Sparkline | null
 }
+
+/**
+ * A sparkline drawn by the server as an SVG path in a 100 × 30 box (y down): the client only
+ * places it. `line` strokes `d`, `area` fills it (closed to the baseline) and strokes its top,
+ * `bar` fills one rectangle per value.
+ */
+export interface Sparkline { kind: 'line' | 'bar' | 'area'; d: string }
 
 /** Static table: every row, no sorting. */
 export interface TableProps { columns: ColumnSpec[]; rows: Cell[][] }
@@ -79,7 +88,10 @@ export interface TableProps { columns: ColumnSpec[]; rows: Cell[][] }
 export interface SortSpec { column: string; direction: 'asc' | 'desc' }
 
 /** How a dataframe column is shown (and edited): Streamlit's column types. */
-export type ColumnType = 'text' | 'number' | 'checkbox' | 'selectbox' | 'date' | 'datetime' | 'link' | 'image' | 'progress' | 'json'
+export type ColumnType =
+  | 'text' | 'number' | 'checkbox' | 'selectbox' | 'date' | 'datetime' | 'link' | 'image' | 'progress' | 'json'
+  // Issue #36. Chart columns: each cell travels as the `d` of a `Sparkline` of the column's kind.
+  | 'lineChart' | 'barChart' | 'areaChart' | 'list' | 'multiselect' | 'time'
 
 /** A configured dataframe column (`columnConfig` applied). Formats are applied by the client. */
 export interface DataColumn extends ColumnSpec {
@@ -94,7 +106,7 @@ export interface DataColumn extends ColumnSpec {
   max: number | null
   step: number | null
   displayText: string | null
-  /** `selectbox`: allowed values. */
+  /** `selectbox`, `multiselect`: allowed values. */
   options: (string | number | boolean)[] | null
   /** `dataEditor`: not editable. */
   disabled: boolean
@@ -133,12 +145,22 @@ export interface DataframeProps {
   /** Selected row ids. */
   selection: RowId[]
   /**
+   * Issue #36: cell and column selection (with or without rows). Absent or null: none. The widget
+   * then sends `{ rows, columns, cells, rowsVersion }`: column names, and cells as [row id, column name].
+   */
+  selectionModes?: TableSelectionModes | null
+  selectedColumns?: string[]
+  selectedCells?: [RowId, string][]
+  /**
    * Without a row key: names the rows the row indexes refer to. The client sends it back with its
    * selection or edits; a value made for other rows (the data changed meanwhile) is refused.
    * Null with a row key (keys are the identity).
    */
   rowsVersion: string | null
 }
+
+/** What a dataframe lets the visitor select: rows, columns and cells, each off, one or many. */
+export interface TableSelectionModes { rows: 'single' | 'multi' | null; columns: 'single' | 'multi' | null; cells: 'single' | 'multi' | null }
 
 /**
  * Streamlit's `editing_state` in camelCase: the edits of a `dataEditor`, relative to its data.
@@ -158,7 +180,7 @@ export interface EditingState {
  * A `dataframe` whose cells can be edited. A widget: sends the whole `EditingState` (a delta to
  * the data, never the table). `rows`/`rowIds` show the data with the edits applied.
  */
-export interface DataEditorProps extends Omit<DataframeProps, 'selectionMode' | 'selection'> {
+export interface DataEditorProps extends Omit<DataframeProps, 'selectionMode' | 'selection' | 'selectionModes' | 'selectedColumns' | 'selectedCells'> {
   /** Rows of the data before edits; numeric row ids at or past it are added rows. */
   baseRows: number
   /** `disabled: true`: nothing can be edited, added or deleted. */
@@ -206,7 +228,16 @@ export interface TabsProps { labels: string[] }
 export interface TabProps { label: string }
 /** Open/closed is client-side after first render; `expanded` is the initial state. */
 export interface ExpanderProps { label: string; expanded: boolean; icon: string | null }
-export interface ContainerProps { border: boolean; height: number | null }
+export interface ContainerProps {
+  border: boolean
+  height: number | null
+  /** Issue #36: children side by side (wrapping), with `gap` and alignment. Absent: a vertical stack. */
+  horizontal?: boolean
+  gap?: ContainerGap | null
+  horizontalAlignment?: 'left' | 'center' | 'right' | 'distribute'
+  verticalAlignment?: 'top' | 'center' | 'bottom' | 'distribute'
+}
+export type ContainerGap = 'xxsmall' | 'xsmall' | 'small' | 'medium' | 'large' | 'xlarge' | 'xxlarge'
 /**
  * Children are the form's elements; widgets inside carry `formId` = this `formId`. `clears` counts
  * the submits the server cleared (`clearOnSubmit`): when it changes, the client redraws the form's
@@ -273,10 +304,16 @@ export interface FileUploaderProps extends WidgetBase {
   multiple: boolean
   maxBytes: number
 }
-/** Clicking downloads `url` as `fileName` and sends `true` with `trigger: true`. */
+/**
+ * Clicking downloads `url` as `fileName` and sends `true` with `trigger: true` (unless `rerun` is
+ * false). With `url` null the data is made on click: the client sends `download` and saves the
+ * file the `download_ready` answer names.
+ */
 export interface DownloadButtonProps extends WidgetBase {
   value: boolean
-  url: string
+  url: string | null
+  /** Issue #36: false when the click must not rerun the page (`onClick: 'ignore'`). Absent: true. */
+  rerun?: boolean
   fileName: string
   mime: string
   kind: 'primary' | 'secondary' | 'tertiary'
@@ -295,7 +332,24 @@ export interface ChatMessageProps { role: string; avatar: string | null; avatarK
  * sends the submitted string with `trigger: true`; the page sees it for one run. `pinned`: written
  * to the page's main area, so the client docks it at the bottom of the viewport.
  */
-export interface ChatInputProps extends WidgetBase { placeholder: string; maxChars: number | null; pinned: boolean }
+export interface ChatInputProps extends WidgetBase {
+  placeholder: string
+  maxChars: number | null
+  pinned: boolean
+  /**
+   * Issue #36: files and a voice recording beside the text. Absent or null: text only, and the
+   * value sent is the string. Otherwise it is `{ text, files: UploadedFilePayload[], audio: UploadedFilePayload | null }`.
+   */
+  attach?: ChatAttachments | null
+}
+export interface ChatAttachments {
+  files: 'single' | 'multiple' | 'directory' | null
+  /** Extensions or MIME types, as for `fileUploader`; null: any. */
+  accept: string[] | null
+  maxBytes: number
+  /** Record a voice message (WAV at `sampleRate` Hz); null: no microphone. */
+  audioSampleRate: number | null
+}
 /**
  * A modal; children are the body. Closing (✕, Escape, backdrop when `dismissible`) sends `true`
  * with `trigger: true` on the node id, as a button click does.
@@ -403,6 +457,39 @@ export interface LogoProps { url: string; iconUrl: string | null; link: string |
 /** `st.balloons()` / `st.snow()`: a one-off animation; `nonce` changes with every run that calls it, so each plays once. */
 export interface EffectProps { nonce: number }
 
+// ---- the element tail (issue #36) ------------------------------------------------------------
+
+export type BadgeColor = 'red' | 'orange' | 'yellow' | 'blue' | 'green' | 'violet' | 'gray' | 'primary'
+/** A small coloured label; `icon` an emoji or `:material/name:`. */
+export interface BadgeProps { label: string; icon: string | null; color: BadgeColor; help: string | null }
+/** TeX typeset in the browser (KaTeX, a lazily loaded chunk) in display mode. */
+export interface LatexProps { body: string; help: string | null }
+/** A DOT graph laid out in the browser (Graphviz in WebAssembly, a lazily loaded chunk). */
+export interface GraphvizChartProps { dot: string; useContainerWidth: boolean; height: number | null; width: number | null }
+/**
+ * sends "YYYY-MM-DDTHH:MM" ("…:SS" when `step` is not whole minutes) or null: a wall-clock time
+ * without a zone. The server refuses times outside `min`..`max` and off the `step` grid.
+ */
+export interface DatetimeInputProps extends WidgetBase { value: string | null; min: string | null; max: string | null; step: number }
+/** A recording or photo the server holds, with the media URL the widget plays or shows it from. */
+export interface CapturedFile { name: string; type: string; size: number; url: string }
+/** sends [] or [UploadedFilePayload] (a WAV recording, uploaded first). */
+export interface AudioInputProps extends WidgetBase { value: CapturedFile | null; sampleRate: number; maxBytes: number }
+/** sends [] or [UploadedFilePayload] (a JPEG photo, uploaded first). */
+export interface CameraInputProps extends WidgetBase { value: CapturedFile | null; maxBytes: number }
+/** `st.help(obj)`: what the object is, read at run time (JavaScript keeps no doc strings). */
+export interface HelpProps {
+  name: string | null
+  type: string
+  /** `name(a, b)` of a function or class, else null. */
+  signature: string | null
+  /** The value, shortened; null for functions and classes. */
+  value: string | null
+  /** A doc text the object carries (`description`, `doc`), else null. */
+  doc: string | null
+  members: { name: string; type: string; value: string }[]
+}
+
 /** Element type → props. */
 /** `st.fragment()`: a part of the page that reruns on its own; its children are what the fragment drew. */
 export interface FragmentProps {
@@ -483,6 +570,13 @@ export interface ElementPropsMap {
   logo: LogoProps
   balloons: EffectProps
   snow: EffectProps
+  badge: BadgeProps
+  latex: LatexProps
+  graphvizChart: GraphvizChartProps
+  datetimeInput: DatetimeInputProps
+  audioInput: AudioInputProps
+  cameraInput: CameraInputProps
+  help: HelpProps
 }
 
 export type ElementType = keyof ElementPropsMap
@@ -513,6 +607,9 @@ export const WIDGET_TYPES = [
   'segmentedControl',
   'feedback',
   'component',
+  'datetimeInput',
+  'audioInput',
+  'cameraInput',
 ] as const
 export type WidgetType = (typeof WIDGET_TYPES)[number]
 

@@ -82,6 +82,25 @@ export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/col
 export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey } from './st-types.js'
 export type { Containers, MapOptions, PlotlyFigure, PlotlyPoint, PlotlySelection, PlotlyChartOptions, IframeOptions, LogoOptions } from './st-types.js'
 export type { EditingState, ColumnType, RowId, PlotlyRegion } from './elements.js'
+export type {
+  AudioInputOptions,
+  BadgeOptions,
+  CameraInputOptions,
+  ChatInputOptions,
+  ChatInputValue,
+  DataframeSelectionMode,
+  DatetimeInputOptions,
+  DatetimeValue,
+  DownloadData,
+  DownloadSource,
+  EchoOptions,
+  GraphvizChartOptions,
+  LatexOptions,
+  StTailElements,
+} from './st-types.js'
+export type { NavigationOptions, NavigationPosition } from './navigation.js'
+export type { TimeColumnOptions } from './st/column-config.js'
+export type { BadgeColor, ContainerGap, Sparkline, TableSelectionModes } from './elements.js'
 export type { TaskContext, TaskFailure, TaskFn, TaskHandle, TaskOptions, TaskStatus, TaskDefinition } from './tasks/task-types.js'
 export type { StCookies, StBrowserStorage, StUserStorage, SocketContext } from './st-types.js'
 export type { CookieOptions, CookieReadOptions } from './storage/cookie-jar.js'

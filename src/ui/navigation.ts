@@ -29,6 +29,15 @@ export interface NavigationContext {
   readonly pages: readonly NavigationPage[]
 }
 
+/** Where the page links show: the sidebar (default), a bar along the top, or nowhere (`switchPage` and links still work). */
+export type NavigationPosition = 'sidebar' | 'top' | 'hidden'
+export const NAVIGATION_POSITIONS: readonly NavigationPosition[] = ['sidebar', 'top', 'hidden']
+
+export interface NavigationOptions {
+  /** Default `sidebar`. */
+  position?: NavigationPosition
+}
+
 /** The pages this session may open, in sidebar order: pages of `nav.pages` or their paths. */
 export type NavigationFn = (nav: NavigationContext) => readonly (NavigationPage | string)[] | Promise<readonly (NavigationPage | string)[]>
 

@@ -2,10 +2,10 @@ import type { Logger } from 'pino'
 import type { ThemeSettings } from '../settings/theme.js'
 import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
-import type { kIdentity, kNavigation, kTasks, kUserStore } from '../internal/symbols.js'
+import type { kIdentity, kNavigation, kNavigationPosition, kTasks, kUserStore } from '../internal/symbols.js'
 import type { UserStore } from './storage/user-store.js'
 import type { TaskDefinition } from './tasks/task-types.js'
-import type { NavigationFn } from './navigation.js'
+import type { NavigationFn, NavigationPosition } from './navigation.js'
 import type { PageIdentity } from '../auth/user.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 
@@ -33,6 +33,8 @@ export interface PageApp {
   readonly secrets?: Readonly<Record<string, unknown>>
   /** `app.navigation(fn)`: the pages each session may see. */
   readonly [kNavigation]?: NavigationFn | null
+  /** `app.navigation(…, { position })`: where the page links show. */
+  readonly [kNavigationPosition]?: NavigationPosition
   /** The app's OIDC login, for `st.user`, `st.login()` and `st.logout()`. */
   readonly [kIdentity]?: PageIdentity | null
   /** `app.task(name, fn)`: the app's tasks by name. */

@@ -73,6 +73,8 @@ export type ServerMessage =
       runId: number
       page: PageInfo
       nav: NavEntry[]
+      /** Issue #36: where the page links show (`app.navigation(…, { position })`); absent: the sidebar. */
+      navPosition?: 'top' | 'hidden'
       main: UiNode[]
       sidebar: UiNode[]
       /** Query string the URL should show after this run (without `?`). */
@@ -117,6 +119,11 @@ export type ServerMessage =
       /** Per row: its id (`RowId` of elements.ts), for selection and edits. */
       rowIds: (string | number)[]
     }
+  /**
+   * Answer to `download`: the file a download button's function made, as a media URL for the
+   * browser to save (no rerun); `url` null when the function failed, with what the visitor may read.
+   */
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'download_ready'; id: string; url: string | null; fileName: string; message: string | null }
   /** Write (`value`) or delete (null) one of svc's entries of the browser's localStorage (`local`) or sessionStorage (`tab`). */
   | { v: typeof UI_PROTOCOL_VERSION; type: 'storage'; area: 'local' | 'tab'; key: string; value: string | null }
   /** Cookies a page wrote, sealed: the browser posts the ticket to `{base}/_stcore/cookie`, whose answer sets them. */
@@ -193,6 +200,8 @@ export const ClientMessage = z.discriminatedUnion('type', [
     page: z.number().int().min(0),
     sort: z.object({ column: z.string().max(512), direction: z.enum(['asc', 'desc']) }).nullable(),
   }),
+  /** A download button whose data is made on click (issue #36); answered with `download_ready`, no rerun. */
+  z.object({ ...after, type: z.literal('download'), id: z.string().max(512) }),
 ])
 export type ClientMessage = z.infer<typeof ClientMessage>
 

@@ -1,4 +1,4 @@
-import type { Cell, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './elements.js'
+import type { BadgeColor, Cell, ContainerGap, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
 import type { RegisteredSecrets } from '../secrets/register.js'
 import type { StUser } from '../auth/user.js'
@@ -107,8 +107,12 @@ export interface FileUploaderOptions extends WidgetOptions {
 export interface DownloadButtonOptions extends Omit<ButtonOptions, 'onClick'> {
   fileName?: string
   mime?: string
-  onClick?: () => void | Promise<void>
+  /** A function runs before the rerun the click causes; `'ignore'`: the click does not rerun the page (default `'rerun'`). */
+  onClick?: 'rerun' | 'ignore' | (() => void | Promise<void>)
 }
+/** What a download holds: text, bytes, or a function that makes them when the visitor clicks (issue #36). */
+export type DownloadData = string | Uint8Array | ArrayBuffer
+export type DownloadSource = DownloadData | (() => DownloadData | Promise<DownloadData>)
 
 export interface TextOptions { unsafeAllowHtml?: boolean }
 export interface AlertOptions extends TextOptions { icon?: string }
@@ -118,6 +122,10 @@ export interface MetricOptions {
   deltaColor?: 'normal' | 'inverse' | 'off'
   help?: string
   border?: boolean
+  /** Numbers drawn as a small chart under the value (a sparkline), oldest first. */
+  chartData?: readonly (number | null)[]
+  /** Default `line`. */
+  chartType?: 'line' | 'bar' | 'area'
 }
 
 /**
@@ -148,8 +156,11 @@ export interface DataframeOptions extends TableOptions {
   columnOrder?: readonly string[]
   /** Stretch to the width of the container. */
   useContainerWidth?: boolean
-  /** Row selection; the call then returns a `DataframeSelection`. */
-  selectionMode?: 'single-row' | 'multi-row'
+  /**
+   * What the visitor can select: rows, columns or cells, one or several (`'multi-cell'`), or a
+   * list combining them (`['multi-row', 'multi-column']`). The call then returns a `DataframeSelection`.
+   */
+  selectionMode?: DataframeSelectionMode | readonly DataframeSelectionMode[]
   /** Runs before the rerun a selection change causes. */
   onSelect?: Callback<DataframeSelection>
 }
@@ -174,7 +185,18 @@ export interface ImageOptions { caption?: string; width?: number; alt?: string; 
 export interface LinkOptions { newTab?: boolean; icon?: string }
 export interface ColumnsOptions { gap?: Gap; verticalAlign?: 'top' | 'center' | 'bottom'; border?: boolean }
 export interface ExpanderOptions { expanded?: boolean; icon?: string }
-export interface ContainerOptions { border?: boolean; height?: number }
+export interface ContainerOptions {
+  border?: boolean
+  height?: number
+  /** Lay the children out side by side, wrapping onto new lines when they do not fit (default false). */
+  horizontal?: boolean
+  /** Space between the children (default `small`; null: none). */
+  gap?: ContainerGap | null
+  /** Where the children sit across the width (default `left`; `distribute` spreads them out). */
+  horizontalAlignment?: 'left' | 'center' | 'right' | 'distribute'
+  /** Where the children sit along the height (default `top`). */
+  verticalAlignment?: 'top' | 'center' | 'bottom' | 'distribute'
+}
 export interface FormOptions { clearOnSubmit?: boolean; border?: boolean }
 export interface ToastOptions { icon?: string }
 
@@ -196,7 +218,7 @@ export type Containers<S extends number | readonly unknown[]> = S extends readon
   : number extends S ? StContainer[] : TupleOf<S & number>
 
 /** Element and layout methods, on `st` and on every container. */
-export interface StContainer extends StChatMethods, StMoreElements, StPlusElements {
+export interface StContainer extends StChatMethods, StMoreElements, StPlusElements, StTailElements {
   /**
    * A part of the page that reruns on its own: a widget inside it reruns only `fn`, and
    * `runEvery` reruns it on a timer. `fn` gets an `st` that writes into the fragment. Await it
@@ -226,7 +248,7 @@ export interface StContainer extends StChatMethods, StMoreElements, StPlusElemen
   metric(label: string, value: string | number | null, options?: MetricOptions): void
   table(data: TableData, options?: TableOptions): void
   /** With `selectionMode`, returns the selected rows (indexes into `data`, and the rows themselves). */
-  dataframe(data: TableData, options: DataframeOptions & { selectionMode: 'single-row' | 'multi-row' }): DataframeSelection
+  dataframe(data: TableData, options: DataframeOptions & { selectionMode: DataframeSelectionMode | readonly DataframeSelectionMode[] }): DataframeSelection
   dataframe(data: TableData, options?: DataframeOptions): void
   /**
    * An editable table: returns the rows with the user's edits (records, in the data's order, added
@@ -280,7 +302,8 @@ export interface StContainer extends StChatMethods, StMoreElements, StPlusElemen
   dateInput(label: string, opts?: DateInputOptions<DateValue>): Date
   fileUploader(label: string, opts: FileUploaderOptions & { multiple: true }): UploadedFile[]
   fileUploader(label: string, opts?: FileUploaderOptions & { multiple?: false }): UploadedFile | null
-  downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, options?: DownloadButtonOptions): boolean
+  /** `data` may be a function: it runs when the visitor clicks, and its result is what they get. */
+  downloadButton(label: string, data: DownloadSource, options?: DownloadButtonOptions): boolean
   /**
    * A custom component (`declareComponent`) in a sandboxed iframe: `args` go to it, and the value
    * it sets comes back like a widget value (rerun on change, checked by its schema); `default`
@@ -448,6 +471,9 @@ export interface St extends StContainer {
 /** A column name, or a function returning the key of a row (a record of the data). */
 export type RowKey = string | ((row: Record<string, unknown>, index: number) => string | number)
 
+/** Streamlit's selection modes; a dataframe takes one or a list (at most one per kind). */
+export type DataframeSelectionMode = 'single-row' | 'multi-row' | 'single-column' | 'multi-column' | 'single-cell' | 'multi-cell'
+
 /** What `st.dataframe(data, { selectionMode })` returns. */
 export interface DataframeSelection {
   selection: {
@@ -455,6 +481,10 @@ export interface DataframeSelection {
     rows: number[]
     /** The same rows' ids: their `rowKey` as a string, or without one their index. */
     ids: RowId[]
+    /** Names of the selected columns, in the table's column order. */
+    columns: string[]
+    /** Selected cells as `[row index into data, column name]`, by row then column. */
+    cells: [number, string][]
   }
   /** The selected rows as records (column name → value), in the same order. */
   rows: Record<string, unknown>[]
@@ -493,13 +523,30 @@ export interface ChatMessageOptions {
   /** An emoji or short text, an image URL (`https:`, `data:image/`, `/path`) or image bytes. Default: the role's icon. */
   avatar?: string | Uint8Array | ArrayBuffer
 }
-export interface ChatInputOptions {
+export interface ChatInputOptions<V = string> {
   key?: string
   disabled?: boolean
   /** Longer submissions are cut to this many characters. */
   maxChars?: number
-  /** Runs with the submitted text before the rerun the submit causes. */
-  onSubmit?: Callback<string>
+  /** Runs with the submitted text (or `ChatInputValue`) before the rerun the submit causes. */
+  onSubmit?: Callback<V>
+  /** Let the visitor attach files: one (`true`), several (`'multiple'`) or a folder's (`'directory'`). */
+  acceptFile?: boolean | 'multiple' | 'directory'
+  /** Extensions (`.csv`) or MIME types (`image/*`) the attached files may have (default any). */
+  fileType?: string | readonly string[]
+  /** Per attached file (default 10 MiB), like `fileUploader`'s. */
+  maxBytes?: number
+  /** Let the visitor record a voice message (a WAV file). */
+  acceptAudio?: boolean
+  /** Hz of the recording (default 16000; null: the browser's own rate). */
+  audioSampleRate?: number | null
+}
+
+/** What a chat input with `acceptFile` or `acceptAudio` returns for a submit. */
+export interface ChatInputValue {
+  readonly text: string
+  readonly files: readonly UploadedFile[]
+  readonly audio: UploadedFile | null
 }
 
 /**
@@ -559,6 +606,8 @@ export interface StatusContainer extends StContainer {
 /** The `st` methods of this block, on `st` and on every container. */
 export interface StChatMethods {
   chatMessage(role: string, options?: ChatMessageOptions): StContainer
+  /** With `acceptFile` or `acceptAudio`: the text, files and recording the user submitted, in the one run that submit causes. */
+  chatInput(placeholder: string | undefined, options: ChatInputOptions<ChatInputValue> & ({ acceptFile: true | 'multiple' | 'directory' } | { acceptAudio: true })): ChatInputValue | null
   /** The text the user submitted, in the one run that submit causes; null otherwise. */
   chatInput(placeholder?: string, options?: ChatInputOptions): string | null
   /** Renders the chunks as they arrive (Markdown) and resolves to the full text. */
@@ -768,4 +817,70 @@ export interface StPlusElements {
   html(markup: string): void
   /** A sandboxed frame of an http(s) URL, a path of this app, or `{ srcdoc }` markup. */
   iframe(source: string | { srcdoc: string }, options?: IframeOptions): void
+}
+
+// ---- the element tail (issue #36) ----
+
+export interface BadgeOptions {
+  /** An emoji or `:material/name:`. */
+  icon?: string
+  /** Default `blue`; `grey` is `gray`. */
+  color?: BadgeColor | 'grey'
+  help?: string
+}
+export interface LatexOptions { help?: string }
+export interface GraphvizChartOptions {
+  /** Stretch the graph to the width of its container (default false: its own size, shrunk to fit). */
+  useContainerWidth?: boolean
+  /** Pixels. */
+  width?: number
+  height?: number
+}
+/** A wall-clock date and time: a `Date` (its UTC fields) or `"YYYY-MM-DDTHH:MM[:SS]"`. */
+export type DatetimeValue = Date | string
+export interface DatetimeInputOptions<V> extends WidgetOptions {
+  /** `'now'` (default), a date and time, or null for none. */
+  value?: V
+  min?: DatetimeValue
+  max?: DatetimeValue
+  /** Seconds between the times offered (default 900; 60 to 82800). */
+  step?: number
+  onChange?: Callback<Date | null>
+}
+export interface AudioInputOptions extends WidgetOptions {
+  /** Hz of the WAV recording (default 16000; null: the browser's own rate). */
+  sampleRate?: number | null
+  /** Largest recording taken (default 10 MiB), as `fileUploader`'s `maxBytes`. */
+  maxBytes?: number
+  onChange?: Callback<UploadedFile | null>
+}
+export interface CameraInputOptions extends WidgetOptions {
+  /** Largest photo taken (default 10 MiB), as `fileUploader`'s `maxBytes`. */
+  maxBytes?: number
+  onChange?: Callback<UploadedFile | null>
+}
+export interface EchoOptions {
+  /** Show the code `above` (default) or `below` what it draws. */
+  codeLocation?: 'above' | 'below'
+}
+
+/** The elements of issue #36 on `st` and on every container; `Container` implements them. */
+export interface StTailElements {
+  /** A small coloured label. */
+  badge(label: string, options?: BadgeOptions): void
+  /** TeX typeset in display mode (KaTeX), without `$$`. */
+  latex(body: string, options?: LatexOptions): void
+  /** A graph in the DOT language, laid out by Graphviz in the browser. */
+  graphvizChart(dot: string | { source: string }, options?: GraphvizChartOptions): void
+  /** A date and a time in one widget; see docs/pages.md "Date and time". */
+  datetimeInput(label: string, options: DatetimeInputOptions<DatetimeValue | null> & { value: null }): Date | null
+  datetimeInput(label: string, options?: DatetimeInputOptions<DatetimeValue>): Date
+  /** A voice recording from the visitor's microphone (WAV), or null until they record one. */
+  audioInput(label: string, options?: AudioInputOptions): UploadedFile | null
+  /** A photo from the visitor's camera (JPEG), or null until they take one. */
+  cameraInput(label: string, options?: CameraInputOptions): UploadedFile | null
+  /** Shows the source of `fn` as code, then runs it (its elements go where it writes them); returns what `fn` returns. */
+  echo<T>(fn: () => T, options?: EchoOptions): T
+  /** What `value` is: its type, signature, value and members. */
+  help(value: unknown): void
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
+import { collectPageErrors, launchBrowser, screenshot, trackedPage } from '../helpers/e2e-browser.js'
 import { startSvcWithBrowser } from '../helpers/e2e-app.js'
 import type { SvcRun } from '../helpers/e2e-svc.js'
 import { startMapTileServer, type MapTileServer } from '../helpers/map-tiles.js'
@@ -43,11 +43,7 @@ describe('maps, Plotly, HTML, iframes, logo, effects, code and layout in the bro
   async function open(path: string, colorScheme: 'light' | 'dark' = 'light', options: { width?: number; reducedMotion?: 'reduce' | 'no-preference'; watchCsp?: boolean; browser?: Browser } = {}) {
     const context = await (options.browser ?? browser).newContext({ colorScheme, viewport: { width: options.width ?? 1280, height: 900 }, reducedMotion: options.reducedMotion ?? 'no-preference' })
     contexts.push(context)
-    const page = await context.newPage()
-    page.setDefaultTimeout(STEP_MS)
-    const errors = collectPageErrors(page)
-    const requests: string[] = []
-    page.on('request', (r) => requests.push(new URL(r.url()).pathname))
+    const { page, errors, requests } = await trackedPage(context, STEP_MS)
     const dialogs: string[] = []
     page.on('dialog', (d) => {
       dialogs.push(d.message())
@@ -434,6 +430,25 @@ describe('examples/showcase-plus in the browser', { timeout: 4 * STEP_MS }, () =
         await rateInFrame(page, 4)
         await page.getByText(`You rated ${what} 4 of 5.`).waitFor()
         await screenshot(page, `elements-plus-showcase-${colorScheme}`)
+        expect(errors).toEqual([])
+      } finally {
+        await context.close()
+      }
+    }
+  })
+
+  it('the report page (issue #36 elements) from the bar along the top; light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ colorScheme, viewport: SHOWCASE_VIEWPORT })
+      try {
+        const { page, errors } = await openShowcase(context)
+        await page.locator('header.svc-topnav').getByText('Report').click()
+        await page.locator('.katex-display').waitFor()
+        await page.locator('.svc-graphviz svg g.node').first().waitFor()
+        expect(await page.locator('[data-testid="metric"] svg.svc-spark').count()).toBe(4)
+        expect(await page.locator('td[data-col="trend"] svg.svc-spark').count()).toBe(12)
+        await page.getByRole('button', { name: 'Start the camera: Shelf photo' }).waitFor()
+        await screenshot(page, `elements-tail-showcase-report-${colorScheme}`)
         expect(errors).toEqual([])
       } finally {
         await context.close()

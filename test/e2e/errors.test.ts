@@ -53,8 +53,11 @@ describe('page errors in the browser', () => {
   it('show_error_details on (SVC_SHOW_ERROR_DETAILS=1): message and traceback as in svc dev', async () => {
     const errors = await open({ SVC_SHOW_ERROR_DETAILS: '1' })
     expect(await page.getByTestId('exception').textContent()).toContain('TypeError: orders table is locked (SECRET-DETAIL)')
-    await page.getByRole('button', { name: 'Show traceback' }).click()
+    // Shown at once, as Streamlit shows a traceback; the button folds it away.
     expect(await page.locator('pre.svc-stacktrace').textContent()).toContain('loadOrders')
+    await page.getByRole('button', { name: 'Hide traceback' }).click()
+    await page.locator('pre.svc-stacktrace').waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: 'Show traceback' }).click()
     await screenshot(page, 'errors-details-shown')
     expect(errors).toEqual([])
   }, 90_000)

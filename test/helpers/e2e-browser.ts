@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 
 export const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'test-results')
 
@@ -44,4 +44,17 @@ export function collectPageErrors(page: Page): string[] {
     if (m.type() === 'error' && /Content Security Policy/.test(m.text())) errors.push(`CSP: ${m.text()}`)
   })
   return errors
+}
+
+/**
+ * A new page of `context` whose steps fail after `stepMs`, with its uncaught errors and CSP
+ * refusals collected (`collectPageErrors`) and the path of every request it makes.
+ */
+export async function trackedPage(context: BrowserContext, stepMs: number): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  const page = await context.newPage()
+  page.setDefaultTimeout(stepMs)
+  const errors = collectPageErrors(page)
+  const requests: string[] = []
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname))
+  return { page, errors, requests }
 }

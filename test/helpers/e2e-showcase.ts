@@ -127,6 +127,9 @@ export function showcaseMain(): UiNode[] {
     el('w.pills', 'pills', { ...widget('Teams'), options: ['North', 'South', 'East'], selectionMode: 'multi', value: [0, 2] }),
     el('w.segmented', 'segmentedControl', { ...widget('View'), options: ['Day', 'Week', 'Month'], selectionMode: 'single', value: [1] }),
     el('w.feedback', 'feedback', { ...widget(''), options: 'thumbs', value: null }),
+    el('w.when', 'datetimeInput', { ...widget('Meeting'), value: '2026-03-01T09:30', min: null, max: null, step: 900 }),
+    el('w.voice', 'audioInput', { ...widget('Voice note'), value: null, sampleRate: 16000, maxBytes: 1_000_000 }),
+    el('w.photo', 'cameraInput', { ...widget('Badge photo'), value: null, maxBytes: 1_000_000 }),
   ]
 }
 

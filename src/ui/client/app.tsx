@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { RuntimeContext, useRuntime, useViewState } from './context.js'
 import type { Runtime } from './runtime.js'
-import { Nav, flattenNav } from './shell/nav.js'
+import { Nav, TopNav, flattenNav } from './shell/nav.js'
 import { ErrorBanner, ReconnectBanner, RunningIndicator, StoppedBanner, Toasts } from './shell/status.js'
 import { ThemeMenu } from './shell/theme-menu.js'
 import { DevErrorOverlay } from './shell/dev-error.js'
@@ -13,7 +13,9 @@ import type { LogoProps } from '../elements.js'
 export function App({ runtime }: { runtime: Runtime }) {
   const state = useViewState(runtime)
   const [menuOpen, setMenuOpen] = useState(false)
-  const hasNav = state.nav.length > 1 || state.nav.some((e) => (e.children?.length ?? 0) > 0)
+  const navigable = state.nav.length > 1 || state.nav.some((e) => (e.children?.length ?? 0) > 0)
+  const hasNav = navigable && state.navPosition === 'sidebar'
+  const topNav = navigable && state.navPosition === 'top'
   // `st.logo` travels as the sidebar's first node; it is drawn by the shell, not as an element.
   const logo = state.sidebar[0]?.type === 'logo' ? (state.sidebar[0].props as unknown as LogoProps) : null
   const sidebar = logo ? state.sidebar.slice(1) : state.sidebar
@@ -62,6 +64,12 @@ export function App({ runtime }: { runtime: Runtime }) {
         ) : null}
         {logo ? <Logo props={logo} corner={hasSidebar ? 'narrow' : 'always'} /> : null}
         <main id="svc-main" class="svc-main" tabIndex={-1}>
+          {topNav ? (
+            <header class="svc-topnav">
+              {logo || hasSidebar ? null : <span class="svc-brand">{runtime.config.title}</span>}
+              <TopNav entries={state.nav} activePath={state.notFound ? '' : (state.page?.path ?? state.path)} />
+            </header>
+          ) : null}
           <div class={state.notFound ? 'svc-block-container is-not-found' : 'svc-block-container'}>
             {/* A tab that never had a session while the app does not load waits for the next good save: the overlay says why, alone. */}
             {waitingForLoad ? null : <ReconnectBanner state={state} />}

@@ -3,3 +3,8 @@ declare module '*?url' {
   const href: string
   export default href
 }
+/** `import href from './worker.ts?worker'`: the module bundled as a worker script next to the importing chunk (scripts/client-plugins.mjs). */
+declare module '*?worker' {
+  const href: string
+  export default href
+}

@@ -18,3 +18,4 @@ render(<App runtime={runtime} />, root)
 runtime.start()
 import './styles/theme.css'
 import './styles/elements-more.css'
+import './styles/tail.css'

@@ -14,6 +14,9 @@ export interface Toast {
 }
 
 export type DataframeRows = Extract<ServerMessage, { type: 'dataframe_rows' }>
+export type DownloadReady = Extract<ServerMessage, { type: 'download_ready' }>
+/** Answers the server sends to one element's request, without a rerun. */
+export type Answer = DataframeRows | DownloadReady
 
 export interface ViewState {
   status: ConnectionStatus
@@ -22,6 +25,8 @@ export interface ViewState {
   running: boolean
   page: PageInfo | null
   nav: NavEntry[]
+  /** Where the page links show (issue #36). */
+  navPosition: 'sidebar' | 'top' | 'hidden'
   main: UiNode[]
   sidebar: UiNode[]
   notFound: boolean
@@ -47,7 +52,7 @@ export class Runtime {
   readonly config: ClientConfig
   readonly #connection: Connection
   readonly #listeners = new Set<() => void>()
-  readonly #dataframeListeners = new Map<string, (rows: DataframeRows) => void>()
+  readonly #answerListeners = new Map<string, (answer: Answer) => void>()
   readonly #storageKey: string
   /** Held in memory while the page lives; see `#takeStoredSessionId`. */
   #sessionId: string | null
@@ -74,6 +79,7 @@ export class Runtime {
       running: false,
       page: null,
       nav: [],
+      navPosition: 'sidebar',
       main: [],
       sidebar: [],
       notFound: false,
@@ -179,15 +185,21 @@ export class Runtime {
     return body.ref
   }
 
-  /** Ask for another page or sort of a dataframe; the answer goes to `onDataframeRows` listeners. */
+  /** Ask for another page or sort of a dataframe; the answer goes to the table's `onAnswer` listener. */
   requestDataframePage(id: string, page: number, sort: DataframeRows['sort']): void {
     this.#send({ v: UI_PROTOCOL_VERSION, type: 'dataframe_page', id, page, sort })
   }
 
-  onDataframeRows(id: string, listener: (rows: DataframeRows) => void): () => void {
-    this.#dataframeListeners.set(id, listener)
+  /** Ask a download button's function for its file; the `download_ready` answer goes to its `onAnswer` listener. */
+  requestDownload(id: string): void {
+    this.#send({ v: UI_PROTOCOL_VERSION, type: 'download', id })
+  }
+
+  /** The element `id`'s listener for the answers to its requests (`dataframe_rows`, `download_ready`). */
+  onAnswer(id: string, listener: (answer: Answer) => void): () => void {
+    this.#answerListeners.set(id, listener)
     return () => {
-      if (this.#dataframeListeners.get(id) === listener) this.#dataframeListeners.delete(id)
+      if (this.#answerListeners.get(id) === listener) this.#answerListeners.delete(id)
     }
   }
 
@@ -321,7 +333,8 @@ export class Runtime {
         this.#set({ devError: message.error })
         return
       case 'dataframe_rows':
-        this.#dataframeListeners.get(message.id)?.(message)
+      case 'download_ready':
+        this.#answerListeners.get(message.id)?.(message)
         return
     }
   }
@@ -341,6 +354,7 @@ export class Runtime {
     this.#set({
       page: message.page,
       nav: message.nav,
+      navPosition: message.navPosition ?? 'sidebar',
       main: message.main,
       sidebar: message.sidebar,
       notFound: message.notFound === true,

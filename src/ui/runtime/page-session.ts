@@ -8,18 +8,20 @@ import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
 import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
 import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../protocol.js'
-import { visiblePages, type NavigationFn } from '../navigation.js'
+import { visiblePages, type NavigationFn, type NavigationPosition } from '../navigation.js'
 import { SIGNED_OUT, type PageIdentity, type StUser } from '../../auth/user.js'
 import { DEFAULT_AUTH_CODE_QUERY_KEY, exchangeAuthCodeFromQuery } from '../../auth/ui.js'
 import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
-import type { SocketContext, St, StContext } from '../st-types.js'
+import type { DownloadData, SocketContext, St, StContext } from '../st-types.js'
+import { deferredMime, downloadBytes } from '../st/widgets.js'
 import { fullContext } from './socket-context.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
-import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
+import { RunContext, type DeferredDownload, type FragmentSpec, type RunHost } from './run-context.js'
 import { sessionRef } from './session-ref.js'
+import { pageStack } from './exception-stack.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
 import { UploadStore } from './upload-store.js'
 import { WidgetStore } from './widget-store.js'
@@ -53,6 +55,8 @@ export interface PageSessionOptions {
   secrets?: Readonly<Record<string, unknown>>
   /** `app.navigation(fn)` (read on every run, like `directory`). */
   navigation?: () => NavigationFn | null
+  /** `app.navigation(…, { position })`; absent: the sidebar. */
+  navigationPosition?: () => NavigationPosition
   /** The app's login (`st.user`, `st.login()`); read on every run. */
   identity?: () => PageIdentity | null
   /** Where `st.task` starts and cancels tasks (the page server's task manager); absent: tasks are refused. */
@@ -127,6 +131,9 @@ export class PageSession implements RunHost {
   #waiters: (() => void)[] = []
   #previous: { main: UiElement[]; sidebar: UiElement[] } = { main: [], sidebar: [] }
   #dataframes = new Map<string, PagedTable>()
+  #downloads = new Map<string, DeferredDownload>()
+  /** Download buttons whose function is running now. */
+  readonly #making = new Set<string>()
   readonly #dfViews = new Map<string, { page: number; sort: SortSpec | null }>()
   #lastError: unknown = null
   #lastTriggers: ReadonlySet<string> = new Set()
@@ -313,6 +320,9 @@ export class PageSession implements RunHost {
       case 'dataframe_page':
         this.#dataframePage(msg.id, msg.page, msg.sort)
         return
+      case 'download':
+        void this.makeDownload(msg.id).then((made) => made && this.#emit({ v: UI_PROTOCOL_VERSION, type: 'download_ready', id: msg.id, url: made.url, fileName: made.fileName, message: made.message }))
+        return
       default: {
         const never: never = msg
         return never
@@ -420,7 +430,10 @@ export class PageSession implements RunHost {
     // Runs execute under the socket's request ID (requestRerun), so the line carries the ID shown here.
     this.#opts.logger.error({ err: e, session_ref: sessionRef(this.id), page: this.#path }, 'ui page exception')
     // The log line is scrubbed by the logger; what the visitor may see is scrubbed here.
-    if (this.#opts.showErrorDetails) return { name: e.name, message: scrubSecrets(e.message), stack: e.stack === undefined ? null : scrubSecrets(e.stack), hidden: false, requestId }
+    if (this.#opts.showErrorDetails) {
+      const stack = pageStack(e)
+      return { name: e.name, message: scrubSecrets(e.message), stack: stack === null ? null : scrubSecrets(stack), hidden: false, requestId }
+    }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
   }
 
@@ -639,6 +652,7 @@ export class PageSession implements RunHost {
     }
     this.#resetWidgets(submitted, ctx, children)
     for (const [df, table] of ctx.dataframes) this.#dataframes.set(df, table)
+    for (const [id, download] of ctx.downloads) this.#downloads.set(id, download)
     slot.children = children
     this.widgets.revisions.stamp([...this.#previous.main, ...this.#previous.sidebar])
     for (const [w, f] of this.#widgetFragment) if (f === id) this.#widgetFragment.delete(w)
@@ -687,6 +701,7 @@ export class PageSession implements RunHost {
     this.#resetWidgets(submitted, ctx, [...ctx.main, ...ctx.sidebar])
     this.widgets.revisions.stamp([...ctx.main, ...ctx.sidebar])
     this.#dataframes = ctx.dataframes
+    this.#downloads = ctx.downloads
     this.#previous = { main: ctx.main, sidebar: ctx.sidebar }
   }
 
@@ -720,6 +735,11 @@ export class PageSession implements RunHost {
     if (ids.size > 0) resetNodes(nodes, ids, forms, ctx, this.#formClears)
   }
 
+  #navPosition(): { navPosition?: 'top' | 'hidden' } {
+    const position = this.#opts.navigationPosition?.() ?? 'sidebar'
+    return position === 'sidebar' ? {} : { navPosition: position }
+  }
+
   #render(runId: number, page: ResolvedPage | undefined, meta: PageMeta | null, main: UiElement[], sidebar: UiElement[], partial: boolean): ServerMessage {
     const m = meta ?? page?.pageMeta ?? null
     const info: PageInfo = page
@@ -731,6 +751,7 @@ export class PageSession implements RunHost {
       runId,
       page: info,
       nav: this.#nav,
+      ...this.#navPosition(),
       main: asNodes(main),
       sidebar: asNodes(sidebar),
       query: this.query.toString(),
@@ -758,6 +779,29 @@ export class PageSession implements RunHost {
     }
     const home = this.#nav[0]
     if (home) st.link(`Go to ${home.title}`, home.path, { newTab: false })
+  }
+
+  /**
+   * Run the function of a download button the last run drew (`data` made on click) and put its
+   * bytes in the media store; null for an id that names no such button. A failing function is
+   * logged like a page exception, and the visitor reads what `show_error_details` allows.
+   */
+  async makeDownload(id: string): Promise<{ url: string | null; fileName: string; type: string; message: string | null } | null> {
+    const download = this.#downloads.get(id)
+    // One at a time per button: repeated clicks (or messages) while it works are dropped.
+    if (!download || this.#making.has(id)) return null
+    this.#making.add(id)
+    const call = `downloadButton(${JSON.stringify(download.fileName)})`
+    try {
+      const data = (await download.make()) as DownloadData
+      const type = deferredMime(download.mime, data)
+      return { url: this.media.add(downloadBytes(call, data), type, download.fileName), fileName: download.fileName, type, message: null }
+    } catch (err) {
+      const shown = this.exceptionProps(err)
+      return { url: null, fileName: download.fileName, type: '', message: shown.hidden ? shown.message : `${shown.name}: ${shown.message}` }
+    } finally {
+      this.#making.delete(id)
+    }
   }
 
   #dataframePage(id: string, page: number, sort: SortSpec | null): void {

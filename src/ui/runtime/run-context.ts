@@ -85,6 +85,13 @@ function stableJson(value: unknown): string {
   }
 }
 
+/** A download made when the visitor clicks: the page's function and what the file is called. */
+export interface DeferredDownload {
+  make: () => unknown
+  mime: string | null
+  fileName: string
+}
+
 export interface FragmentSpec {
   fn: (st: St) => unknown
   runEveryMs: number | null
@@ -98,6 +105,8 @@ export class RunContext {
   readonly keys = new Map<string, string>()
   readonly forms = new Map<string, { clearOnSubmit: boolean }>()
   readonly dataframes = new Map<string, PagedTable>()
+  /** Download buttons whose data is made on click (`data` a function), by widget id. */
+  readonly downloads = new Map<string, DeferredDownload>()
   /** Serialized defaults of widgets, to reset a cleared form in the final render. */
   readonly widgetDefaults = new Map<string, unknown>()
   /** Widgets whose drawn node needs more than `props.value = default` to show their reset. */

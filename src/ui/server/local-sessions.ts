@@ -10,7 +10,7 @@ import { PageSession } from '../runtime/page-session.js'
 import type { SocketContext } from '../st-types.js'
 import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
 import type { UploadIn, UploadOutcome } from './page-thread-messages.js'
-import { kIdentity, kNavigation, kUserStore } from '../../internal/symbols.js'
+import { kIdentity, kNavigation, kNavigationPosition, kUserStore } from '../../internal/symbols.js'
 import type { CookieKeys } from '../storage/cookie-keys.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
 import { RenderEncoder } from './render-diff.js'
@@ -120,6 +120,7 @@ export class LocalSessions extends Lifecycle implements SessionHost {
           runTimeoutMs: options.runTimeoutMs,
           ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
           navigation: () => this.#app[kNavigation] ?? null,
+          navigationPosition: () => this.#app[kNavigationPosition] ?? 'sidebar',
           identity: () => this.#app[kIdentity] ?? null,
           tasks: options.tasks ?? null,
           cookieKeys: options.cookieKeys ?? null,

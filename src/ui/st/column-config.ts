@@ -35,8 +35,19 @@ export interface ColumnConfig extends ColumnConfigBase {
   step?: number
   /** `link`: text shown instead of the URL; a regex with a capture group shows the captured part. */
   displayText?: string
-  /** `selectbox`: the values a cell may take. */
+  /** `selectbox`, `multiselect`: the values a cell may take. */
   options?: readonly (string | number | boolean)[]
+  /** Chart columns: the bottom and top of every cell's chart (default: each cell's own range; bars from 0). */
+  yMin?: number
+  yMax?: number
+}
+
+/** `time` columns: the earliest and latest time (`"HH:MM"` or `"HH:MM:SS"`), and the step in seconds. */
+export interface TimeColumnOptions extends ColumnConfigBase {
+  format?: string
+  min?: string
+  max?: string
+  step?: number
 }
 
 export type ColumnConfigInput = ColumnConfig | string | null
@@ -60,10 +71,33 @@ export const columnConfig = Object.freeze({
   /** A bar from `min` (default 0) to `max` (default 1). */
   progress: make('progress') as (o?: Opts<'format' | 'min' | 'max'>) => ColumnConfig,
   json: make('json') as (o?: Opts) => ColumnConfig,
+  /** A sparkline per cell from a list of numbers (issue #36, like `LineChartColumn`). */
+  lineChart: make('lineChart') as (o?: Opts<'yMin' | 'yMax'>) => ColumnConfig,
+  barChart: make('barChart') as (o?: Opts<'yMin' | 'yMax'>) => ColumnConfig,
+  areaChart: make('areaChart') as (o?: Opts<'yMin' | 'yMax'>) => ColumnConfig,
+  /** A list per cell, shown as chips; read-only. */
+  list: make('list') as (o?: Opts) => ColumnConfig,
+  /** A list per cell chosen from `options`; editable in `dataEditor`. */
+  multiselect: make('multiselect') as (o?: Opts<'options'>) => ColumnConfig,
+  /** A time of day per cell (`"HH:MM:SS"` text, or a Date's UTC time); `format` as for dates (`HH:mm`). */
+  time: (o: TimeColumnOptions = {}): ColumnConfig => {
+    const { min, max, ...rest } = o
+    return { ...rest, type: 'time', ...(min === undefined ? {} : { min: timeSeconds('min', min) }), ...(max === undefined ? {} : { max: timeSeconds('max', max) }) }
+  },
 })
 
+/** `"HH:MM[:SS]"` → seconds after midnight (how a time column's bounds travel). */
+export function timeSeconds(name: string, value: string): number {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/.exec(value)
+  if (!m) throw new SvcError('SVC_ERR_UI_BAD_CALL', `columnConfig.time(): ${name} ${JSON.stringify(value)} is not a time "HH:MM" or "HH:MM:SS"`)
+  return Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0)
+}
+
+/** Chart columns: their cells travel as sparkline paths. */
+export const CHART_COLUMN_KINDS: Readonly<Partial<Record<ColumnType, 'line' | 'bar' | 'area'>>> = { lineChart: 'line', barChart: 'bar', areaChart: 'area' }
+
 const TYPE_OF_KIND: Record<ColumnKind, ColumnType> = { number: 'number', string: 'text', boolean: 'checkbox', date: 'date', json: 'json' }
-const READ_ONLY: ReadonlySet<ColumnType> = new Set(['image', 'progress', 'json'])
+const READ_ONLY: ReadonlySet<ColumnType> = new Set(['image', 'progress', 'json', 'lineChart', 'barChart', 'areaChart', 'list'])
 
 export interface ResolvedColumns {
   /** Every column of the data, configured (hidden ones included: the editor returns them). */
@@ -91,9 +125,10 @@ export function resolveColumns(
     const cfg: ColumnConfig = typeof raw === 'string' ? { label: raw } : (raw ?? {})
     if (cfg.hidden) hidden.add(i)
     const type = cfg.type ?? TYPE_OF_KIND[c.kind]
-    if (type === 'selectbox' && !cfg.options?.length) {
-      throw new SvcError('SVC_ERR_UI_BAD_CALL', `column "${c.name}": a selectbox column needs options, e.g. columnConfig.selectbox({ options: ['a', 'b'] })`)
+    if ((type === 'selectbox' || type === 'multiselect') && !cfg.options?.length) {
+      throw new SvcError('SVC_ERR_UI_BAD_CALL', `column "${c.name}": a ${type} column needs options, e.g. columnConfig.${type}({ options: ['a', 'b'] })`)
     }
+    const chart = CHART_COLUMN_KINDS[type] !== undefined
     const colDisabled = disabled === true || (Array.isArray(disabled) && disabled.includes(c.name)) || cfg.disabled === true || READ_ONLY.has(type)
     return {
       name: c.name,
@@ -104,8 +139,8 @@ export function resolveColumns(
       help: cfg.help ?? null,
       pinned: cfg.pinned ?? false,
       format: cfg.format ?? null,
-      min: cfg.min ?? (type === 'progress' ? 0 : null),
-      max: cfg.max ?? (type === 'progress' ? 1 : null),
+      min: (chart ? cfg.yMin : cfg.min) ?? (type === 'progress' ? 0 : null),
+      max: (chart ? cfg.yMax : cfg.max) ?? (type === 'progress' ? 1 : null),
       step: cfg.step ?? null,
       displayText: cfg.displayText ?? null,
       options: cfg.options ? [...cfg.options] : null,

@@ -33,6 +33,15 @@ import type { ComponentOptions, Containers, IframeOptions, MapOptions, PlotlyCha
 import { mapProps } from './map.js'
 import { plotlyChart } from './plotly.js'
 import * as embed from './embed.js'
+import type {
+  AudioInputOptions, BadgeOptions, CameraInputOptions, ChatInputValue, DatetimeInputOptions, DatetimeValue, DownloadSource, EchoOptions, GraphvizChartOptions, LatexOptions,
+} from '../st-types.js'
+import { badge, graphvizProps, latexProps } from './typeset.js'
+import { datetimeInput } from './datetime.js'
+import { audioInput, cameraInput } from './capture.js'
+import { echo, helpProps } from './echo-help.js'
+import { containerProps } from './layout-props.js'
+import { metricChart } from './sparkline.js'
 
 /**
  * Writes elements into one list of the run's tree: the main area, the sidebar, or a
@@ -157,12 +166,13 @@ export class Container implements StContainer, w.Emitter {
       deltaDirection: direction,
       help: o.help ?? null,
       border: o.border ?? false,
+      ...metricChart(label, o),
     })
   }
   table(data: TableData, o: TableOptions = {}): void {
     this.emit('table', normalizeTable(data, o.columns))
   }
-  dataframe(data: TableData, o: DataframeOptions & { selectionMode: 'single-row' | 'multi-row' }): DataframeSelection
+  dataframe(data: TableData, o: DataframeOptions & { selectionMode: NonNullable<DataframeOptions['selectionMode']> }): DataframeSelection
   dataframe(data: TableData, o?: DataframeOptions): void
   dataframe(data: TableData, o: DataframeOptions = {}): DataframeSelection | undefined { return df.dataframe(this, data, o) }
   dataEditor<R extends object = Record<string, unknown>>(data: TableData, o?: DataEditorOptions): EditedRows<R> { return dataEditor<R>(this, data, o) }
@@ -228,7 +238,7 @@ export class Container implements StContainer, w.Emitter {
     return this.#child('expander', { label: String(label), expanded: o.expanded ?? false, icon: o.icon ?? null })
   }
   container(o: ContainerOptions = {}): StContainer {
-    return this.#child('container', { border: o.border ?? false, height: o.height ?? null })
+    return this.#child('container', containerProps(o))
   }
   form(key: string, o: FormOptions = {}): StContainer {
     if (this.formId !== null) throw new SvcError('SVC_ERR_UI_BAD_CALL', `form("${key}") is inside form "${this.formId}"; forms cannot be nested`)
@@ -295,7 +305,7 @@ export class Container implements StContainer, w.Emitter {
   fileUploader(label: string, o?: FileUploaderOptions & { multiple?: boolean }): UploadedFile | UploadedFile[] | null {
     return w.fileUploader(this, label, o)
   }
-  downloadButton(label: string, data: string | Uint8Array | ArrayBuffer, o?: DownloadButtonOptions): boolean {
+  downloadButton(label: string, data: DownloadSource, o?: DownloadButtonOptions): boolean {
     return w.downloadButton(this, label, data, o)
   }
   component<A, V, D = null>(def: Component<A, V>, args: A, o?: ComponentOptions<V, D>): V | D {
@@ -304,7 +314,9 @@ export class Container implements StContainer, w.Emitter {
 
   // ---- chat, streaming, overlays, status (st/chat.ts, st/overlays.ts) ----
   chatMessage(role: string, o?: ChatMessageOptions): StContainer { return chat.chatMessage(this, role, o) }
-  chatInput(placeholder?: string, o?: ChatInputOptions): string | null { return chat.chatInput(this, placeholder, o) }
+  chatInput(placeholder: string | undefined, o: ChatInputOptions<ChatInputValue> & ({ acceptFile: true | 'multiple' | 'directory' } | { acceptAudio: true })): ChatInputValue | null
+  chatInput(placeholder?: string, o?: ChatInputOptions): string | null
+  chatInput(placeholder?: string, o?: ChatInputOptions<never>): string | ChatInputValue | null { return chat.chatInput(this, placeholder, o as ChatInputOptions<unknown>) }
   writeStream(source: StreamSource, o?: WriteStreamOptions): Promise<string> { return chat.writeStream(this, source, o) }
   dialog(title: string, fn: DialogBody, o?: DialogOptions): Promise<Dialog> { return overlays.dialog(this, title, fn, o) }
   popover(label: string, o?: PopoverOptions): StContainer { return overlays.popover(this, label, o) }
@@ -338,4 +350,21 @@ export class Container implements StContainer, w.Emitter {
   plotlyChart(figure: PlotlyFigure, o?: PlotlyChartOptions): PlotlySelection | undefined { return plotlyChart(this, figure, o) }
   html(markup: string): void { embed.html(this, markup) }
   iframe(source: string | { srcdoc: string }, o?: IframeOptions): void { embed.iframe(this, source, o) }
+  // ---- the element tail (issue #36: st/typeset.ts, st/datetime.ts, st/capture.ts, st/echo-help.ts) ----
+  badge(label: string, o?: BadgeOptions): void { badge(this, label, o) }
+  latex(body: string, o?: LatexOptions): void { this.emit('latex', latexProps(body, o)) }
+  graphvizChart(dot: string | { source: string }, o?: GraphvizChartOptions): void { this.emit('graphvizChart', graphvizProps(dot, o)) }
+  datetimeInput(label: string, o: DatetimeInputOptions<DatetimeValue | null> & { value: null }): Date | null
+  datetimeInput(label: string, o?: DatetimeInputOptions<DatetimeValue>): Date
+  datetimeInput(label: string, o?: DatetimeInputOptions<DatetimeValue | null>): Date | null { return datetimeInput(this, label, o) }
+  audioInput(label: string, o?: AudioInputOptions): UploadedFile | null { return audioInput(this, label, o) }
+  cameraInput(label: string, o?: CameraInputOptions): UploadedFile | null { return cameraInput(this, label, o) }
+  echo<T>(fn: () => T, o?: EchoOptions): T {
+    this.ctx.check()
+    return echo(this, fn, o, new Error().stack)
+  }
+  help(value: unknown): void {
+    this.ctx.check()
+    this.emit('help', helpProps(value, new Error().stack))
+  }
 }

@@ -19,7 +19,9 @@ import type { Emitter } from './widgets.js'
 export const MAX_ADDED_ROWS = 10_000
 const MAX_CELL_CHARS = 100_000
 
-const CellValue = z.union([z.string().max(MAX_CELL_CHARS), z.number().finite(), z.boolean(), z.null()])
+const Scalar = z.union([z.string().max(MAX_CELL_CHARS), z.number().finite(), z.boolean()])
+/** A multiselect cell is a list of its options. */
+const CellValue = z.union([Scalar, z.null(), z.array(Scalar).max(1000)])
 
 /** The editor's wire value, validated once here before any cell is looked at. */
 export const EditingStateSchema = z
@@ -60,6 +62,18 @@ export function cellProblem(column: DataColumn, value: Cell): string | null {
       return typeof value === 'string' && ISO_DAY.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? null : 'expected a date (YYYY-MM-DD)'
     case 'datetime':
       return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? null : 'expected a date and time (ISO 8601)'
+    case 'multiselect':
+      if (!Array.isArray(value)) return 'expected a list of options'
+      if (new Set(value).size !== value.length) return 'an option is chosen twice'
+      return value.every((v) => column.options?.includes(v as string | number | boolean)) ? null : 'not one of the options'
+    case 'time': {
+      const m = typeof value === 'string' ? /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/.exec(value) : null
+      if (!m) return 'expected a time (HH:MM or HH:MM:SS)'
+      const seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0)
+      if (column.min !== null && seconds < column.min) return 'before the earliest time'
+      if (column.max !== null && seconds > column.max) return 'after the latest time'
+      return column.step !== null && seconds % column.step !== 0 ? `not a step of ${column.step} seconds` : null
+    }
     default:
       return 'the column is read-only'
   }

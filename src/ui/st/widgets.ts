@@ -2,11 +2,12 @@ import { SvcError } from '../../errors.js'
 import type { ElementPropsMap, UiElement, WidgetBase } from '../elements.js'
 import type { RunContext, WidgetSpec } from '../runtime/run-context.js'
 import type {
-  ButtonOptions, CheckboxOptions, DateInputOptions, DownloadButtonOptions, FileUploaderOptions, MultiselectOptions,
+  ButtonOptions, CheckboxOptions, DateInputOptions, DownloadButtonOptions, DownloadData, DownloadSource, FileUploaderOptions, MultiselectOptions,
   DateValue, NumberInputOptions, RadioOptions, SelectboxOptions, SliderOptions, TextAreaOptions, TextInputOptions, UploadedFile, WidgetOptions,
 } from '../st-types.js'
 import { checkFileName, checkMime } from '../media-headers.js'
 import { displayString, sameValue } from './values.js'
+import { acceptList, fileRules } from './upload-files.js'
 
 /** What a widget needs from the container it is written into. */
 export interface Emitter {
@@ -270,63 +271,23 @@ export function dateInput(em: Emitter, label: string, o: DateInputOptions<DateVa
   return value
 }
 
-function acceptList(accept: string | string[] | undefined): string[] | null {
-  if (accept === undefined) return null
-  return (Array.isArray(accept) ? accept : [accept]).map((a) => a.trim().toLowerCase())
-}
-
-function accepted(accept: string[] | null, name: string, type: string): boolean {
-  if (accept === null) return true
-  const n = name.toLowerCase()
-  const t = type.toLowerCase()
-  return accept.some((a) => (a.startsWith('.') ? n.endsWith(a) : a.endsWith('/*') ? t.startsWith(a.slice(0, -1)) : t === a || n.endsWith('.' + a)))
-}
-
-/** The upload reference a file came in under, so the browser can name it again (removing another file). */
-const kUploadRef = Symbol('svc.uploadRef')
-
-function uploadedFile(name: string, type: string, bytes: Uint8Array, ref: string | null = null): UploadedFile {
-  // `text` is not enumerable: two files with the same name, type and bytes are the same value.
-  const file = Object.defineProperty({ name, type, size: bytes.byteLength, bytes }, 'text', { value: () => new TextDecoder().decode(bytes) })
-  if (ref !== null) Object.defineProperty(file, kUploadRef, { value: ref })
-  return Object.freeze(file) as UploadedFile
-}
-
 export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions & { multiple?: boolean } = {}): UploadedFile[] | UploadedFile | null {
   const accept = acceptList(o.accept)
   const maxBytes = o.maxBytes ?? DEFAULT_UPLOAD_MAX_BYTES
   const multiple = o.multiple ?? false
   // Assigned at registration; messages (which call `deserialize`) arrive after the run.
   let id = ''
-  const check = (name: unknown, type: unknown, bytes: Uint8Array | null, ref: string | null = null): UploadedFile => {
-    if (typeof name !== 'string' || bytes === null) return bad('file without name or data')
-    const mime = typeof type === 'string' ? type : 'application/octet-stream'
-    if (bytes.byteLength > maxBytes || !accepted(accept, name, mime)) return bad(`file ${name} is too large or not accepted`)
-    return uploadedFile(name, mime, bytes, ref)
-  }
-  const many = (files: unknown[]): unknown[] => (multiple || files.length <= 1 ? files : bad('one file only'))
-  // Files come by reference to an upload (the browser client) or inline as base64 (tests, small files).
-  const fromWire = (f: unknown): UploadedFile => {
-    const p = f as { name?: unknown; type?: unknown; dataBase64?: unknown; ref?: unknown }
-    if (typeof p?.ref !== 'string') return check(p?.name, p?.type, typeof p?.dataBase64 === 'string' ? new Uint8Array(Buffer.from(p.dataBase64, 'base64')) : null)
-    const held = (em.ctx.host.widgets.values.get(id) as UploadedFile[] | undefined)?.find((u) => (u as { [kUploadRef]?: string })[kUploadRef] === p.ref)
-    if (held) return held
-    const upload = em.ctx.host.uploads.take(p.ref)
-    return upload ? check(upload.name, upload.type, upload.bytes, p.ref) : bad('unknown or expired upload reference')
-  }
+  const files = fileRules(em, () => (em.ctx.host.widgets.values.get(id) as UploadedFile[] | undefined) ?? [], { accept, maxBytes })
+  const many = (list: unknown[]): unknown[] => (multiple || list.length <= 1 ? list : bad('one file only'))
   const deserialize = (r: unknown): UploadedFile[] => {
     if (!Array.isArray(r)) return bad('expected a list of files')
-    return many(r).map(fromWire)
+    return many(r).map(files.fromWire)
   }
-  const fromState = (v: unknown): UploadedFile[] =>
-    many(Array.isArray(v) ? v : v === null ? [] : [v]).map((f: unknown) => {
-      const p = f as { name?: unknown; type?: unknown; bytes?: unknown; [kUploadRef]?: string }
-      return check(p?.name, p?.type, p?.bytes instanceof Uint8Array ? p.bytes : null, p?.[kUploadRef] ?? null)
-    })
+  const fromState = (v: unknown): UploadedFile[] => many(Array.isArray(v) ? v : v === null ? [] : [v]).map(files.fromState)
   const onChange = o.onChange
   const registered = register<UploadedFile[]>(em, {
     type: 'fileUploader', label, key: o.key, identity: [accept, multiple], default: [], disabled: o.disabled, deserialize, fromState,
-    onChange: onChange ? (files) => onChange(files) : undefined,
+    onChange: onChange ? (list) => onChange(list) : undefined,
   }, [])
   const { value } = registered
   id = registered.id
@@ -334,19 +295,38 @@ export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions 
   return multiple ? value : (value[0] ?? null)
 }
 
-export function downloadButton(em: Emitter, label: string, data: string | Uint8Array | ArrayBuffer, o: DownloadButtonOptions = {}): boolean {
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data instanceof Uint8Array ? data : new Uint8Array(data)
+export function downloadButton(em: Emitter, label: string, data: DownloadSource, o: DownloadButtonOptions = {}): boolean {
   const call = `downloadButton("${String(label).slice(0, 40)}")`
-  const mime = o.mime === undefined ? (typeof data === 'string' ? 'text/plain' : 'application/octet-stream') : checkMime(call, 'mime', o.mime)
+  const deferred = typeof data === 'function'
+  const mime = o.mime === undefined ? null : checkMime(call, 'mime', o.mime)
   const fileName = o.fileName === undefined ? 'download' : checkFileName(call, o.fileName)
-  const url = em.ctx.host.media.add(bytes, mime, fileName)
-  const onClick = o.onClick
+  const url = deferred ? null : em.ctx.host.media.add(downloadBytes(call, data), mime ?? defaultMime(data), fileName)
+  const onClick = typeof o.onClick === 'function' ? o.onClick : undefined
+  const rerun = o.onClick !== 'ignore'
   const { id, value } = register<boolean>(em, {
-    type: 'downloadButton', label, key: o.key, identity: [fileName], default: false, trigger: true, disabled: o.disabled,
+    // A click that must not rerun is refused like a click on a disabled button.
+    type: 'downloadButton', label, key: o.key, identity: [fileName], default: false, trigger: true, disabled: o.disabled === true || !rerun,
     deserialize: (r) => r === true, onChange: onClick ? () => onClick() : undefined,
   }, false)
+  if (deferred && o.disabled !== true) em.ctx.downloads.set(id, { make: data, mime, fileName })
   em.emit('downloadButton', {
-    ...base(em, label, o), value: false, url, fileName, mime, kind: o.type ?? 'secondary', icon: o.icon ?? null, useContainerWidth: o.useContainerWidth ?? false,
+    ...base(em, label, o), value: false, url, fileName, mime: mime ?? (deferred ? 'application/octet-stream' : defaultMime(data)), kind: o.type ?? 'secondary', icon: o.icon ?? null, useContainerWidth: o.useContainerWidth ?? false,
+    ...(rerun ? {} : { rerun: false }),
   }, id)
   return value
+}
+
+const defaultMime = (data: DownloadData): string => (typeof data === 'string' ? 'text/plain' : 'application/octet-stream')
+
+/** The bytes of download data (what a deferred download's function returned, too). */
+export function downloadBytes(call: string, data: unknown): Uint8Array {
+  if (typeof data === 'string') return new TextEncoder().encode(data)
+  if (data instanceof Uint8Array) return data
+  if (data instanceof ArrayBuffer) return new Uint8Array(data)
+  throw new SvcError('SVC_ERR_UI_BAD_CALL', `${call}: the data must be a string, a Uint8Array (a Buffer) or an ArrayBuffer, got ${data === null ? 'null' : typeof data}`)
+}
+
+/** The MIME type a deferred download goes out with: the button's, else by what its function returned. */
+export function deferredMime(mime: string | null, data: DownloadData): string {
+  return mime ?? defaultMime(data)
 }

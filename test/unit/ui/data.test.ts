@@ -132,7 +132,7 @@ describe('row selection', () => {
       seen.push(st.dataframe(data, { selectionMode: 'multi-row', key: 'scores', onSelect: (s) => void (selectedInCallback = s.selection.rows) }))
     })
     const df = at.dataframe[0]!
-    expect(seen.at(-1)).toEqual({ selection: { rows: [], ids: [] }, rows: [], dropped: [] })
+    expect(seen.at(-1)).toEqual({ selection: { rows: [], ids: [], columns: [], cells: [] }, rows: [], dropped: [] })
     await at.send({ v: 1, type: 'dataframe_page', id: df.id, page: 1, sort: { column: 'score', direction: 'desc' } })
     const page = lastRows(at.messages)
     expect(page.rowIds).toHaveLength(25)
@@ -140,7 +140,7 @@ describe('row selection', () => {
     expect(page.rows[0]).toEqual([data[picked[0]!]!.id, data[picked[0]!]!.score])
     await at.send({ v: 1, type: 'widget', id: df.id, value: { rows: [picked[1], picked[0]] } })
     const sorted = [...picked].sort((a, b) => a - b)
-    expect(seen.at(-1)).toEqual({ selection: { rows: sorted, ids: sorted }, rows: sorted.map((i) => data[i]), dropped: [] })
+    expect(seen.at(-1)).toEqual({ selection: { rows: sorted, ids: sorted, columns: [], cells: [] }, rows: sorted.map((i) => data[i]), dropped: [] })
     expect(selectedInCallback).toEqual(sorted)
     expect(at.dataframe[0]!.props).toMatchObject({ selection: sorted, page: 1, sort: { column: 'score', direction: 'desc' } })
     expect(at.sessionState.scores).toEqual(sorted)

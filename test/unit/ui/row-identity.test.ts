@@ -42,15 +42,15 @@ describe('dataframe selection', () => {
     expect(df.props.rowIds).toEqual(['10001', '10002', '10003', '10004', '10005'])
     expect(df.props.rowsVersion).toBeNull()
     await at.send(widgetMessage(df.id, { rows: ['10002'] }))
-    expect(picked).toEqual({ selection: { rows: [1], ids: ['10002'] }, rows: [db[1]], dropped: [] })
+    expect(picked).toEqual({ selection: { rows: [1], ids: ['10002'], columns: [], cells: [] }, rows: [db[1]], dropped: [] })
     // 10001 leaves the list: 10002 is now at index 0, and still the selected order.
     await at.multiselect('hide').setValue([10001]).run()
-    expect(picked).toEqual({ selection: { rows: [0], ids: ['10002'] }, rows: [db[1]], dropped: [] })
+    expect(picked).toEqual({ selection: { rows: [0], ids: ['10002'], columns: [], cells: [] }, rows: [db[1]], dropped: [] })
     expect(at.text.at(-1)!.value).toBe('detail: 10002')
     expect(at.sessionState.orders).toEqual(['10002'])
     // 10002 leaves too: nothing is selected (never 10003), and the run says what went.
     await at.multiselect('hide').setValue([10001, 10002]).run()
-    expect(picked).toEqual({ selection: { rows: [], ids: [] }, rows: [], dropped: ['10002'] })
+    expect(picked).toEqual({ selection: { rows: [], ids: [], columns: [], cells: [] }, rows: [], dropped: ['10002'] })
     expect(at.text.at(-1)!.value).toBe('detail: none')
     expect(at.dataframe[0]!.props.selection).toEqual([])
     // It comes back: the selection was dropped for good.
@@ -74,7 +74,7 @@ describe('dataframe selection', () => {
     rows = rows.slice(1)
     await at.run()
     // Index 1 is now order 10003: the old selection is gone, not moved there.
-    expect(picked).toEqual({ selection: { rows: [], ids: [] }, rows: [], dropped: [1] })
+    expect(picked).toEqual({ selection: { rows: [], ids: [], columns: [], cells: [] }, rows: [], dropped: [1] })
   })
 
   it('a browser selection made for rows that changed meanwhile is refused; unknown keys select nothing', async () => {

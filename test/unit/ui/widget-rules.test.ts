@@ -205,8 +205,8 @@ describe('snapshot values are checked before the page sees them', () => {
     await new Promise((r) => setImmediate(r))
     await session.idle()
     expect(seen.at(-1)).toEqual([
-      { selection: { rows: [1], ids: ['b'] }, rows: [{ k: 'b' }], dropped: [] },
-      { selection: { rows: [], ids: [] }, rows: [], dropped: [1] },
+      { selection: { rows: [1], ids: ['b'], columns: [], cells: [] }, rows: [{ k: 'b' }], dropped: [] },
+      { selection: { rows: [], ids: [], columns: [], cells: [] }, rows: [], dropped: [1] },
     ])
     session.close()
   })

@@ -113,6 +113,8 @@ export function formatCell(value: Cell | undefined, column: Pick<DataColumn, 'ty
   if (typeof value === 'boolean') return value ? 'true' : 'false'
   if (typeof value === 'object') return JSON.stringify(value)
   if (column.type === 'date' || column.type === 'datetime') return formatDate(value, column.format, column.type)
+  // Time cells arrive as "HH:MM[:SS]" (st/dataframe.ts); a format reads them with the date tokens.
+  if (column.type === 'time' && column.format !== null) return formatDate(`1970-01-01T${value}Z`, column.format, 'datetime')
   if (column.type === 'link') return linkText(value, column.displayText)
   return value
 }

@@ -5,6 +5,7 @@ import { Nodes } from '../render.js'
 import { domId } from '../widgets/field.js'
 import { safeUrl } from '../url.js'
 import type { ElementProps } from './types.js'
+import { lazyElement } from './lazy.js'
 
 /** Drawn, not emoji: the default avatars show on machines without an emoji font. */
 function UserIcon() {
@@ -81,8 +82,15 @@ function useFollowBottom(enabled: boolean): void {
   }, [enabled])
 }
 
+/** A chat input that takes files or a recording (issue #36) is drawn by a lazily loaded chunk. */
+const ChatInputWithAttachments = lazyElement(() => import('../lazy/chat-input.js').then((m) => m.mount))
+
+export function ChatInput(p: ElementProps<ChatInputProps>) {
+  return p.props.attach ? <ChatInputWithAttachments {...p} /> : <TextChatInput {...p} />
+}
+
 /** Enter sends, Shift+Enter starts a new line; the text goes as a one-run trigger value. */
-export function ChatInput({ node, props }: ElementProps<ChatInputProps>) {
+function TextChatInput({ node, props }: ElementProps<ChatInputProps>) {
   const rt = useRuntime()
   const [text, setText] = useState('')
   const area = useRef<HTMLTextAreaElement>(null)

@@ -1,12 +1,14 @@
 import type { JSX } from 'preact'
 import { useEffect, useLayoutEffect, useReducer, useRef } from 'preact/hooks'
-import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, RowId, SortSpec } from '../../elements.js'
+import type { Cell, DataColumn, DataEditorProps, DataframeProps, EditingState, RowId, SortSpec, TableSelectionModes } from '../../elements.js'
 import type { UiNode } from '../../protocol.js'
 import { useRuntime } from '../context.js'
+import type { DataframeRows } from '../runtime.js'
 import { domId, useLocal, useWidgetValue } from '../widgets/field.js'
 import { formatCell, formatNumber, progressFraction } from './cell-format.js'
 import { safeUrl } from '../url.js'
 import { addRow, deleteRow, editCell, editedValue, parseInput } from './editing.js'
+import { Sparkline } from './metric.js'
 import type { ElementProps } from './types.js'
 
 /**
@@ -52,7 +54,8 @@ function usePagedView(node: UiNode, props: DataframeProps | DataEditorProps) {
   const pending = useRef(0)
   useEffect(
     () =>
-      rt.onDataframeRows(node.id, (m) => {
+      rt.onAnswer(node.id, (answer) => {
+        const m = answer as DataframeRows
         pending.current = Math.max(0, pending.current - 1)
         if (pending.current === 0) set({ rows: m.rows as Cell[][], rowIds: m.rowIds, page: m.page, sort: m.sort, totalRows: m.totalRows, loading: false })
       }),
@@ -132,6 +135,24 @@ function CellContent({ value, column }: { value: Cell | undefined; column: DataC
       if (src !== undefined) return <img class="svc-cell-image" src={src} alt="" loading="lazy" />
       break
     }
+    // Issue #36: chart cells arrive as the path of their sparkline; lists as chips.
+    case 'lineChart':
+    case 'barChart':
+    case 'areaChart':
+      if (typeof value === 'string') return <Sparkline chart={{ kind: column.type.slice(0, -5) as 'line', d: value }} />
+      break
+    case 'list':
+    case 'multiselect':
+      if (Array.isArray(value)) {
+        return (
+          <span class="svc-cell-chips">
+            {value.map((v, i) => (
+              <span key={i}>{String(v)}</span>
+            ))}
+          </span>
+        )
+      }
+      break
     default:
       break
   }
@@ -163,32 +184,38 @@ function CellEditor({ column, value, onCommit, onCancel }: { column: DataColumn;
     } else if (e.key === 'Enter') (e.currentTarget as HTMLElement).blur()
   }
   const label = `Edit ${column.label}`
-  if (column.type === 'selectbox') {
+  if (column.type === 'selectbox' || column.type === 'multiselect') {
+    // A multiselect cell picks several options and saves when the list loses focus.
+    const multi = column.type === 'multiselect'
     const options = column.options ?? []
-    const at = options.findIndex((o) => o === value)
+    const chosen = Array.isArray(value) ? value : [value]
     return (
       <select
         class="svc-cell-input"
         aria-label={label}
         autoFocus
-        value={at < 0 ? '' : String(at)}
-        onChange={(e) => {
-          const i = (e.currentTarget as HTMLSelectElement).value
-          commit(i === '' ? null : options[Number(i)]!)
-        }}
-        onBlur={onCancel}
+        multiple={multi}
+        onChange={
+          multi
+            ? undefined
+            : (e) => {
+                const i = (e.currentTarget as HTMLSelectElement).value
+                commit(i === '' ? null : options[Number(i)]!)
+              }
+        }
+        onBlur={multi ? (e) => commit([...(e.currentTarget as HTMLSelectElement).selectedOptions].map((o) => options[Number(o.value)]!)) : onCancel}
         onKeyDown={keys}
       >
-        <option value="">—</option>
+        {multi ? null : <option value="">—</option>}
         {options.map((o, i) => (
-          <option key={i} value={String(i)}>
+          <option key={i} value={String(i)} selected={chosen.includes(o)}>
             {String(o)}
           </option>
         ))}
       </select>
     )
   }
-  const type = column.type === 'number' ? 'number' : column.type === 'date' ? 'date' : column.type === 'datetime' ? 'datetime-local' : 'text'
+  const type = column.type === 'number' ? 'number' : column.type === 'date' ? 'date' : column.type === 'datetime' ? 'datetime-local' : column.type === 'time' ? 'time' : 'text'
   const initial = value === null ? '' : column.type === 'datetime' && typeof value === 'string' ? value.slice(0, 16) : String(value)
   return (
     <input
@@ -206,15 +233,30 @@ function CellEditor({ column, value, onCommit, onCancel }: { column: DataColumn;
   )
 }
 
+/** Column and cell selection (issue #36): what is selected and how to change it. */
+interface Picks {
+  modes: TableSelectionModes
+  columns: string[]
+  cells: [RowId, string][]
+  set(columns: string[], cells: [RowId, string][]): void
+}
+
+/** One pick more or less: `single` keeps at most one. */
+function togglePick<T>(list: T[], item: T, same: (a: T) => boolean, mode: 'single' | 'multi' | null): T[] {
+  if (list.some(same)) return list.filter((x) => !same(x))
+  return mode === 'single' ? [item] : [...list, item]
+}
+
 interface TableProps {
   node: UiNode
   props: DataframeProps | DataEditorProps
   selection?: { mode: 'single-row' | 'multi-row'; rows: RowId[]; set: (rows: RowId[]) => void }
+  picks?: Picks
   editor?: { state: EditingState; baseRows: number; dynamic: boolean; locked: boolean; commit: (next: EditingState) => void; editing: Editing | null; setEditing: (e: Editing | null) => void }
   onAdd?: () => void
 }
 
-function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
+function DataTable({ node, props, selection, picks, editor, onAdd }: TableProps) {
   const { view, ask } = usePagedView(node, props)
   const jumpToEnd = useRef(false)
   useEffect(() => {
@@ -281,6 +323,15 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                     aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
                     title={c.help ?? undefined}
                   >
+                    {picks?.modes.columns ? (
+                      <input
+                        type="checkbox"
+                        class="svc-col-select"
+                        aria-label={`Select column ${c.label}`}
+                        checked={picks.columns.includes(c.name)}
+                        onChange={() => picks.set(togglePick(picks.columns, c.name, (x) => x === c.name, picks.modes.columns), picks.cells)}
+                      />
+                    ) : null}
                     <button type="button" class="svc-sort" onClick={() => ask(0, nextSort(view.sort, c.name))} title={c.help ?? `Sort by ${c.label}`}>
                       <span>{c.label}</span>
                       {c.help ? <span class="svc-col-help" aria-hidden="true">?</span> : null}
@@ -320,6 +371,8 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                     const isEditing = editable && editor.editing?.rowId === rowId && editor.editing.column === c.name
                     // Cells with an editor open it on click or Enter (checkboxes are edited in place).
                     const opens = editable && c.type !== 'checkbox' && !isEditing
+                    const cellPick = picks?.modes.cells ? (): void => picks.set(picks.columns, togglePick(picks.cells, [rowId, c.name], ([r, n]) => r === rowId && n === c.name, picks.modes.cells)) : null
+                    const picked = picks ? `${picks.cells.some(([r, n]) => r === rowId && n === c.name) ? ' is-picked' : ''}${picks.columns.includes(c.name) ? ' is-col-picked' : ''}` : ''
                     const commit = (v: Cell) => {
                       editor!.setEditing(null)
                       if (v !== (value ?? null)) editor!.commit(editCell(editor!.state, editor!.baseRows, rowId, c.name, v))
@@ -327,12 +380,13 @@ function DataTable({ node, props, selection, editor, onAdd }: TableProps) {
                     return (
                       <td
                         key={c.name}
-                        class={cellClass(c, k, `${value === null || value === undefined ? ' is-null' : ''}${editable ? ' is-editable' : ''}`)}
+                        class={cellClass(c, k, `${value === null || value === undefined ? ' is-null' : ''}${editable ? ' is-editable' : ''}${picked}`)}
                         style={{ ...widthStyle(c), ...(k !== null ? sticky(k) : {}) }}
                         data-col={c.name}
-                        tabIndex={opens ? 0 : undefined}
-                        onClick={opens ? () => editor.setEditing({ rowId, column: c.name }) : undefined}
-                        onKeyDown={opens ? (e) => e.key === 'Enter' && editor.setEditing({ rowId, column: c.name }) : undefined}
+                        tabIndex={opens || cellPick ? 0 : undefined}
+                        aria-selected={cellPick ? picked.includes('is-picked') : undefined}
+                        onClick={opens ? () => editor.setEditing({ rowId, column: c.name }) : (cellPick ?? undefined)}
+                        onKeyDown={opens ? (e) => e.key === 'Enter' && editor.setEditing({ rowId, column: c.name }) : cellPick ? (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), cellPick()) : undefined}
                       >
                         {isEditing ? (
                           <CellEditor column={c} value={value ?? null} onCommit={commit} onCancel={() => editor.setEditing(null)} />
@@ -392,13 +446,25 @@ function withVersion<T extends object>(value: T, rowsVersion: string | null): T 
   return rowsVersion === null ? value : { ...value, rowsVersion }
 }
 
+type Selected = { rows: RowId[]; columns?: string[]; cells?: [RowId, string][] }
+
 function SelectableDataframe({ node, props }: ElementProps<DataframeProps>) {
-  const w = useWidgetValue<{ rows: RowId[] }>(node, { rows: props.selection })
-  return <DataTable node={node} props={props} selection={{ mode: props.selectionMode!, rows: w.value.rows, set: (rows) => w.commit(withVersion({ rows }, props.rowsVersion)) }} />
+  const modes = props.selectionModes ?? null
+  const w = useWidgetValue<Selected>(node, modes ? { rows: props.selection, columns: props.selectedColumns ?? [], cells: props.selectedCells ?? [] } : { rows: props.selection })
+  const v = w.value
+  const commit = (next: Selected) => w.commit(withVersion(next, props.rowsVersion))
+  return (
+    <DataTable
+      node={node}
+      props={props}
+      selection={props.selectionMode ? { mode: props.selectionMode, rows: v.rows, set: (rows) => commit({ ...v, rows }) } : undefined}
+      picks={modes ? { modes, columns: v.columns ?? [], cells: v.cells ?? [], set: (columns, cells) => commit({ rows: v.rows, columns, cells }) } : undefined}
+    />
+  )
 }
 
 export function Dataframe({ node, props }: ElementProps<DataframeProps>) {
-  return props.selectionMode ? <SelectableDataframe node={node} props={props} /> : <DataTable node={node} props={props} />
+  return props.selectionMode || props.selectionModes ? <SelectableDataframe node={node} props={props} /> : <DataTable node={node} props={props} />
 }
 
 export function DataEditor({ node, props }: ElementProps<DataEditorProps>) {

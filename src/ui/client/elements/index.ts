@@ -10,7 +10,7 @@ import { Image, Link } from './media.js'
 import { Metric } from './metric.js'
 import { ErrorAlert, Exception, Info, Progress, Spinner, Success, Warning } from './status.js'
 import { Table } from './table.js'
-import { Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
+import { Badge, Caption, Code, Divider, Header, Json, Markdown, Subheader, Text, Title } from './text.js'
 import type { ElementProps } from './types.js'
 import { DataEditor, Dataframe } from './data.js'
 import { ChatInput, ChatMessage } from './chat.js'
@@ -29,6 +29,9 @@ type Registry = { [T in ElementType]: FunctionComponent<ElementProps<ElementProp
 const VegaChart = lazyElement(() => import('../charts-lazy/render.js').then((m) => m.mount), {
   minHeight: (p: VegaLiteChartProps) => (typeof p.spec.height === 'number' ? p.spec.height + 40 : null),
 })
+
+/** `audioInput` and `cameraInput` (issue #36): one chunk draws both. */
+const Capture = lazyElement(() => import('../lazy/capture.js').then((m) => m.mount), { formValue: true })
 
 /** One renderer per catalogue entry; the mapped type makes a missing one a compile error. */
 const REGISTRY: Registry = {
@@ -107,6 +110,14 @@ const REGISTRY: Registry = {
   logo: () => null,
   balloons: lazyElement(() => import('../lazy/effects.js').then((m) => m.balloons), { headless: true }),
   snow: lazyElement(() => import('../lazy/effects.js').then((m) => m.snow), { headless: true }),
+  // Issue #36: the typesetters, the capture inputs and help are lazily loaded chunks too.
+  badge: Badge,
+  latex: lazyElement(() => import('../lazy/latex.js').then((m) => m.mount)),
+  graphvizChart: lazyElement(() => import('../lazy/graphviz.js').then((m) => m.mount), { minHeight: (p) => p.height }),
+  datetimeInput: lazyElement(() => import('../lazy/datetime.js').then((m) => m.mount), { formValue: true, minHeight: () => 62 }),
+  audioInput: Capture as Registry['audioInput'],
+  cameraInput: Capture as Registry['cameraInput'],
+  help: lazyElement(() => import('../lazy/help.js').then((m) => m.mount)),
 }
 
 export type AnyElement = FunctionComponent<ElementProps<unknown>>

@@ -111,7 +111,7 @@ export function Expander({ node, props }: ElementProps<ExpanderProps>) {
 export function Container({ node, props }: ElementProps<ContainerProps>) {
   return (
     <div
-      class={`svc-container svc-stack${props.border ? ' has-border' : ''}${props.height ? ' is-scroll' : ''}`}
+      class={`svc-container svc-stack${props.border ? ' has-border' : ''}${props.height ? ' is-scroll' : ''}${props.horizontal ? ' is-row' : ''}${props.gap === undefined ? '' : ` gap-${props.gap ?? 'none'}`} h-${props.horizontalAlignment ?? 'left'} v-${props.verticalAlignment ?? 'top'}`}
       style={props.height ? { height: `${props.height}px` } : undefined}
       tabIndex={props.height ? 0 : undefined}
     >

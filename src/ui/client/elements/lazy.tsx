@@ -43,8 +43,8 @@ export function lazyElement<P>(load: () => Promise<MountView<P>>, { minHeight = 
       module.then((mount) => {
         const el = headless ? document.createElement('div') : host.current
         if (!live || !el) return
-        const sendValue = (value: unknown) => (formValue && form ? form.set(node.id, value) : rt.sendWidget(node.id, value))
-        const drawn = mount(el, latest.current, { basePath: rt.config.basePath, title: rt.config.title, mapStyle: rt.config.mapStyle, sendValue, safeUrl })
+        const sendValue = (value: unknown, trigger?: boolean) => (formValue && form ? form.set(node.id, value) : rt.sendWidget(node.id, value, trigger))
+        const drawn = mount(el, latest.current, { basePath: rt.config.basePath, title: rt.config.title, mapStyle: rt.config.mapStyle, sendValue, upload: (f) => rt.upload(f), safeUrl })
         view.current = drawn.view
         drawn.ready.then(() => live && setState(true), fail)
       }, fail)

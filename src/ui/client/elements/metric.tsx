@@ -1,4 +1,4 @@
-import type { MetricProps } from '../../elements.js'
+import type { MetricProps, Sparkline as SparklineProps } from '../../elements.js'
 import { Help } from '../widgets/field.js'
 import type { ElementProps } from './types.js'
 
@@ -10,6 +10,16 @@ export function deltaTone(direction: MetricProps['deltaDirection'], color: Metri
 }
 
 const ARROWS = { up: '▲', down: '▼', flat: '–' } as const
+
+/** A sparkline the server drew as one path in a 100 × 30 box (`st/sparkline.ts`); stretched to its box. */
+export function Sparkline({ chart, tone }: { chart: SparklineProps; tone?: string }) {
+  return (
+    <svg class={`svc-spark is-${chart.kind}${tone ? ` is-${tone}` : ''}`} viewBox="0 0 100 30" preserveAspectRatio="none" aria-hidden="true">
+      {chart.kind === 'area' ? <path class="svc-spark-fill" d={`${chart.d}L100 30L0 30Z`} /> : null}
+      <path d={chart.d} />
+    </svg>
+  )
+}
 
 export function Metric({ props }: ElementProps<MetricProps>) {
   const tone = deltaTone(props.deltaDirection, props.deltaColor)
@@ -30,6 +40,7 @@ export function Metric({ props }: ElementProps<MetricProps>) {
           <span>{props.delta}</span>
         </div>
       ) : null}
+      {props.chart ? <Sparkline chart={props.chart} tone={props.delta === null ? undefined : tone} /> : null}
     </div>
   )
 }

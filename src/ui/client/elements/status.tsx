@@ -23,7 +23,8 @@ export const Warning = ({ props }: ElementProps<AlertProps>) => <Alert kind="war
 export const ErrorAlert = ({ props }: ElementProps<AlertProps>) => <Alert kind="error" props={props} />
 
 export function Exception({ props }: ElementProps<ExceptionProps>) {
-  const [open, setOpen] = useState(false)
+  // Shown at once, as Streamlit shows a traceback; the button folds it away.
+  const [open, setOpen] = useState(true)
   return (
     <div class="svc-alert svc-alert-error svc-exception" role="alert" data-testid="exception">
       <span class="svc-alert-icon" aria-hidden="true">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
-import type { CaptionProps, CodeProps, HeaderProps, JsonProps, MarkdownProps, SubheaderProps, TextProps, TitleProps } from '../../elements.js'
+import type { BadgeProps, CaptionProps, CodeProps, HeaderProps, JsonProps, MarkdownProps, SubheaderProps, TextProps, TitleProps } from '../../elements.js'
+import { Icon } from '../icons.js'
 import { Help } from '../widgets/field.js'
 import type { ElementProps } from './types.js'
 
@@ -169,5 +170,15 @@ function JsonValue({ value, depth, open, name }: { value: unknown; depth: number
         </>
       ) : null}
     </div>
+  )
+}
+
+/** `st.badge`: a coloured pill (issue #36). */
+export function Badge({ props }: ElementProps<BadgeProps>) {
+  return (
+    <span class={`svc-badge is-${props.color}`} data-testid="badge" title={props.help ?? undefined}>
+      {props.icon ? <Icon value={props.icon} /> : null}
+      <span>{props.label}</span>
+    </span>
   )
 }

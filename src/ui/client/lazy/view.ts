@@ -11,8 +11,13 @@ export interface ViewHost {
   readonly title: string
   /** `st.map`'s basemap styles from the page config, or null for the defaults. */
   readonly mapStyle: { light: string; dark: string } | null
-  /** Send this node's widget value to the server (a rerun follows), or to its form when the element asks (`formValue`). */
-  sendValue(value: unknown): void
+  /**
+   * Send this node's widget value to the server (a rerun follows), or to its form when the element
+   * asks (`formValue`). `trigger`: the value is news for one run even when it repeats (a chat submit).
+   */
+  sendValue(value: unknown, trigger?: boolean): void
+  /** Send a file to the page server's upload endpoint; resolves with the reference a widget value carries (issue #36's capture inputs). */
+  upload(file: File): Promise<string>
   /** The URL policy of the page client (`src/ui/url-policy.ts`): the URL to use, or undefined when it must not be loaded. */
   safeUrl(value: string, kind: 'link' | 'image'): string | undefined
 }

@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact'
 import type { ButtonProps, DownloadButtonProps, FormSubmitButtonProps } from '../../elements.js'
+import { useEffect, useState } from 'preact/hooks'
 import { useForm, useRuntime } from '../context.js'
+import type { DownloadReady } from '../runtime.js'
 import type { ElementProps } from '../elements/types.js'
 import { Help } from './field.js'
 import { Icon } from '../icons.js'
@@ -69,21 +71,55 @@ export function FormSubmitButton({ node, props }: ElementProps<FormSubmitButtonP
   )
 }
 
-/** A real download link (the browser saves the file) that also reports the click. */
+/**
+ * A real download link (the browser saves the file) that also reports the click. When the page
+ * makes the data on click (`url` null) the button asks the server for it first, then saves it.
+ */
 export function DownloadButton({ node, props }: ElementProps<DownloadButtonProps>) {
   const rt = useRuntime()
+  // null: idle; '': the server is making the file; text: why it could not.
+  const [state, setState] = useState<string | null>(null)
+  const click = () => props.rerun !== false && rt.sendWidget(node.id, true, true)
+  useEffect(
+    () =>
+      rt.onAnswer(node.id, (answer) => {
+        const m = answer as DownloadReady
+        setState(m.message)
+        if (m.url === null) return
+        const a = document.createElement('a')
+        a.href = m.url
+        a.download = m.fileName
+        a.click()
+        click()
+      }),
+    [rt, node.id],
+  )
   const cls = buttonClass(props.kind, props.useContainerWidth)
+  const label = <Label icon={props.icon ?? '⤓'} label={props.label} />
   return (
     <Wrap help={props.help} testId="downloadButton" label={props.label}>
-      {props.disabled ? (
-        <button type="button" class={cls} disabled>
-          <Label icon={props.icon} label={props.label} />
+      {props.disabled || props.url === null ? (
+        <button
+          type="button"
+          class={cls}
+          disabled={props.disabled || state === ''}
+          onClick={() => {
+            setState('')
+            rt.requestDownload(node.id)
+          }}
+        >
+          {label}
         </button>
       ) : (
-        <a class={cls} href={props.url} download={props.fileName} type={props.mime} onClick={() => rt.sendWidget(node.id, true, true)}>
-          <Label icon={props.icon ?? '⤓'} label={props.label} />
+        <a class={cls} href={props.url} download={props.fileName} type={props.mime} onClick={click}>
+          {label}
         </a>
       )}
+      {state ? (
+        <span class="svc-field-error" role="alert">
+          {state}
+        </span>
+      ) : null}
     </Wrap>
   )
 }
