@@ -8,6 +8,7 @@ import { readCmdline, SUPERVISOR_TITLE } from '../src/process/process-check.js'
 import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
 import { stateFilePath } from '../state/state-file.js'
 import { compileCacheDir } from '../src/internal/compile-cache.js'
+import { newTreeId } from '../src/process/kill-tree.js'
 import { runProbe, type ProbeOutcome } from '../probe/run-probe.js'
 import { parseTarget } from '../src/target/target-path.js'
 import { bindPublicPort, internalApiBase } from './bind.js'
@@ -127,7 +128,10 @@ class Start {
   /** Probe the app, claim the pid file, start the tree. */
   async #launch(): Promise<void> {
     this.#launching = true
-    const probe = runProbe({ flags: this.#req.flags }, { env: this.#specs.probeEnv(), cookie: null, logger: this.#logger ?? this.#quiet(), execArgv: childExecArgv(process.env) })
+    // The probe carries the coming tree's cookie: what the app starts at import (a setsid helper)
+    // ends with the probe, and a kill of the supervisor mid-probe leaves nothing a sweep misses.
+    const treeId = newTreeId()
+    const probe = runProbe({ flags: this.#req.flags }, { env: this.#specs.probeEnv(), cookie: `${treeId}.probe`, logger: this.#logger ?? this.#quiet(), execArgv: childExecArgv(process.env) })
     this.#proc.serve({ close: () => probe.cancel(), destroy: () => probe.cancel() })
     // One app per pid file, decided while the app still loads: a second start is refused at once.
     const provisional = await probe.provisional
@@ -154,7 +158,7 @@ class Start {
       if (ended > 0) logger.warn(`previous run with ${profile.settings.pidfile} was killed${describeLeftovers(ended)}`)
     }
     if (this.#proc.stopRequested) return this.#end(EXIT.OK)
-    await this.#startTree(profile, logger)
+    await this.#startTree(profile, logger, treeId)
   }
 
   /** The app did not load (or its settings are wrong): say why once; under `svc dev --reload` wait for a save that mends it. */
@@ -205,10 +209,11 @@ class Start {
     return this.#logger
   }
 
-  async #startTree(profile: AppProfile, logger: Logger): Promise<void> {
+  async #startTree(profile: AppProfile, logger: Logger, treeId: string): Promise<void> {
     const settings = profile.settings
     const target = settings.target
     const supervisor = new Supervisor({
+      treeId,
       profile,
       logger,
       bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),

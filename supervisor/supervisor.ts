@@ -60,6 +60,8 @@ export const forkChildren: Children = {
 }
 
 export interface SupervisorOptions {
+  /** `SVC_TREE_ID` instance of this run when the caller made it first (the probe carried it); else a new one. */
+  treeId?: string
   /** The app as the probe read it: its final settings (the supervisor never imports the app), pages and components. */
   profile: AppProfile
   logger: Logger
@@ -152,12 +154,13 @@ export class Supervisor extends Lifecycle {
   /** `stats_request`s to workers not answered yet, by id. */
   readonly #statsAnswers = new Map<number, (requests: number) => void>()
   /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`src/process/kill-tree.ts`). */
-  readonly treeId = newTreeId()
+  readonly treeId: string
   #members = 0
 
   constructor(opts: SupervisorOptions) {
     super()
     this.#o = opts
+    this.treeId = opts.treeId ?? newTreeId()
     this.#children = opts.children ?? forkChildren
     this.#restart = opts.restart ?? RESTART_POLICY
     this.#settings = opts.profile.settings

@@ -53,7 +53,15 @@ describe('browser client connection and navigation (root path /tools)', () => {
     const from = fake.received.length
     await page.goto(`${fake.url}reports?range=7d`)
     const hello = (await fake.next((m) => m.type === 'hello', 10_000, from)) as Hello
-    expect(hello).toEqual({ v: 1, type: 'hello', sessionId: null, path: '/tools/reports', query: 'range=7d' })
+    expect(hello).toEqual({
+      v: 1,
+      type: 'hello',
+      sessionId: null,
+      path: '/tools/reports',
+      query: 'range=7d',
+      // What st.context reads: the browser's own view of the page.
+      client: { url: `${fake.url}reports?range=7d`, embedded: false, theme: 'light', locale: expect.any(String), timezone: expect.any(String), timezoneOffset: expect.any(Number) },
+    })
     await page.getByRole('heading', { name: 'Reports' }).waitFor()
     expect(new URL(page.url()).pathname).toBe('/tools/reports')
   })

@@ -85,6 +85,14 @@ describe('pages on the wire through svc run (bundled page server)', () => {
     expect(paths.some((p) => /chunks\/render-/.test(p))).toBe(true)
     for (const path of new Set(paths)) {
       const plain = await get(`${svc.url}${path}`)
+      // Fonts (KaTeX's woff2) are compressed by their format: sent as they are, still immutable.
+      if (path.endsWith('.woff2')) {
+        const font = await get(`${svc.url}${path}`, { 'accept-encoding': 'gzip, deflate, br' })
+        expect(font.headers['content-encoding'], path).toBeUndefined()
+        expect(font.headers['content-type'], path).toBe('font/woff2')
+        expect(font.headers['cache-control'], path).toBe('public, max-age=31536000, immutable')
+        continue
+      }
       // The app's theme stylesheet is made by the page server, not the build (not in the manifest).
       const sizes = m.files[path.slice(`${ROOT}/_stcore/static/`.length)]
       for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip']] as const) {

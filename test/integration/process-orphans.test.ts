@@ -48,13 +48,18 @@ describe('no orphans (setsid and double-forked helpers)', () => {
 
   function helperPids(): number[] {
     const side = JSON.parse(readFileSync(`${dir}/sidecar.json`, 'utf8')) as { command: number; setsid: number; double: number }
-    const workers = readdirSync(dir)
-      .filter((f) => f.startsWith('worker-'))
-      .map((f) => Number(readFileSync(`${dir}/${f}`, 'utf8')))
+    // The probe loaded the app first (it wrote a file too): its helper ended with it.
+    const [running, probed] = partition(readdirSync(dir).filter((f) => f.startsWith('worker-')), (f) => isAlive(Number(f.slice('worker-'.length))))
+    expect(probed.map(helperOf).filter(isAlive)).toEqual([])
+    const workers = running.map(helperOf)
     const pids = [side.command, side.setsid, side.double, ...workers]
     tracked.push(...pids)
     expect(pids.every(isAlive)).toBe(true)
     return pids
+  }
+
+  function helperOf(file: string): number {
+    return Number(readFileSync(`${dir}/${file}`, 'utf8'))
   }
 
   function guardOf(svc: SvcTree): number {
@@ -140,3 +145,7 @@ describe('no orphans (setsid and double-forked helpers)', () => {
     await expectAllGone(next.helpers)
   })
 })
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((i) => !test(i))]
+}

@@ -3,6 +3,7 @@ import type { Channel } from '../../../ipc/channel.js'
 import type { AppProfile, SidecarToSupervisor, SupervisorToSidecar } from '../../../ipc/messages.js'
 import { runProbe } from '../../../probe/run-probe.js'
 import { SvcError, type SvcErrorCode } from '../../errors.js'
+import { newTreeId } from '../../process/kill-tree.js'
 
 /**
  * The app this page server serves: under the supervisor, its first message (`configure`, the
@@ -18,7 +19,7 @@ export async function appProfile(channel: Channel<SupervisorToSidecar, SidecarTo
       })
     })
   }
-  const outcome = await runProbe({ flags: { target: { flag: 'SVC_APP', value: target } } }, { env: process.env, cookie: null, logger: pino({ level: 'warn' }) }).outcome
+  const outcome = await runProbe({ flags: { target: { flag: 'SVC_APP', value: target } } }, { env: process.env, cookie: `${newTreeId()}.probe`, logger: pino({ level: 'warn' }) }).outcome
   if (outcome.ok) return outcome.profile
   throw new SvcError(outcome.code as SvcErrorCode, outcome.message)
 }
