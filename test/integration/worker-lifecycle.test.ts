@@ -62,7 +62,7 @@ ${hang ? 'await new Promise(() => setInterval(() => {}, 1000))' : ''}
     const svc = await startSvc({ target: `${dir}/app.ts:app`, env: { SVC_GATEWAY_START_TIMEOUT_S: '2' }, noWait: true })
     expect(await svc.exited).toBe(1)
     expect(Date.now() - started).toBeLessThan(15_000)
-    expect(svc.stderr.join('\n')).toMatch(/could not load the app: it did not finish loading within 2 s \(gateway_start_timeout_s\)/)
+    expect(svc.stderr.join('\n')).toMatch(/the app did not finish loading within 2 s \(gateway_start_timeout_s\)/)
     expect(svc.stdout.join('\n')).toContain('SVC_ERR_PROCESS_WORKER_START_TIMEOUT')
   })
 
