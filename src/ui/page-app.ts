@@ -25,8 +25,8 @@ export interface PageApp {
     readonly ui_map_style_url_dark?: string
   }
   readonly logger: Logger
-  /** `st.secrets` (the app's `app.secrets`). */
-  readonly secrets?: Readonly<Record<string, unknown>>
+  /** `st.secrets` (the app's `app.secrets`; whatever its schema's shape). */
+  readonly secrets?: object
   /** `app.navigation(fn)`: the pages each session may see. */
   readonly [kNavigation]?: NavigationFn | null
   /** The app's OIDC login, for `st.user`, `st.login()` and `st.logout()`. */
