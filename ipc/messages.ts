@@ -68,11 +68,46 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
 export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
 /**
- * To the bundled page server under `svc dev --reload` (the supervisor is the one file watcher):
- * load the app again. It answers `reloaded` or `reload_failed` with the same `id`. A
- * `ui_command` sidecar is never sent anything.
+ * To the bundled page server under `svc dev`. With `--reload` (the supervisor is the one file
+ * watcher): load the app again; it answers `reloaded` or `reload_failed` with the same `id`. And
+ * the type check's errors. A `ui_command` sidecar is never sent anything.
  */
-export const SupervisorToSidecar = z.discriminatedUnion('type', [z.object({ ...v1, type: z.literal('reload'), id: z.number().int() })])
+/**
+ * A type error found by `svc dev`'s type check, as the terminal and the dev overlay show it.
+ * `file` is relative to the working directory; a project-wide error (tsconfig) has no place.
+ */
+export const DevTypeError = z.object({
+  file: z.string().nullable(),
+  /** 1-based, like editors. */
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  /** TypeScript's code: `TS2339`. */
+  code: z.string(),
+  message: z.string(),
+  /** Source lines around `line` (empty without a place). */
+  frame: z.array(z.object({ line: z.number().int(), text: z.string() })),
+})
+export type DevTypeError = z.infer<typeof DevTypeError>
+
+/** The type check's result: the first errors (sorted by place) and how many there are in all. */
+const typeCheckReport = { errors: z.array(DevTypeError), total: z.number().int().min(0) }
+export type TypeCheckReport = { errors: DevTypeError[]; total: number }
+
+/**
+ * From the type checker `svc dev` runs beside the tree (supervisor/type-check/): each check's
+ * result (after the first and after every save), or why it cannot check at all.
+ */
+export const TypeCheckerToSupervisor = z.discriminatedUnion('type', [
+  z.object({ ...v1, type: z.literal('checked'), ...typeCheckReport, ms: z.number().min(0) }),
+  z.object({ ...v1, type: z.literal('fatal'), message: z.string() }),
+])
+export type TypeCheckerToSupervisor = z.infer<typeof TypeCheckerToSupervisor>
+
+export const SupervisorToSidecar = z.discriminatedUnion('type', [
+  z.object({ ...v1, type: z.literal('reload'), id: z.number().int() }),
+  /** `svc dev`: the type check's latest result, for the open tabs' overlay (`total: 0` clears it). */
+  z.object({ ...v1, type: z.literal('type_errors'), ...typeCheckReport }),
+])
 export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>
 
 /**

@@ -20,6 +20,7 @@ import { debugLine, listeningLine, workbenchBanner } from './banner.js'
 import { childEnv } from '../src/process/child-env.js'
 import { runProcess, type ProcessControl } from '../src/process/run-process.js'
 import { EXIT } from '../src/process/exit-codes.js'
+import type { TypeCheck } from './type-check/type-checker.js'
 
 /** What `svc run|dev|workbench` asks of the supervisor. */
 export interface ServeRequest {
@@ -141,6 +142,8 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
   /** `svc dev --reload` waiting for a save after a failed start: start again on the next one. */
   let startAgain: (() => void) | null = null
   let stopWatching: (() => Promise<void>) | null = null
+  /** `svc dev`: the type checker beside the tree (supervisor/type-check/). */
+  let typeCheck: TypeCheck | null = null
   const newSupervisor = (): Supervisor => new Supervisor({
     settings: provisional,
     logger,
@@ -159,6 +162,7 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
       started ??= topology
       latest = topology
       writeState(topology)
+      typeCheck?.showIn(topology.sidecar)
     },
     onExit: (code, message, startError) => {
       if (req.reload && started === null && startError !== undefined && waitsForFix(startError)) {
@@ -210,7 +214,7 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
   restoreState.unref()
   const exit = async (code: number, message?: string): Promise<never> => {
     clearInterval(restoreState)
-    await stopWatching?.()
+    await Promise.all([stopWatching?.(), typeCheck?.close()])
     await stateWrites
     // Only our own pidfile: another svc may have taken the path since.
     const path = pidfile.path
@@ -279,6 +283,12 @@ async function supervise(req: ServeRequest, provisional: ResolvedSettings, portF
     }
   }
   await launch()
+  // Off the serving path: its own process, at a lower priority, started once the tree serves.
+  const s = started?.settings ?? provisional
+  if (req.mode === 'dev' && s.dev_type_check) {
+    typeCheck = (await import('./type-check/type-checker.js')).startTypeCheck({ appDir, cwd: process.cwd(), logger: childLogger(root, 'svc.typecheck'), pretty: s.log_format === 'pretty' })
+    typeCheck?.showIn(latest?.sidecar ?? null)
+  }
   return new Promise<number>(() => {})
 }
 

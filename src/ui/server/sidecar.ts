@@ -14,7 +14,7 @@ import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
 import type { PageServerApp } from '../page-app.js'
 import type { PageManifest } from './page-thread-messages.js'
-import type { DevLoadError } from '../protocol.js'
+import type { DevLoadError, DevTypeErrors } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
 import { loadManifest } from './manifest.js'
 import { ClientAssets, clientDir } from './static-files.js'
@@ -51,6 +51,8 @@ export interface RunningSidecar {
   logger: Logger
   /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
   reload(): Promise<PagesReload>
+  /** `svc dev`'s type check: the open tabs show its errors. */
+  showTypeErrors(report: DevTypeErrors): void
   close(): Promise<void>
 }
 
@@ -132,6 +134,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
       reloading = next.catch(() => undefined)
       return next
     },
+    showTypeErrors: (report) => server.showTypeErrors(report),
     async close() {
       await reloading
       await server.close()
@@ -197,11 +200,13 @@ function siteOf(manifest: PageManifest): PageSite {
 }
 
 /**
- * Under `svc dev --reload`: answer the supervisor's `reload` requests (it is the one watcher and
- * announces the reload once the pages and the gateway workers both serve the new code).
+ * Under `svc dev`: answer the supervisor's `reload` requests (with `--reload`: it is the one
+ * watcher and announces the reload once the pages and the gateway workers both serve the new
+ * code), and show the type check's errors.
  */
-export function answerReloads(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
+export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
   channel.onMessage((m) => {
+    if (m.type === 'type_errors') return sidecar.showTypeErrors({ errors: m.errors, total: m.total })
     void sidecar.reload().then(
       (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),
       (err: unknown) => channel.send({ svc: 1, type: 'reload_failed', id: m.id, summary: `the page server could not reload: ${(err as Error)?.message ?? String(err)}` }),

@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { PageApp } from '../page-app.js'
-import type { DevLoadError, ServerMessage } from '../protocol.js'
+import type { DevLoadError, DevTypeErrors, ServerMessage } from '../protocol.js'
 import { MEDIA_PREFIX, type MediaStore } from '../media-store.js'
 import type { PageIndex } from '../runtime/page-directory.js'
 import type { SessionHost } from './local-sessions.js'
@@ -91,6 +91,8 @@ export class UiServer extends Lifecycle {
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #devError: DevLoadError | null = null
+  /** `svc dev`'s type check, as a `type_errors` message (null: none reported, or none left). */
+  #typeErrors: string | null = null
   /** Page sockets that could not open a session while the app does not load: told to say hello again when it does. */
   #waitingForLoad: (() => void)[] = []
 
@@ -169,6 +171,17 @@ export class UiServer extends Lifecycle {
     const waiting = this.#waitingForLoad
     this.#waitingForLoad = []
     for (const retry of waiting) retry()
+  }
+
+  /**
+   * `svc dev`: the type check's latest result. Every open tab shows the errors (the code still
+   * runs); tabs opened meanwhile get them when they connect; `total: 0` clears them.
+   */
+  showTypeErrors(report: DevTypeErrors): void {
+    if (report.total === 0 && this.#typeErrors === null) return
+    const message = JSON.stringify({ v: UI_PROTOCOL_VERSION, type: 'type_errors', errors: report.errors, total: report.total } satisfies ServerMessage)
+    this.#typeErrors = report.total === 0 ? null : message
+    for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
   }
 
   /** Close page sockets (1001), end sessions (their snapshots written), stop listening; sockets still open after `PAGE_SERVER_FORCE_CLOSE_MS` are dropped. */
@@ -362,6 +375,7 @@ export class UiServer extends Lifecycle {
         return
       }
       if (this.#devError !== null) ws.send(devErrorMessage(this.#devError))
+      if (this.#typeErrors !== null) ws.send(this.#typeErrors)
     })
   }
 }
