@@ -57,7 +57,8 @@ export class DevCommand extends ServeCommand {
       return EXIT.USAGE
     }
     const flags = this.settingFlags()
-    if (this.typeCheck !== undefined) flags.dev_type_check = { flag: this.typeCheck ? '--type-check' : '--no-type-check', value: this.typeCheck }
+    if (this.typeCheck === false) flags.dev_type_check = { flag: '--no-type-check', value: false }
+    else if (this.typeCheck === true) flags.dev_type_check = { flag: '--type-check', value: true }
     if (!flags.log_format && process.env.SVC_LOG_FORMAT === undefined && process.stdout.isTTY) {
       flags.log_format = { flag: 'dev default', value: 'pretty' }
     }
