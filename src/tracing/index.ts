@@ -118,3 +118,6 @@ export async function withTraceSpan<T>(name: string, attributes: TraceAttributes
     throw error
   }
 }
+
+/** The contexts of the gateway's `node:diagnostics_channel` tracing channels (docs/observability.md#diagnostics-channels). */
+export type { GatewayRequestContext, GatewayProxyContext } from '../../gateway/diagnostics.js'
