@@ -101,6 +101,7 @@ class DevTypeCheck implements TypeCheck {
 
   #checked(report: TypeCheckReport, ms: number): void {
     const { logger, pretty } = this.#o
+    logger.debug({ ms, total: report.total }, `type check done: ${report.total} error(s)`)
     const before = this.#latest
     this.#latest = { errors: report.errors, total: report.total }
     const now = new Set<string>()
