@@ -162,7 +162,7 @@ function textFrame(e: DevTypeError): string {
 }
 
 /** One build-info file per tsconfig, outside the project (the user's own `tsc` keeps its own). */
-function buildInfoPath(tsconfig: string): string {
+export function buildInfoPath(tsconfig: string): string {
   const id = createHash('sha256').update(tsconfig).digest('hex').slice(0, 16)
   return join(tmpdir(), 'svc-type-check', `${id}.tsbuildinfo`)
 }

@@ -8,6 +8,7 @@ import { descendants, startSvc, stopAllTrees, type SvcTree } from '../helpers/sv
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { linkedNewProject } from '../helpers/fresh-project.js'
 import { readCmdline } from '../../src/process/process-check.js'
+import { buildInfoPath } from '../../supervisor/type-check/type-checker.js'
 
 /**
  * Issue #33.1: `svc dev --reload` type-checks a `svc new` project beside the tree. A save with a
@@ -40,6 +41,7 @@ describe('svc dev: type errors beside the dev loop', () => {
   afterEach(stopAllTrees)
   afterAll(async () => {
     await browser?.close()
+    await rm(buildInfoPath(join(project, 'tsconfig.json')), { force: true })
     await rm(work, { recursive: true, force: true })
   })
 

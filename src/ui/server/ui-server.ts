@@ -91,7 +91,7 @@ export class UiServer extends Lifecycle {
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #devError: DevLoadError | null = null
-  /** `svc dev`'s type check, as a `type_errors` message (null: none reported, or none left). */
+  /** `svc dev`'s type check's last result as a `type_errors` message, sent to every tab that connects (null: no errors reported yet). */
   #typeErrors: string | null = null
   /** Page sockets that could not open a session while the app does not load: told to say hello again when it does. */
   #waitingForLoad: (() => void)[] = []
@@ -178,9 +178,9 @@ export class UiServer extends Lifecycle {
    * runs); tabs opened meanwhile get them when they connect; `total: 0` clears them.
    */
   showTypeErrors(report: DevTypeErrors): void {
-    if (report.total === 0 && this.#typeErrors === null) return
     const message = JSON.stringify({ v: UI_PROTOCOL_VERSION, type: 'type_errors', errors: report.errors, total: report.total } satisfies ServerMessage)
-    this.#typeErrors = report.total === 0 ? null : message
+    // Kept when it clears too: a tab that reconnects (also to a new page server) may still show errors fixed meanwhile.
+    this.#typeErrors = message
     for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
   }
 
