@@ -1,4 +1,5 @@
 import { z } from '../src/internal/zod.js'
+import type { DevTypeError as DevTypeErrorShape, TypeCheckReport } from '../src/internal/dev-type-error.js'
 
 /**
  * The control plane: one discriminated union per direction, every message branded `svc: 1`.
@@ -72,26 +73,20 @@ export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
  * watcher): load the app again; it answers `reloaded` or `reload_failed` with the same `id`. And
  * the type check's errors. A `ui_command` sidecar is never sent anything.
  */
-/**
- * A type error found by `svc dev`'s type check, as the terminal and the dev overlay show it.
- * `file` is relative to the working directory; a project-wide error (tsconfig) has no place.
- */
+/** A type error found by `svc dev`'s type check (src/internal/dev-type-error.ts has its fields). */
 export const DevTypeError = z.object({
   file: z.string().nullable(),
-  /** 1-based, like editors. */
   line: z.number().int().nullable(),
   column: z.number().int().nullable(),
-  /** TypeScript's code: `TS2339`. */
   code: z.string(),
   message: z.string(),
-  /** Source lines around `line` (empty without a place). */
   frame: z.array(z.object({ line: z.number().int(), text: z.string() })),
-})
+}) satisfies z.ZodType<DevTypeErrorShape>
 export type DevTypeError = z.infer<typeof DevTypeError>
+export type { TypeCheckReport }
 
 /** The type check's result: the first errors (sorted by place) and how many there are in all. */
 const typeCheckReport = { errors: z.array(DevTypeError), total: z.number().int().min(0) }
-export type TypeCheckReport = { errors: DevTypeError[]; total: number }
 
 /**
  * From the type checker `svc dev` runs beside the tree (supervisor/type-check/): each check's
