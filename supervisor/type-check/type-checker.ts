@@ -69,7 +69,7 @@ class DevTypeCheck implements TypeCheck {
   constructor(o: TypeCheckOptions, typescript: string, tsconfig: string) {
     this.#o = o
     const args = { typescript, tsconfig, buildInfo: buildInfoPath(tsconfig), cwd: o.cwd }
-    this.#child = fork(CHECKER_MAIN, [JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    this.#child = fork(CHECKER_MAIN, [JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, '--expose-gc'] })
     this.#child.on('error', () => {})
     this.#exited = new Promise((resolve) => this.#child.once('exit', () => resolve()))
     const channel = processChannel(this.#child, { incoming: TypeCheckerToSupervisor, outgoing: z.never() }, o.logger, 'type checker')
