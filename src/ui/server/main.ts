@@ -29,7 +29,7 @@ await runProcess(
       return
     }
     const running = sidecar
-    if (env.devMode && channel) answerSupervisor(running, channel)
+    if ((env.devReload || env.devMode) && channel) answerSupervisor(running, channel)
     proc.logUncaught(running.logger, 'the page server exits 1; the supervisor stops svc')
     proc.serve({
       close: async () => {
