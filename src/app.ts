@@ -11,7 +11,10 @@ import type { PageIdentity } from './auth/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
 import type { ZodSchema } from './api/zod-schema.js'
-import { kIdentity, kNavigation, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp } from './internal/symbols.js'
+import { kIdentity, kNavigation, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp, kTasks, kUserStore } from './internal/symbols.js'
+import type { UserStore } from './ui/storage/user-store.js'
+import { defineTask } from './ui/tasks/define-task.js'
+import type { TaskDefinition, TaskFn } from './ui/tasks/task-types.js'
 import { answerServerErrorsPrivately } from './api/error-reply.js'
 import { UNSERVED, registerHealthRoutes, type HealthSource } from './health.js'
 import { PageRegistry, type PageRecord } from './ui/page-registry.js'
@@ -68,6 +71,8 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   readonly secrets: SecretsOf<TSecrets>
   readonly [kSecretsReport]: SecretsReport
   #navigation: NavigationFn | null = null
+  /** `app.task(name, fn)`: the app's tasks by name (the page server's task threads find them here). */
+  readonly [kTasks] = new Map<string, TaskDefinition>()
   #identity: OidcPageIdentity | null = null
 
   constructor(options: SvcOptions<TSecrets> = {}) {
@@ -112,6 +117,11 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
     return this.#shared.redis
   }
 
+  /** Where `st.userStorage` keeps signed-in users' values (Redis with `redis_url`, else files). */
+  get [kUserStore](): UserStore {
+    return this.#shared.userStore
+  }
+
   /** The shared-state backend (OIDC login state, URL and page sessions). */
   get [kSharedState](): SharedState {
     return this.#shared
@@ -151,6 +161,16 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
     if (typeof fn !== 'function') throw new SvcError('SVC_ERR_UI_BAD_CALL', 'app.navigation(fn): pass a function (nav) => pages, e.g. (nav) => nav.pages.filter((p) => p.section !== "Admin" || nav.user.isLoggedIn)')
     this.#navigation = fn
     return this
+  }
+
+  /**
+   * Declare a task: work a page starts with `st.task(key, task, { input })` that runs outside the
+   * page run, on the page server's task threads (CPU it burns never stalls a page), reports
+   * progress and partial results, and can be cancelled (docs/pages.md#tasks). Declare tasks at
+   * the app module's top level: each task thread loads the app and finds the task by `name`.
+   */
+  task<I = void, R = unknown, P = never>(name: string, fn: TaskFn<I, R, P>): TaskDefinition<I, R, P> {
+    return defineTask(this[kTasks], name, fn)
   }
 
   get [kNavigation](): NavigationFn | null {

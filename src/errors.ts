@@ -90,6 +90,12 @@ export const ERRORS = {
   SVC_ERR_UI_UPLOAD_SESSION: { status: 404, error: 'session_not_found' },
   SVC_ERR_UI_RUN_TIMEOUT: { status: 500, error: 'page_run_timeout' },
   SVC_ERR_UI_INTERNAL: { status: 500, error: 'internal' },
+  SVC_ERR_UI_TASK_LIMIT: { status: 429, error: 'task_limit' },
+  SVC_ERR_UI_TASK_FAILED: { status: 500, error: 'task_failed' },
+  SVC_ERR_UI_TASK_TIMEOUT: { status: 500, error: 'task_timeout' },
+  SVC_ERR_UI_STORAGE: { status: 400, error: 'storage_refused' },
+  SVC_ERR_UI_STORAGE_UNAVAILABLE: { status: 503, error: 'storage_unavailable' },
+  SVC_ERR_UI_COOKIE_REJECTED: { status: 400, error: 'bad_request' },
   // REDIS: shared state across replicas (`redis_url`)
   SVC_ERR_REDIS_UNAVAILABLE: { status: 503, error: 'shared_state_unavailable' },
   SVC_ERR_REDIS_VALUE_TOO_LARGE: { status: 500, error: 'shared_state_value_too_large' },

@@ -8,10 +8,16 @@ import { Lifecycle } from '../src/internal/lifecycle.js'
 /** A line longer than this is written as it comes (a child that never ends its lines must not grow the supervisor). */
 const MAX_PENDING_LINE_BYTES = 1024 * 1024
 
-/** `20261128-174501`: when a rotated file was closed, in local time as `ls` shows it. */
-function stamp(time: Date): string {
+/**
+ * When a rotated file's period began, in local time: the day (`20261128`) or hour (`20261128-17`)
+ * of a timed rotation, the second (`20261128-174501`) of a rotation by size alone.
+ */
+function stamp(time: Date, frequency: ResolvedSettings['log_file_frequency']): string {
   const p = (n: number): string => String(n).padStart(2, '0')
-  return `${time.getFullYear()}${p(time.getMonth() + 1)}${p(time.getDate())}-${p(time.getHours())}${p(time.getMinutes())}${p(time.getSeconds())}`
+  const day = `${time.getFullYear()}${p(time.getMonth() + 1)}${p(time.getDate())}`
+  if (frequency === 'daily') return day
+  if (frequency === 'hourly') return `${day}-${p(time.getHours())}`
+  return `${day}-${p(time.getHours())}${p(time.getMinutes())}${p(time.getSeconds())}`
 }
 
 /** `10m` → `10M`, `512k` → `512K`, `2048` → `2048B` (rotating-file-stream's units). */
@@ -22,8 +28,8 @@ function sizeOption(size: string): string | undefined {
 
 /**
  * `log_file`: the tree's log in a file the supervisor alone writes, rotated by size and time with
- * rotating-file-stream (the current file keeps its name; rotated ones are `<name>.<date-time>[-n]`,
- * the oldest beyond `log_file_count` deleted). The supervisor's own logger writes here, and each
+ * rotating-file-stream (the current file keeps its name; rotated ones are `<name>.<date>[-n]`, the
+ * oldest beyond `log_file_count` deleted, listed in `<name>.history`). The supervisor's own logger writes here, and each
  * child's stdout is piped here whole line by whole line, so lines of different processes never
  * mix. `reopen()` (SIGUSR2) starts a fresh file at the same path, for an outside logrotate.
  */
@@ -88,13 +94,15 @@ export class LogFile extends Lifecycle {
   #open(): RotatingFileStream {
     const name = basename(this.path)
     const s = this.#settings
-    const rotated = (time: number | Date, index?: number): string => `${name}.${stamp(time instanceof Date ? time : new Date(time))}${index && index > 1 ? `-${index}` : ''}`
+    const rotated = (time: number | Date, index?: number): string => `${name}.${stamp(time instanceof Date ? time : new Date(time), s.log_file_frequency)}${index && index > 1 ? `-${index}` : ''}`
     const stream = createStream((time, index) => (time ? rotated(time, index) : name), {
       path: dirname(this.path),
       size: sizeOption(s.log_file_size),
       interval: s.log_file_frequency === 'daily' ? '1d' : s.log_file_frequency === 'hourly' ? '1h' : undefined,
       intervalBoundary: true,
       maxFiles: s.log_file_count,
+      // rotating-file-stream's list of the rotated files, for log_file_count.
+      history: `${name}.history`,
     })
     // A full disk or a removed folder must not end the supervisor: the log is lost, the tree serves on.
     stream.on('error', (err) => process.stderr.write(`svc: cannot write the log file ${this.path}: ${err.message}\n`))

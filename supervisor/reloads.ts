@@ -9,7 +9,7 @@ interface Queued {
   scope: ReloadScope
   trigger: ReloadTrigger
   probe: boolean
-  readonly report: Promise<ReloadReport>
+  report: Promise<ReloadReport> | null
 }
 
 /**
@@ -41,16 +41,15 @@ export class Reloads {
       q.scope = q.scope === 'full' ? 'full' : scope
       q.probe ||= probe
       q.trigger = trigger
-      return q.report
+      return q.report!
     }
-    let q!: Queued
-    const report = this.#running.then(() => {
+    const q: Queued = { scope, trigger, probe, report: null }
+    q.report = this.#running.then(() => {
       this.#queued = null
       return this.#start(q.scope, q.trigger, q.probe)
     })
-    q = { scope, trigger, probe, report }
     this.#queued = q
-    return report
+    return q.report
   }
 
   #start(scope: ReloadScope, trigger: ReloadTrigger, probe: boolean): Promise<ReloadReport> {

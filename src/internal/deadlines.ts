@@ -40,3 +40,5 @@ export const STATS_ANSWER_MS = 1_000
 export const RECYCLE_MIN_AGE_MS = 10_000
 /** How long `svc status` and `svc reload` wait for the control socket to accept. */
 export const CONTROL_CONNECT_MS = 2_000
+/** A cancelled task that has not stopped this long after its signal aborted (a loop that never yields) gets its task thread terminated. */
+export const TASK_CANCEL_GRACE_MS = 3_000

@@ -11,3 +11,7 @@ export const kNavigation = Symbol.for('svc.navigation')
 export const kIdentity = Symbol.for('svc.identity')
 /** The settings given to `new Svc({...})`, as written: `svc config` names them as the source. */
 export const kSettingsInput = Symbol('svc.settingsInput')
+/** The app's tasks by name (`app.task`), which task threads look up (Symbol.for, like kNavigation). */
+export const kTasks = Symbol.for('svc.tasks')
+/** Per-user storage of signed-in users (`st.userStorage`): Redis when `redis_url` is set, else files. */
+export const kUserStore = Symbol.for('svc.userStore')

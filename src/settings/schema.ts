@@ -199,6 +199,22 @@ export const FIELDS = {
   ui_max_upload_bytes: { schema: z.number().int().min(0), default: 32 * 1024 * 1024, parse: asNumber },
   /** A page run longer than this is stopped (a page thread that never yields is replaced); 0 = no limit. */
   ui_run_timeout_s: { schema: seconds, default: 30, parse: asNumber },
+  /** Worker threads that run tasks (`app.task`), started with the first task, stopped when idle; never page threads. */
+  ui_task_threads: { schema: z.number().int().min(1).max(64), default: 2, parse: asNumber },
+  /** Tasks running at once in this page server; more wait as `queued`. */
+  ui_task_max_running: { schema: z.number().int().min(1).max(10_000), default: 8, parse: asNumber },
+  /** Tasks one page session may have queued or running; one more is refused (SVC_ERR_UI_TASK_LIMIT). */
+  ui_task_max_per_session: { schema: z.number().int().min(1).max(1_000), default: 4, parse: asNumber },
+  /** A task running longer than this is cancelled and ends as an error; 0 = no limit. */
+  ui_task_timeout_s: { schema: seconds, default: 3600, parse: asNumber },
+  /** Key of signed cookies (`st.cookies.set(..., { signed: true })`) and of the page server's cookie tickets; '' = no signed cookies. */
+  cookie_secret: { schema: z.string().refine((v) => v === '' || Buffer.byteLength(v) >= 32, { message: 'must be empty or at least 32 bytes (e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))")' }), default: '', parse: asString, secret: true },
+  /** Per-user storage (`st.userStorage`) without Redis: one folder per signed-in user under this one. */
+  ui_user_storage_dir: { schema: z.string().min(1), default: '.svc/user-storage', parse: asString },
+  /** Largest value (JSON) one key of `st.userStorage` may hold. */
+  ui_user_storage_max_value_bytes: { schema: z.number().int().min(64).max(16 * 1024 * 1024), default: 64 * 1024, parse: asNumber },
+  /** Keys one signed-in user may keep in `st.userStorage`. */
+  ui_user_storage_max_keys: { schema: z.number().int().min(1).max(10_000), default: 64, parse: asNumber },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
   /** `svc dev` type-checks the project beside the tree (its own TypeScript and tsconfig.json); off: no checker. */

@@ -112,6 +112,36 @@ export class RedisConnection extends Lifecycle implements RedisCommands {
     await this.#run('EXPIRE', (c) => c.expire(this.keyPrefix + key, Math.max(1, Math.ceil(ttlSeconds))))
   }
 
+  /** One field of a hash (per-user storage keeps a user's values in one hash, without expiry). */
+  async hGet(key: string, field: string): Promise<string | null> {
+    return this.#bounded(key, (await this.#run('HGET', (c) => c.hGet(this.keyPrefix + key, field))) ?? null)
+  }
+
+  async hSet(key: string, field: string, value: string): Promise<void> {
+    const bytes = Buffer.byteLength(value)
+    if (bytes > this.#opts.maxValueBytes) {
+      throw new SvcError('SVC_ERR_REDIS_VALUE_TOO_LARGE', `a ${kindOf(key)} value of ${bytes} bytes is over redis_max_value_bytes (${this.#opts.maxValueBytes}); not written. Keep less in it, or raise the setting`)
+    }
+    // Counted as a write: a Redis that refuses writes is reported like for SET.
+    await this.#run('SET', (c) => c.hSet(this.keyPrefix + key, field, value))
+  }
+
+  async hDel(key: string, field: string): Promise<void> {
+    await this.#run('HDEL', (c) => c.hDel(this.keyPrefix + key, field))
+  }
+
+  async hExists(key: string, field: string): Promise<boolean> {
+    return (await this.#run('HEXISTS', (c) => c.hExists(this.keyPrefix + key, field))) === 1
+  }
+
+  async hLen(key: string): Promise<number> {
+    return this.#run('HLEN', (c) => c.hLen(this.keyPrefix + key))
+  }
+
+  async hKeys(key: string): Promise<string[]> {
+    return this.#run('HKEYS', (c) => c.hKeys(this.keyPrefix + key))
+  }
+
   /**
    * PING with the deadline, the server version, and a small write (a key that expires by itself),
    * so that a Redis that answers but refuses every write (`maxmemory` with `noeviction`,

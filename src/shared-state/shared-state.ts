@@ -5,8 +5,10 @@ import type { ResolvedSettings } from '../settings/schema.js'
 import { InMemorySessionStore, type SessionStore } from '../ui/url-session.js'
 import { RedisConnection, type RedisProbe } from './redis-connection.js'
 import { RedisOidcBffStore, RedisSessionStore } from './redis-stores.js'
+import { FileUserStore, type UserStore } from '../ui/storage/user-store.js'
+import { RedisUserStore } from './redis-user-store.js'
 
-export type SharedStateSettings = Pick<ResolvedSettings, 'redis_url' | 'redis_key_prefix' | 'redis_timeout_s' | 'redis_max_value_bytes'>
+export type SharedStateSettings = Pick<ResolvedSettings, 'redis_url' | 'redis_key_prefix' | 'redis_timeout_s' | 'redis_max_value_bytes'> & Partial<Pick<ResolvedSettings, 'ui_user_storage_dir'>>
 
 /**
  * The state an app shares between its replicas and processes: on Redis when `redis_url` is set,
@@ -17,9 +19,12 @@ export class SharedState extends Lifecycle {
   readonly redis: RedisConnection | null
   #oidc: OidcBffStore | null = null
   #sessions: SessionStore | null = null
+  #users: UserStore | null = null
+  readonly #userDir: string
 
   constructor(settings: SharedStateSettings, logger: Logger) {
     super()
+    this.#userDir = settings.ui_user_storage_dir ?? '.svc/user-storage'
     this.redis = settings.redis_url
       ? new RedisConnection({
           url: settings.redis_url,
@@ -39,6 +44,12 @@ export class SharedState extends Lifecycle {
   get sessionStore(): SessionStore {
     this.#sessions ??= this.redis ? new RedisSessionStore(this.redis) : new InMemorySessionStore()
     return this.#sessions
+  }
+
+  /** `st.userStorage`: Redis when `redis_url` is set, else files under `ui_user_storage_dir` (one machine). */
+  get userStore(): UserStore {
+    this.#users ??= this.redis ? new RedisUserStore(this.redis) : new FileUserStore(this.#userDir)
+    return this.#users
   }
 
   /** Null when no shared backend is configured (nothing to be unready about). */

@@ -9,7 +9,14 @@ import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
 import { SvcError } from '../errors.js'
-import { kIdentity, kNavigation } from '../internal/symbols.js'
+import { kIdentity, kNavigation, kTasks } from '../internal/symbols.js'
+import { FIELDS } from '../settings/schema.js'
+import { InlineTaskExecutor } from './tasks/inline-executor.js'
+import { TaskManager } from './tasks/task-manager.js'
+import type { RegisteredSecrets } from '../secrets/register.js'
+import { CookieKeys } from './storage/cookie-keys.js'
+import { MemoryUserStore, type UserStore } from './storage/user-store.js'
+import type { StContext } from './st-types.js'
 import { SIGNED_OUT, type SignedInUser } from '../auth/user.js'
 import { UI_PROTOCOL_VERSION } from './protocol.js'
 
@@ -41,6 +48,13 @@ export interface UiTestOptions {
   secrets?: Readonly<Record<string, unknown>>
   /** `st.user` for this test: a signed-in user (`{ sub: 'ada', roles: ['admin'] }`) or `null` (signed out). See `setUser`. */
   user?: TestUser | null
+  /** What the browser would tell `st.context`: `{ ipAddress: '203.0.113.9', locale: 'de-DE', timezone: 'Europe/Berlin' }`. */
+  context?: Partial<Omit<StContext, 'headers' | 'cookies' | 'requestId'>>
+  /** svc's entries of the browser's localStorage and sessionStorage (`st.localStorage`, `st.tabStorage`), as JSON-serialisable values. */
+  localStorage?: Record<string, unknown>
+  tabStorage?: Record<string, unknown>
+  /** `st.userStorage`'s store (default: a fresh in-memory one; pass one `MemoryUserStore` to several handles to share it). */
+  userStore?: UserStore
 }
 
 /** A signed-in user for the test handle: `sub` and whatever claims the page reads. */
@@ -95,6 +109,10 @@ export class WidgetView<T extends WidgetType = WidgetType> extends ElementView<T
 
 export class UiTestHandle {
   readonly #session: PageSession
+  /** Tasks (`st.task`) run in this thread, one at a time per key, as the page server would run them. */
+  readonly #tasks: TaskManager
+  /** What the browser would hold after the page's writes: `st.localStorage` and `st.tabStorage` entries (JSON text). */
+  readonly #browser = { local: new Map<string, string>(), tab: new Map<string, string>() }
   readonly #options: UiTestOptions
   readonly #messages: ServerMessage[] = []
   #staged: { id: string; value: unknown }[] = []
@@ -104,10 +122,24 @@ export class UiTestHandle {
   constructor(app: PageApp, options: UiTestOptions = {}) {
     this.#options = options
     const directory = new PageDirectory(app.pages)
+    const userStore = options.userStore ?? new MemoryUserStore()
+    const client = options.client ?? getClient(app)
+    const secrets = (options.secrets ?? app.secrets ?? {}) as RegisteredSecrets
+    const settings = app.settings as Partial<Record<'ui_task_max_running' | 'ui_task_max_per_session' | 'ui_task_timeout_s' | 'ui_user_storage_max_value_bytes' | 'ui_user_storage_max_keys', number>>
+    this.#tasks = new TaskManager({
+      executor: new InlineTaskExecutor({ tasks: () => app[kTasks] ?? new Map(), client, secrets, logger: app.logger, showErrorDetails: app.settings.show_error_details ?? true }),
+      deliver: (_id, key, record) => this.#session.tasks.apply(key, record),
+      limits: {
+        maxRunning: settings.ui_task_max_running ?? FIELDS.ui_task_max_running.default,
+        maxPerSession: settings.ui_task_max_per_session ?? FIELDS.ui_task_max_per_session.default,
+        timeoutMs: (settings.ui_task_timeout_s ?? FIELDS.ui_task_timeout_s.default) * 1000,
+      },
+      logger: app.logger,
+    })
     this.#session = new PageSession({
       id: 'test-session',
       directory: () => directory,
-      client: options.client ?? getClient(app),
+      client,
       media: new MediaStore(),
       logger: app.logger,
       overrides: { ...overridesFromEnv(), ...options.pageOverrides },
@@ -116,14 +148,29 @@ export class UiTestHandle {
       ...(options.secrets ?? app.secrets ? { secrets: options.secrets ?? app.secrets } : {}),
       navigation: () => app[kNavigation] ?? null,
       identity: () => app[kIdentity] ?? null,
+      tasks: this.#tasks,
+      maxTasksPerSession: settings.ui_task_max_per_session ?? FIELDS.ui_task_max_per_session.default,
+      cookieKeys: new CookieKeys((app.settings as { cookie_secret?: string }).cookie_secret ?? '', CookieKeys.randomFallback()),
+      userStore: () => userStore,
+      userStorageLimits: {
+        maxValueBytes: settings.ui_user_storage_max_value_bytes ?? FIELDS.ui_user_storage_max_value_bytes.default,
+        maxKeys: settings.ui_user_storage_max_keys ?? FIELDS.ui_user_storage_max_keys.default,
+      },
     })
+    for (const [area, values] of [['local', options.localStorage], ['tab', options.tabStorage]] as const) {
+      for (const [k, v] of Object.entries(values ?? {})) this.#browser[area].set(k, typeof v === 'string' ? v : JSON.stringify(v))
+    }
     if (options.user !== undefined) this.setUser(options.user)
     const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
     this.#session.attach((m) => {
       const copy = structuredClone(m)
       this.#messages.push(copy)
       if (copy.type === 'render' && !copy.partial) this.#render = copy
-    }, { headers, cookies: { ...options.cookies }, requestId: undefined })
+      if (copy.type === 'storage') {
+        if (copy.value === null) this.#browser[copy.area].delete(copy.key)
+        else this.#browser[copy.area].set(copy.key, copy.value)
+      }
+    }, { headers, cookies: { ...options.cookies }, requestId: undefined, ...options.context })
   }
 
   /** Apply staged interactions and run the page once; resolves when the run (and any st.rerun) is done. */
@@ -132,7 +179,7 @@ export class UiTestHandle {
       this.#started = true
       const q = new URLSearchParams()
       for (const [k, v] of Object.entries(this.#options.queryParams ?? {})) for (const item of Array.isArray(v) ? v : [v]) q.append(k, item)
-      this.#session.start(this.#options.target ?? '/', q.toString())
+      this.#session.start(this.#options.target ?? '/', q.toString(), { local: Object.fromEntries(this.#browser.local), tab: Object.fromEntries(this.#browser.tab) })
     } else {
       // Taken first: a value the widget refuses throws here and is not staged again.
       const staged = this.#staged
@@ -172,6 +219,31 @@ export class UiTestHandle {
     return this
   }
 
+  /**
+   * Wait until no task of this session (`st.task`) is queued or running, and the reruns their news
+   * caused are done: the page then shows how each ended. Fails after `timeoutMs` (default 10 s).
+   */
+  async waitForTasks(timeoutMs = 10_000): Promise<this> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_r, reject) => {
+      timer = setTimeout(() => reject(new Error(`the page's tasks did not end within ${timeoutMs} ms (raise the timeout if they are slow on purpose)`)), timeoutMs)
+    })
+    try {
+      await Promise.race([this.#tasks.idle(this.#session.id), timeout])
+      // The last news reaches the session on the next turn; its rerun follows.
+      await new Promise((resolve) => setImmediate(resolve))
+      await Promise.race([this.#session.idle(), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+    return this
+  }
+
+  /** Cancel every task still going (a test's teardown): they end as `cancelled`. */
+  async closeTasks(): Promise<void> {
+    await this.#tasks.close()
+  }
+
   /** Go to another page; call `run()` next. */
   switchPage(path: string): this {
     const [p, q = ''] = path.split('?', 2) as [string, string?]
@@ -207,6 +279,12 @@ export class UiTestHandle {
   }
 
   get sessionState(): SessionState { return this.#session.state }
+  /** The cookies as the page sees them after its writes (`st.cookies.toObject()`; signed values with their signature). */
+  get cookies(): Record<string, string> { return this.#session.cookies.toObject() }
+  /** svc's entries of the browser's localStorage after the page's writes (JSON text). */
+  get localStorage(): Record<string, string> { return Object.fromEntries(this.#browser.local) }
+  /** svc's entries of the browser's sessionStorage after the page's writes (JSON text). */
+  get tabStorage(): Record<string, string> { return Object.fromEntries(this.#browser.tab) }
   get queryParams(): QueryParams { return this.#session.query }
   get page(): PageInfo | null { return this.#render?.page ?? null }
   get notFound(): boolean { return this.#render?.notFound === true }

@@ -82,3 +82,8 @@ export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/col
 export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey, RowRecord, RowsOf, ColumnsOf, ColumnOf } from './st-types.js'
 export type { Containers, MapOptions, PlotlyFigure, PlotlyPoint, PlotlySelection, PlotlyChartOptions, IframeOptions, LogoOptions } from './st-types.js'
 export type { EditingState, ColumnType, RowId, PlotlyRegion } from './elements.js'
+export type { TaskContext, TaskFailure, TaskFn, TaskHandle, TaskOptions, TaskStatus, TaskDefinition } from './tasks/task-types.js'
+export type { StCookies, StBrowserStorage, StUserStorage, SocketContext } from './st-types.js'
+export type { CookieOptions, CookieReadOptions } from './storage/cookie-jar.js'
+export { MemoryUserStore } from './storage/user-store.js'
+export type { UserStore } from './storage/user-store.js'

@@ -2,7 +2,9 @@ import type { Logger } from 'pino'
 import type { ThemeSettings } from '../settings/theme.js'
 import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
-import type { kIdentity, kNavigation } from '../internal/symbols.js'
+import type { kIdentity, kNavigation, kTasks, kUserStore } from '../internal/symbols.js'
+import type { UserStore } from './storage/user-store.js'
+import type { TaskDefinition } from './tasks/task-types.js'
 import type { NavigationFn } from './navigation.js'
 import type { PageIdentity } from '../auth/user.js'
 import type { ResolvedSettings } from '../settings/schema.js'
@@ -23,6 +25,8 @@ export interface PageApp {
     readonly icon?: string
     readonly ui_map_style_url?: string
     readonly ui_map_style_url_dark?: string
+    /** Whether the proxy in front is believed: `st.context.ipAddress` is then the address it reported. */
+    readonly trust_proxy?: boolean
   }
   readonly logger: Logger
   /** `st.secrets` (the app's `app.secrets`; whatever its schema's shape). */
@@ -31,6 +35,10 @@ export interface PageApp {
   readonly [kNavigation]?: NavigationFn | null
   /** The app's OIDC login, for `st.user`, `st.login()` and `st.logout()`. */
   readonly [kIdentity]?: PageIdentity | null
+  /** `app.task(name, fn)`: the app's tasks by name. */
+  readonly [kTasks]?: ReadonlyMap<string, TaskDefinition>
+  /** Where `st.userStorage` keeps users' values (Redis with `redis_url`, else files). */
+  readonly [kUserStore]?: UserStore | null
 }
 
 /** Where page sessions are snapshotted so another replica can resume them (Redis). */

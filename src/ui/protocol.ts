@@ -125,6 +125,10 @@ export type ServerMessage =
       /** Per row: its id (`RowId` of elements.ts), for selection and edits. */
       rowIds: (string | number)[]
     }
+  /** Write (`value`) or delete (null) one of svc's entries of the browser's localStorage (`local`) or sessionStorage (`tab`). */
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'storage'; area: 'local' | 'tab'; key: string; value: string | null }
+  /** Cookies a page wrote, sealed: the browser posts the ticket to `{base}/_stcore/cookie`, whose answer sets them. */
+  | { v: typeof UI_PROTOCOL_VERSION; type: 'cookie'; ticket: string }
 
 /**
  * A node as it travels in a `render` on one connection. The server remembers what it sent last
@@ -150,6 +154,27 @@ const v1 = { v: z.literal(UI_PROTOCOL_VERSION) }
 const after = { ...v1, n: z.number().int().min(1).optional() }
 const json = z.unknown()
 
+/**
+ * What only the browser knows, for `st.context`. A field that breaks its bound reads as unknown
+ * (null) rather than refusing the hello: the page runs either way.
+ */
+export const HelloClient = z.object({
+  /** `navigator.language` (BCP 47). */
+  locale: z.string().max(64).regex(/^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/).nullable().catch(null),
+  /** IANA name (`Intl.DateTimeFormat().resolvedOptions().timeZone`); the server checks it names a zone. */
+  timezone: z.string().max(64).regex(/^[A-Za-z0-9_+\-/]+$/).nullable().catch(null),
+  /** Minutes, as `Date#getTimezoneOffset()` (UTC minus local time). */
+  timezoneOffset: z.number().int().min(-1440).max(1440).nullable().catch(null),
+  url: z.string().max(12_288).nullable().catch(null),
+  theme: z.enum(['light', 'dark']).nullable().catch(null),
+  embedded: z.boolean().catch(false),
+})
+export type HelloClient = z.infer<typeof HelloClient>
+
+/** svc's entries of the browser's storage areas (`st.localStorage`, `st.tabStorage`); their size is bounded by the hello's (64 KiB). */
+const storageArea = z.record(z.string().max(128), z.string().max(64 * 1024))
+export const HelloStorage = z.object({ local: storageArea.optional(), tab: storageArea.optional() })
+
 export const ClientMessage = z.discriminatedUnion('type', [
   /** First message on every (re)connect. `sessionId` resumes a session within its TTL. */
   z.object({
@@ -158,6 +183,8 @@ export const ClientMessage = z.discriminatedUnion('type', [
     sessionId: z.string().max(128).nullable(),
     path: z.string().max(2048),
     query: z.string().max(8192),
+    client: HelloClient.optional().catch(undefined),
+    storage: HelloStorage.optional().catch(undefined),
   }),
   /** A widget changed; `trigger` marks button clicks (true for one run only). */
   z.object({ ...after, type: z.literal('widget'), id: z.string().max(512), value: json, trigger: z.boolean().optional() }),

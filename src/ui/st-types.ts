@@ -3,6 +3,9 @@ import type { ColumnConfigInput } from './st/column-config.js'
 import type { RegisteredSecrets } from '../secrets/register.js'
 import type { StUser } from '../auth/user.js'
 import type { Component } from './components.js'
+import type { TaskDefinition, TaskHandle, TaskOptions } from './tasks/task-types.js'
+import type { Output, ZodSchema } from './storage/checked-value.js'
+import type { CookieOptions, CookieReadOptions } from './storage/cookie-jar.js'
 
 /**
  * The typed surface of `st`, the object a page function receives. Element methods live on
@@ -345,7 +348,64 @@ export interface StContext {
   readonly cookies: Readonly<Record<string, string>>
   /** `X-Request-ID` of the handshake (set by the gateway). */
   readonly requestId: string | undefined
+  /**
+   * The visitor's IP address: the peer the gateway saw, or with `trust_proxy` the address the
+   * proxy in front of svc reported (the last `X-Forwarded-For` entry it added); null when unknown.
+   */
+  readonly ipAddress: string | null
+  /** The browser's language (`navigator.language`, BCP 47, e.g. `en-GB`); null when it did not say. */
+  readonly locale: string | null
+  /** The browser's time zone (IANA, e.g. `Europe/Berlin`); null when it did not say or named no zone. */
+  readonly timezone: string | null
+  /** Minutes between UTC and the browser's local time, as `Date#getTimezoneOffset()` (UTC − local). */
+  readonly timezoneOffset: number | null
+  /** The page's URL as the browser shows it (same host as the page socket, else null). */
+  readonly url: string | null
+  /** The light or dark theme the page showed when it connected. */
+  readonly theme: 'light' | 'dark' | null
+  /** The page runs inside a frame of another page. */
+  readonly isEmbedded: boolean
 }
+
+/**
+ * `st.cookies`: read the browser's cookies, write and delete them. A write reaches the browser
+ * through the page server (`HttpOnly` and `Secure` work); reads in this session see it at once.
+ */
+export interface StCookies {
+  /** The cookie's value as the browser sent it (or as this session wrote it). */
+  get(name: string): string | undefined
+  /** `signed`: only a value this app signed; `schema`: the value checked (JSON, or the plain string). Anything else reads as absent. */
+  get<S extends ZodSchema | undefined = undefined>(name: string, options: CookieReadOptions<S>): (S extends ZodSchema ? Output<S> : string) | undefined
+  /** Strings are written as they are, anything else as JSON (at most 4096 bytes with the attributes). */
+  set(name: string, value: unknown, options?: CookieOptions): void
+  delete(name: string, options?: Pick<CookieOptions, 'path' | 'secure' | 'sameSite'>): void
+  toObject(): Record<string, string>
+}
+
+/** `st.localStorage` (every tab of the browser) and `st.tabStorage` (this tab): svc's entries of the browser's storage. */
+export interface StBrowserStorage {
+  /** The value (JSON-parsed); with a schema, checked: a value it refuses reads as absent. */
+  get(key: string): unknown
+  get<S extends ZodSchema>(key: string, schema: S): Output<S> | undefined
+  has(key: string): boolean
+  keys(): string[]
+  /** JSON-serialisable values; at most 16 KiB of keys and values per area. */
+  set(key: string, value: unknown): void
+  delete(key: string): void
+}
+
+/** `st.userStorage`: values kept per signed-in user across sessions (Redis with `redis_url`, else files). */
+export interface StUserStorage {
+  get(key: string): Promise<unknown>
+  get<S extends ZodSchema>(key: string, schema: S): Promise<Output<S> | undefined>
+  /** At most `ui_user_storage_max_value_bytes` as JSON, `ui_user_storage_max_keys` keys per user. */
+  set(key: string, value: unknown): Promise<void>
+  delete(key: string): Promise<void>
+  keys(): Promise<string[]>
+}
+
+/** `st.context` as a page socket knows it; what it does not say reads as null (and `isEmbedded` false). */
+export type SocketContext = Pick<StContext, 'headers' | 'cookies' | 'requestId'> & Partial<Omit<StContext, 'headers' | 'cookies' | 'requestId'>>
 
 // Widget values and user keys share one bag whose shape the page decides; `any` keeps
 // `st.sessionState.count += 1` as short as in Streamlit.
@@ -389,6 +449,22 @@ export interface St extends StContainer {
    * Throws when no widget with that key was drawn in this run or the last one.
    */
   resetWidget(key: string): void
+  /**
+   * The task of `key` in this session: work that runs outside the page run (on the page server's
+   * task threads) and outlives it, a tab reload and a reconnect. With `options.input` it starts
+   * once per key (when the key has no task yet); else `handle.start(input)` starts it. The page
+   * reruns when the task's status changes; a fragment that called `task` reruns on its progress
+   * and partial results too (docs/pages.md#tasks).
+   */
+  task<I, R, P>(key: string, task: TaskDefinition<I, R, P>, options?: TaskOptions<I>): TaskHandle<I, R, P>
+  /** The browser's cookies, and writes to them (docs/pages.md#storage). */
+  readonly cookies: StCookies
+  /** svc's entries of the browser's localStorage: every tab of this browser, until cleared. */
+  readonly localStorage: StBrowserStorage
+  /** svc's entries of the browser's sessionStorage: this tab, across reloads. */
+  readonly tabStorage: StBrowserStorage
+  /** Values kept for the signed-in user (`st.user`) across sessions; throws when signed out. */
+  readonly userStorage: StUserStorage
 }
 
 // ---- data: selection and editor ----------------------------------------------------------------

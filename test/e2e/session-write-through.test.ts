@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
-import { REPO, startSvc, stopAllTrees, waitGone, type SvcTree } from '../helpers/svc-process.js'
+import { REPO, sigkillTree, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { freePort } from '../helpers/ui-sidecar.js'
 
 /**
@@ -32,15 +32,7 @@ describe.skipIf(!hasRedis)('page sessions are written through to Redis (Chromium
     startSvc({ target: TARGET, noPort: true, args: ['--port', String(port)], env: { SVC_UI_COMMAND: undefined, SVC_REDIS_URL: redis.url, REPLICA: name, SVC_UI_SESSION_TTL_S: '60' } })
 
   async function sigkill(tree: SvcTree): Promise<void> {
-    const pids = tree.treePids()
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL')
-      } catch {
-        // already gone
-      }
-    }
-    expect(await waitGone(pids, 5_000)).toEqual([])
+    expect(await sigkillTree(tree)).toEqual([])
   }
 
   async function clickAndKill(page: Page, tree: SvcTree, expected: number): Promise<number> {

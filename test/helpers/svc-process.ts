@@ -166,6 +166,19 @@ export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
   return tree
 }
 
+/** SIGKILL every process of `tree` at once (a replica dying), and wait until they are gone. */
+export async function sigkillTree(tree: SvcTree, timeoutMs = 5_000): Promise<number[]> {
+  const pids = tree.treePids()
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // already gone
+    }
+  }
+  return waitGone(pids, timeoutMs)
+}
+
 const teardowns: Array<() => Promise<void>> = []
 
 /** Call from afterEach/afterAll: stops every tree started since, verifies nothing is left. */

@@ -10,7 +10,7 @@ import { startAppIdp, type AppIdp } from '../helpers/auth-idp.js'
 import { TestBrowser } from '../helpers/auth-browser.js'
 import { NGINX, startNginx, stopNginx } from '../helpers/nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
-import { REPO, SVC_BIN, startSvc, stopAllTrees, waitGone, type SvcTree } from '../helpers/svc-process.js'
+import { REPO, SVC_BIN, sigkillTree, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { freePort, PageClient, sayHello, textOf } from '../helpers/ui-sidecar.js'
 
 /**
@@ -146,16 +146,8 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('scale-out: two replicas, Redis
     await waitForSnapshot(sessionId, 'Grace')
 
     const victim = replicas[served]
-    const pids = victim.treePids()
     const killedAt = performance.now()
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL')
-      } catch {
-        // already gone
-      }
-    }
-    expect(await waitGone(pids, 5_000)).toEqual([])
+    expect(await sigkillTree(victim)).toEqual([])
     if (c.ws.readyState !== c.ws.CLOSED) await Promise.race([once(c.ws, 'close'), new Promise((_, reject) => setTimeout(() => reject(new Error('the page socket did not close')), 10_000))])
 
     const resumed = await pageClient()

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fork } from 'node:child_process'
+import { optionsLayer, resolveSettings } from '../../src/settings/resolve.js'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { PageClient, SIDECAR_MAIN, freePort, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
@@ -103,6 +104,9 @@ describe('ui sidecar (real process, ws client)', () => {
       env: { ...process.env, SVC_APP: 'test/fixtures/no-such-app.ts', SVC_UI_PORT: String(await freePort()) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
+    // The app went away between the probe and the page server (ui_page_threads 0: it loads the app itself).
+    const settings = resolveSettings([optionsLayer({ target: 'test/fixtures/no-such-app.ts', ui_page_threads: 0 })])
+    proc.send({ svc: 1, type: 'configure', profile: { settings, pages: [], file: 'no-such-app.ts', exportName: 'app', components: { folders: [], frameOrigins: [] } } })
     let stderr = ''
     proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
     const exited = once(proc, 'exit')

@@ -1,7 +1,7 @@
 import { readStateFile, stateFilePath } from '../../../state/state-file.js'
 import { isRunning } from '../../process/process-check.js'
 import { probeBind } from './net-probe.js'
-import { fail, pass, warn, type SettingsCheck } from './types.js'
+import { fail, pass, type SettingsCheck } from './types.js'
 
 function showHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host

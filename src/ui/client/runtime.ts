@@ -5,6 +5,7 @@ import { Connection, type ConnectionStatus } from './connection.js'
 import { RenderDecoder } from './patch.js'
 import { pageHref, pagePathFromLocation, streamUrl, stripQuestionMark } from './url.js'
 import { UI_PROTOCOL_VERSION } from '../protocol-version.js'
+import { clientFacts, postCookieTicket, storedEntries, writeEntry } from './browser-state.js'
 
 export interface Toast {
   id: string
@@ -61,6 +62,8 @@ export class Runtime {
   #socketBase = 0
   /** Per props object of the view: how many sent messages the render that brought it had seen. */
   readonly #seen = new WeakMap<object, number>()
+  /** Cookie tickets that came before the session id they are for. */
+  #tickets: string[] = []
   #state: ViewState
 
   constructor(config: ClientConfig) {
@@ -233,12 +236,15 @@ export class Runtime {
    * a page path that happens to start with the base path unambiguous.
    */
   #hello(): void {
+    const storage = storedEntries(this.config.basePath)
     this.#connection.send({
       v: UI_PROTOCOL_VERSION,
       type: 'hello',
       sessionId: this.#sessionId,
       path: location.pathname,
       query: stripQuestionMark(location.search),
+      client: clientFacts(),
+      ...(storage ? { storage } : {}),
     } satisfies ClientMessage)
   }
 
@@ -272,8 +278,16 @@ export class Runtime {
         const pending = this.#pending
         this.#pending = []
         for (const m of pending) this.#sendNumbered(m)
+        for (const ticket of this.#tickets.splice(0)) void this.#cookie(ticket)
         return
       }
+      case 'storage':
+        writeEntry(this.config.basePath, message.area, message.key, message.value)
+        return
+      case 'cookie':
+        if (this.#inSession) void this.#cookie(message.ticket)
+        else this.#tickets.push(message.ticket)
+        return
       case 'run_state':
         this.#set({ running: message.running })
         return
@@ -315,6 +329,14 @@ export class Runtime {
       case 'dataframe_rows':
         this.#dataframeListeners.get(message.id)?.(message)
         return
+    }
+  }
+
+  async #cookie(ticket: string): Promise<void> {
+    try {
+      await postCookieTicket(this.config.basePath, this.#sessionId!, ticket)
+    } catch (err) {
+      console.warn(`svc: a cookie the page wrote was not set (${(err as Error).message})`)
     }
   }
 

@@ -14,7 +14,8 @@ import { DEFAULT_AUTH_CODE_QUERY_KEY, exchangeAuthCodeFromQuery } from '../../au
 import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
-import type { St, StContext } from '../st-types.js'
+import type { SocketContext, St, StContext } from '../st-types.js'
+import { fullContext } from './socket-context.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import { RunContext, type FragmentSpec, type RunHost } from './run-context.js'
@@ -23,6 +24,14 @@ import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js
 import { UploadStore } from './upload-store.js'
 import { WidgetStore } from './widget-store.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
+import { SessionTasks } from '../tasks/session-tasks.js'
+import type { TaskPort } from '../tasks/task-manager.js'
+import type { TaskDefinition, TaskHandle, TaskOptions } from '../tasks/task-types.js'
+import { BrowserStore, type BrowserStorageSnapshot } from '../storage/browser-storage.js'
+import { CookieJar } from '../storage/cookie-jar.js'
+import type { CookieKeys } from '../storage/cookie-keys.js'
+import { UserStorage } from '../storage/user-storage.js'
+import type { UserStore } from '../storage/user-store.js'
 
 export type Send = (message: ServerMessage) => void
 
@@ -46,6 +55,18 @@ export interface PageSessionOptions {
   navigation?: () => NavigationFn | null
   /** The app's login (`st.user`, `st.login()`); read on every run. */
   identity?: () => PageIdentity | null
+  /** Where `st.task` starts and cancels tasks (the page server's task manager); absent: tasks are refused. */
+  tasks?: TaskPort | null
+  /** `ui_task_max_per_session` (default 4). */
+  maxTasksPerSession?: number
+  /** The keys of the cookies pages write (`st.cookies`); absent: pages cannot write cookies. */
+  cookieKeys?: CookieKeys | null
+  /** The app's root path ('' or '/tools'): cookies' default path. */
+  basePath?: string
+  /** `st.userStorage`'s store (Redis or files); read on every call. */
+  userStore?: () => UserStore | null
+  /** `ui_user_storage_max_value_bytes` and `ui_user_storage_max_keys`. */
+  userStorageLimits?: { maxValueBytes: number; maxKeys: number }
 }
 
 export const DEFAULT_PARTIAL_FLUSH_MS = 100
@@ -57,7 +78,7 @@ const NOT_AVAILABLE_META: PageMeta = Object.freeze({ pageTitle: 'Not available',
 
 const NO_SECRETS: Readonly<Record<string, unknown>> = Object.freeze({})
 
-const EMPTY_CONTEXT: StContext = Object.freeze({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
+const EMPTY_CONTEXT: StContext = fullContext({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
 
 /** Keep the previous run's nodes after what a still-running run emitted, marked stale. */
 function mergePartial(fresh: UiElement[], previous: UiElement[]): UiElement[] {
@@ -123,6 +144,20 @@ export class PageSession implements RunHost {
   #testUser: StUser | null = null
   /** How often each form was cleared on submit: the browser redraws its controls when it changes. */
   readonly #formClears = new Map<string, number>()
+  /** This session's tasks (`st.task`). */
+  readonly tasks: SessionTasks
+  /** Task keys the last page run read at page level, and those each fragment read: who reruns when a task changes. */
+  #pageTaskKeys: ReadonlySet<string> = new Set()
+  readonly #fragmentTaskKeys = new Map<string, ReadonlySet<string>>()
+  /** Keys whose task changed since the last rerun they caused (true: their status changed). */
+  readonly #taskNews = new Map<string, boolean>()
+  /** `st.cookies`, `st.localStorage`, `st.tabStorage`, `st.userStorage`. */
+  readonly cookies: CookieJar
+  readonly localStore: BrowserStore
+  readonly tabStore: BrowserStore
+  readonly userStorage: UserStorage
+  /** Cookie tickets made while no socket was attached: they go out with the next one. */
+  #tickets: string[] = []
 
   constructor(options: PageSessionOptions) {
     this.#opts = options
@@ -130,6 +165,61 @@ export class PageSession implements RunHost {
     this.media = options.media
     this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
     this.query = new QueryState('', () => this.#emit({ v: UI_PROTOCOL_VERSION, type: 'query', query: this.query.toString() }))
+    const invalid = (what: string) => (key: string, reason: string): void => this.#opts.logger.debug({ key, reason }, `ui ${what} value refused by its schema; read as absent`)
+    this.cookies = new CookieJar({
+      keys: options.cookieKeys ?? null,
+      basePath: options.basePath ?? '',
+      sessionId: this.id,
+      handshake: () => this.context.cookies,
+      https: () => this.context.headers['x-forwarded-proto'] === 'https',
+      reserved: () => this.identity?.cookieName ?? null,
+      deliver: (ticket) => {
+        if (this.#send) this.#emit({ v: UI_PROTOCOL_VERSION, type: 'cookie', ticket })
+        else this.#tickets.push(ticket)
+      },
+      invalid: invalid('cookie'),
+    })
+    const emitStorage = (area: 'local' | 'tab', key: string, value: string | null): void => this.#emit({ v: UI_PROTOCOL_VERSION, type: 'storage', area, key, value })
+    this.localStore = new BrowserStore('local', emitStorage, invalid('localStorage'))
+    this.tabStore = new BrowserStore('tab', emitStorage, invalid('tabStorage'))
+    this.userStorage = new UserStorage({
+      store: () => options.userStore?.() ?? null,
+      user: () => this.user,
+      maxValueBytes: options.userStorageLimits?.maxValueBytes ?? 64 * 1024,
+      maxKeys: options.userStorageLimits?.maxKeys ?? 64,
+      invalid: invalid('userStorage'),
+    })
+    this.tasks = new SessionTasks({ sessionId: this.id, port: options.tasks ?? null, maxPerSession: options.maxTasksPerSession ?? 4, changed: (key, status) => this.#taskChanged(key, status) })
+  }
+
+  task<I, R, P>(key: string, task: TaskDefinition<I, R, P>, options: TaskOptions<I>): TaskHandle<I, R, P> {
+    return this.tasks.handle(key, task, options, this.context.requestId ?? null)
+  }
+
+  /**
+   * A task changed. Between runs the part of the page that shows it reruns now: the page when its
+   * status changed and the page read it, else the fragment that read it (progress, partial
+   * results: the page does not rerun). During a run it waits for the run's end.
+   */
+  #taskChanged(key: string, statusChanged: boolean): void {
+    this.#taskNews.set(key, (this.#taskNews.get(key) ?? false) || statusChanged)
+    if (this.#settled && !this.#scheduled) this.#flushTaskNews()
+  }
+
+  #flushTaskNews(): void {
+    let scope: string | null | undefined
+    let statusChanged = false
+    for (const [key, status] of this.#taskNews) {
+      statusChanged ||= status
+      const fragments = [...this.#fragmentTaskKeys].filter(([, keys]) => keys.has(key)).map(([id]) => id)
+      const here = status && this.#pageTaskKeys.has(key) ? null : fragments.length === 1 ? fragments[0]! : fragments.length > 1 ? null : undefined
+      if (here === undefined) continue
+      scope = scope === undefined || scope === here ? here : null
+    }
+    this.#taskNews.clear()
+    if (scope !== undefined && this.attached) this.#schedule(scope)
+    // Nobody shows it now: a changed status still makes the session's snapshot due.
+    else if (statusChanged) this.generation++
   }
 
   get path(): string {
@@ -163,11 +253,13 @@ export class PageSession implements RunHost {
     return this.#lastError
   }
 
-  attach(send: Send, context: StContext): void {
+  attach(send: Send, context: SocketContext): void {
     this.#send = send
     this.#received = 0
     this.#reflected = 0
-    this.context = context
+    this.context = fullContext(context)
+    this.cookies.reset()
+    for (const ticket of this.#tickets.splice(0)) send({ v: UI_PROTOCOL_VERSION, type: 'cookie', ticket })
   }
 
   detach(): void {
@@ -177,7 +269,10 @@ export class PageSession implements RunHost {
   }
 
   /** First message of a connection: where the browser is. */
-  start(path: string, query: string): void {
+  start(path: string, query: string, storage?: BrowserStorageSnapshot): void {
+    // The browser's storage as it is now (another tab may have changed localStorage meanwhile).
+    this.localStore.load(storage?.local)
+    this.tabStore.load(storage?.tab)
     this.#path = path
     this.query.reset(query)
     this.requestRerun()
@@ -188,7 +283,7 @@ export class PageSession implements RunHost {
     const seq = (this.#received = ('n' in msg ? msg.n : undefined) ?? this.#received + 1)
     switch (msg.type) {
       case 'hello':
-        this.start(msg.path, msg.query)
+        this.start(msg.path, msg.query, msg.storage)
         return
       case 'widget': {
         const queued = this.widgets.queue(msg.id, msg.value, msg.trigger === true, null, seq)
@@ -352,6 +447,10 @@ export class PageSession implements RunHost {
 
   #settle(): void {
     this.#settled = true
+    if (this.#taskNews.size > 0 && this.#send !== null) {
+      this.#flushTaskNews()
+      if (!this.#settled) return
+    }
     const waiters = this.#waiters
     this.#waiters = []
     for (const w of waiters) w()
@@ -455,6 +554,9 @@ export class PageSession implements RunHost {
     this.#fragments = ctx.fragments
     this.#widgetFragment = new Map()
     for (const id of ctx.fragments.keys()) this.#claimWidgets(id, ctx.rendered)
+    this.#pageTaskKeys = keysIn(ctx.taskReads, null)
+    this.#fragmentTaskKeys.clear()
+    for (const id of ctx.fragments.keys()) this.#fragmentTaskKeys.set(id, keysIn(ctx.taskReads, id))
     if (this.attached) this.#syncTimers(ctx.fragments)
     this.#tail(runId, page, meta, outcome, switchTo)
   }
@@ -541,6 +643,7 @@ export class PageSession implements RunHost {
     this.widgets.revisions.stamp([...this.#previous.main, ...this.#previous.sidebar])
     for (const [w, f] of this.#widgetFragment) if (f === id) this.#widgetFragment.delete(w)
     this.#claimWidgets(id, ctx.rendered)
+    this.#fragmentTaskKeys.set(id, keysIn(ctx.taskReads, id))
     this.#tail(runId, this.#lastPage, this.#lastMeta, outcome, switchTo)
   }
 
@@ -667,6 +770,13 @@ export class PageSession implements RunHost {
       totalRows: table.rows.length, sort: view.sort, rows: view.rows, rowIds: view.rowIds,
     })
   }
+}
+
+/** The task keys a run read in `scope` (null: at page level). */
+function keysIn(reads: ReadonlyMap<string, ReadonlySet<string | null>>, scope: string | null): ReadonlySet<string> {
+  const out = new Set<string>()
+  for (const [key, where] of reads) if (where.has(scope)) out.add(key)
+  return out
 }
 
 /** Element props are closed interfaces; on the wire they are the protocol's open records. */

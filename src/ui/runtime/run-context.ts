@@ -3,13 +3,14 @@ import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
 import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'
-import type { St, StContext } from '../st-types.js'
+import type { St, StBrowserStorage, StContext, StCookies, StUserStorage } from '../st-types.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageIdentity, StUser } from '../../auth/user.js'
 import { sameValue } from '../st/values.js'
 import { RunAborted } from './signals.js'
 import type { UploadStore } from './upload-store.js'
 import type { WidgetMeta, WidgetStore } from './widget-store.js'
+import type { TaskDefinition, TaskHandle, TaskOptions } from '../tasks/task-types.js'
 
 /** What a run needs from its session. */
 export interface RunHost {
@@ -38,6 +39,12 @@ export interface RunHost {
   formClears(formId: string): number
   /** Logs a page exception (thrown or passed to `st.exception`) and returns what the visitor may see of it. */
   exceptionProps(error: unknown): ExceptionProps
+  readonly cookies: StCookies
+  readonly localStore: StBrowserStorage
+  readonly tabStore: StBrowserStorage
+  readonly userStorage: StUserStorage
+  /** `st.task(key, task, options)`: the key's task, started when `options.input` is given and the key has none. */
+  task<I, R, P>(key: string, task: TaskDefinition<I, R, P>, options: TaskOptions<I>): TaskHandle<I, R, P>
 }
 
 export interface WidgetSpec<V> {
@@ -101,6 +108,8 @@ export class RunContext {
   version = 0
   /** Fragments this run drew, by node id. */
   readonly fragments = new Map<string, FragmentSpec>()
+  /** Task keys this run read (`st.task`), and where: null at page level, else the fragment's id. */
+  readonly taskReads = new Map<string, Set<string | null>>()
   /** Makes the `st` of a fragment (set by `createSt`, which owns the `st` classes). */
   stFor: ((target: { id: string; list: UiElement[] }) => St) | null = null
 

@@ -7,14 +7,18 @@ import { parseClientMessage, UI_PROTOCOL_VERSION, type ClientMessage, type Serve
 import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../close-codes.js'
 import { PageDirectory } from '../runtime/page-directory.js'
 import { PageSession } from '../runtime/page-session.js'
-import type { StContext } from '../st-types.js'
+import type { SocketContext } from '../st-types.js'
+import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
 import type { UploadIn, UploadOutcome } from './page-thread-messages.js'
-import { kIdentity, kNavigation } from '../../internal/symbols.js'
+import { kIdentity, kNavigation, kUserStore } from '../../internal/symbols.js'
+import type { CookieKeys } from '../storage/cookie-keys.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
 import { stripBase } from './ws-endpoint.js'
+import type { TaskPort } from '../tasks/task-manager.js'
+import type { TaskRecord } from '../tasks/task-types.js'
 
 /** Where a page session's output goes: the browser's socket, or the main thread that holds it. */
 export interface SessionOutput {
@@ -44,7 +48,7 @@ export interface BoundSession {
 export interface SessionHost {
   readonly size: number
   /** Open or resume `requestedId`, send the `session` message, start the first run. */
-  open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession>
+  open(hello: { requestedId: string | null; path: string; query: string; storage?: BrowserStorageSnapshot }, context: SocketContext, out: SessionOutput): Promise<BoundSession>
   /** Keep an uploaded file for its session until its `fileUploader` names it. */
   upload(upload: UploadIn): Promise<UploadOutcome>
   /** Write what sessions hold (snapshots) and end them. */
@@ -84,6 +88,14 @@ export class LocalSessions extends Lifecycle implements SessionHost {
     overrides: Readonly<Record<string, unknown>>
     snapshots: PageSnapshots | null
     onDrop?: (id: string) => void
+    /** The page server's tasks (`st.task`); null: pages cannot start tasks here. */
+    tasks?: TaskPort | null
+    /** `ui_task_max_per_session`. */
+    maxTasksPerSession?: number
+    /** The keys of the cookies pages write. */
+    cookieKeys?: CookieKeys | null
+    /** `ui_user_storage_max_value_bytes` and `ui_user_storage_max_keys`. */
+    userStorageLimits?: { maxValueBytes: number; maxKeys: number }
   }) {
     super()
     this.#directory = new PageDirectory(options.app.pages)
@@ -109,6 +121,12 @@ export class LocalSessions extends Lifecycle implements SessionHost {
           ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
           navigation: () => this.#app[kNavigation] ?? null,
           identity: () => this.#app[kIdentity] ?? null,
+          tasks: options.tasks ?? null,
+          cookieKeys: options.cookieKeys ?? null,
+          basePath: options.basePath,
+          userStore: () => this.#app[kUserStore] ?? null,
+          ...(options.userStorageLimits ? { userStorageLimits: options.userStorageLimits } : {}),
+          ...(options.maxTasksPerSession === undefined ? {} : { maxTasksPerSession: options.maxTasksPerSession }),
         }),
     })
   }
@@ -126,7 +144,7 @@ export class LocalSessions extends Lifecycle implements SessionHost {
     return this.#directory
   }
 
-  async open(hello: { requestedId: string | null; path: string; query: string }, context: StContext, out: SessionOutput): Promise<BoundSession> {
+  async open(hello: { requestedId: string | null; path: string; query: string; storage?: BrowserStorageSnapshot }, context: SocketContext, out: SessionOutput): Promise<BoundSession> {
     const { session, restored } = await this.#manager.open(hello.requestedId)
     const previous = this.#sockets.get(session.id)
     this.#sockets.set(session.id, out)
@@ -145,7 +163,7 @@ export class LocalSessions extends Lifecycle implements SessionHost {
       }, context)
       out.send({ v: UI_PROTOCOL_VERSION, type: 'session', sessionId: session.id, restored })
       this.#logger.info({ restored, session_count: this.#manager.size }, 'ui session connected')
-      session.start(hello.path, hello.query)
+      session.start(hello.path, hello.query, hello.storage)
       return {
         id: session.id,
         handle: (bytes: Uint8Array, done: () => void) => {
@@ -171,6 +189,11 @@ export class LocalSessions extends Lifecycle implements SessionHost {
         },
       }
     })
+  }
+
+  /** News of a task from the page server's task manager, for the session that owns the key. */
+  taskUpdate(sessionId: string, key: string, record: TaskRecord | null): void {
+    this.#manager.get(sessionId)?.tasks.apply(key, record)
   }
 
   async upload(upload: UploadIn): Promise<UploadOutcome> {

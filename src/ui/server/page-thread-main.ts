@@ -13,6 +13,7 @@ import { BEAT_MS, type FromPageThread, type PageThreadData, type ToPageThread } 
 import { PageSnapshots } from './session-snapshots.js'
 import type { PageServerApp } from '../page-app.js'
 import { MainThreadSnapshots } from './thread-snapshots.js'
+import { CookieKeys } from '../storage/cookie-keys.js'
 
 // One page thread of the sidecar's pool (page-thread-pool.ts): it loads the app itself and runs
 // the page sessions the main thread routes here; sockets and HTTP stay in the main thread, which
@@ -67,6 +68,16 @@ const host = new LocalSessions({
   overrides: overridesFromEnv(),
   snapshots: new PageSnapshots({ backend: redis ?? local!, ttlSeconds: settings.ui_session_ttl_s, logger }),
   onDrop: (sessionId) => post({ t: 'gone', sessionId }),
+  // Tasks run on the page server's task threads; the main thread's task manager holds them.
+  tasks: {
+    start: (sessionId, key, request) => post({ t: 'task_start', sessionId, key, request }),
+    cancel: (sessionId, key) => post({ t: 'task_cancel', sessionId, key }),
+    forget: (sessionId, key) => post({ t: 'task_forget', sessionId, key }),
+    sync: (sessionId, keys) => post({ t: 'task_sync', sessionId, keys: [...keys] }),
+  },
+  maxTasksPerSession: settings.ui_task_max_per_session,
+  cookieKeys: new CookieKeys(settings.cookie_secret, data.ticketKey ?? CookieKeys.randomFallback()),
+  userStorageLimits: { maxValueBytes: settings.ui_user_storage_max_value_bytes, maxKeys: settings.ui_user_storage_max_keys },
 })
 void redis?.probe()
 const conns = new Map<number, BoundSession | Promise<BoundSession | null>>()
@@ -134,6 +145,9 @@ port.on('message', (m: ToPageThread) => {
       return
     case 'handover':
       void host.handover().finally(() => post({ t: 'handed_over' }))
+      return
+    case 'task':
+      host.taskUpdate(m.sessionId, m.key, m.record)
       return
     case 'close':
       clearInterval(beat)

@@ -1,6 +1,9 @@
 import type { AppProfile } from '../../../ipc/messages.js'
 import type { DevLoadError } from '../protocol.js'
-import type { StContext } from '../st-types.js'
+import type { SocketContext } from '../st-types.js'
+import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
+import type { TaskStartRequest } from '../tasks/task-manager.js'
+import type { TaskRecord } from '../tasks/task-types.js'
 
 /** What a page thread starts with (`workerData`). */
 export interface PageThreadData {
@@ -11,6 +14,8 @@ export interface PageThreadData {
   devMode: boolean
   /** The app module's file, named in a load error's report (`svc dev --reload` shows it in the browser). */
   appFile: string
+  /** The page server's cookie-ticket key when `cookie_secret` is not set (base64), shared by every thread. */
+  ticketKey?: string
 }
 
 /** A file posted to the upload endpoint, on its way to the session's thread. */
@@ -25,7 +30,7 @@ export type UploadOutcome = { ok: true; ref: string } | { ok: false; status: 400
 
 /** Main thread → page thread. `conn` numbers one page socket of the main thread. */
 export type ToPageThread =
-  | { t: 'open'; conn: number; requestedId: string | null; path: string; query: string; context: StContext }
+  | { t: 'open'; conn: number; requestedId: string | null; path: string; query: string; context: SocketContext; storage?: BrowserStorageSnapshot }
   /** One client message as the socket delivered it (UTF-8 JSON, parsed in the thread). */
   | { t: 'msg'; conn: number; bytes: Uint8Array }
   | { t: 'release'; conn: number }
@@ -34,6 +39,8 @@ export type ToPageThread =
   | { t: 'handover' }
   | { t: 'snapshot_value'; id: number; value: string | null }
   | { t: 'close' }
+  /** News of a task of a session on this thread (null: the page server does not know the key). */
+  | { t: 'task'; sessionId: string; key: string; record: TaskRecord | null }
 
 /** The snapshot store calls a page thread makes to the main thread (when there is no Redis). */
 export type SnapshotCall =
@@ -69,6 +76,11 @@ export type FromPageThread =
   | { t: 'beat'; running: number; heap: number }
   | { t: 'handed_over' }
   | { t: 'closed' }
+  /** What a session asks of the page server's tasks (its `TaskPort`). */
+  | { t: 'task_start'; sessionId: string; key: string; request: TaskStartRequest }
+  | { t: 'task_cancel'; sessionId: string; key: string }
+  | { t: 'task_forget'; sessionId: string; key: string }
+  | { t: 'task_sync'; sessionId: string; keys: string[] }
 
 /** A page thread reports this often that its event loop turns. */
 export const BEAT_MS = 50

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import { SvcError } from '../../errors.js'
 import type { MediaStore } from '../media-store.js'
 import type { DevLoadError } from '../protocol.js'
-import type { StContext } from '../st-types.js'
+import type { SocketContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
 import type { FromPageThread, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
 import type { AppProfile } from '../../../ipc/messages.js'
@@ -13,6 +13,8 @@ import { unexplainedLoadError } from './dev-load-error.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
+import type { TaskManager } from '../tasks/task-manager.js'
+import type { TaskRecord } from '../tasks/task-types.js'
 import { ThreadSlots } from './thread-slots.js'
 import type { PageServerStats } from '../../../ipc/messages.js'
 
@@ -40,6 +42,10 @@ export interface PageThreadPoolOptions {
   media: MediaStore
   /** `ui_run_timeout_s` in ms; 0 = none. */
   runTimeoutMs: number
+  /** The page server's tasks: page threads start and cancel them here, and get their news. */
+  tasks?: TaskManager | null
+  /** `ui_session_ttl_s` in ms: how long the tasks of a session whose thread crashed wait for it to come back. */
+  sessionTtlMs?: number
   /** `ui_page_thread_max_memory_mb` in bytes: a thread whose heap passes it is recycled; 0 = never. */
   maxHeapBytes?: number
   /** `recycle_check_interval_s` in ms. */
@@ -66,6 +72,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #logger: Logger
   readonly #media: MediaStore
   readonly #runTimeoutMs: number
+  readonly #tasks: TaskManager | null
+  readonly #sessionTtlMs: number
   readonly #maxHeapBytes: number
   readonly #recycleCheckMs: number
   #lastRecycleCheck = 0
@@ -88,8 +96,15 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     this.#logger = options.logger
     this.#media = options.media
     this.#runTimeoutMs = options.runTimeoutMs
+    this.#tasks = options.tasks ?? null
+    this.#sessionTtlMs = options.sessionTtlMs ?? 120_000
     this.#maxHeapBytes = options.maxHeapBytes ?? 0
     this.#recycleCheckMs = options.recycleCheckMs ?? 5_000
+  }
+
+  /** News of a task for the thread that holds its session (none holds it now: the session's next restore syncs it). */
+  deliverTask(sessionId: string, key: string, record: TaskRecord | null): void {
+    this.#bySession.get(sessionId)?.post({ t: 'task', sessionId, key, record })
   }
 
   /**
@@ -135,7 +150,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     return ready.length > 0 && ready.every((t) => t.stalledFor(now) > limit)
   }
 
-  open(hello: Hello, context: StContext, out: SessionOutput): Promise<BoundSession> {
+  open(hello: Hello, context: SocketContext, out: SessionOutput): Promise<BoundSession> {
     this.warm()
     return new Promise<BoundSession>((resolve, reject) => {
       const conn: Conn = { id: this.#nextConn++, out, hello, context, opened: resolve, failed: reject, placements: 0, sessionId: null, runSince: null, runPage: null, acks: [] }
@@ -232,7 +247,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     void thread.ready.then(
       () => {
         thread.pendingOpens--
-        thread.post({ t: 'open', conn: conn.id, requestedId: conn.hello.requestedId, path: conn.hello.path, query: conn.hello.query, context: conn.context })
+        const { storage } = conn.hello
+        thread.post({ t: 'open', conn: conn.id, requestedId: conn.hello.requestedId, path: conn.hello.path, query: conn.hello.query, context: conn.context, ...(storage ? { storage } : {}) })
       },
       // The thread did not load; its exit places the session again.
       () => thread.pendingOpens--,
@@ -307,6 +323,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         if (previous && previous !== thread) previous.sessions.delete(m.sessionId)
         this.#bySession.set(m.sessionId, thread)
         thread.sessions.add(m.sessionId)
+        this.#tasks?.attach(m.sessionId)
         if (!conn?.opened) {
           thread.conns.delete(m.conn)
           thread.post({ t: 'release', conn: m.conn })
@@ -324,9 +341,26 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         return
       }
       case 'gone':
-        if (this.#bySession.get(m.sessionId) === thread) this.#bySession.delete(m.sessionId)
+        if (this.#bySession.get(m.sessionId) === thread) {
+          this.#bySession.delete(m.sessionId)
+          this.#tasks?.endSession(m.sessionId)
+        }
         thread.sessions.delete(m.sessionId)
         this.#resumes.delete(m.sessionId)
+        return
+      case 'task_start':
+        this.#tasks?.start(m.sessionId, m.key, m.request)
+        return
+      case 'task_cancel':
+        this.#tasks?.cancel(m.sessionId, m.key)
+        return
+      case 'task_forget':
+        this.#tasks?.forget(m.sessionId, m.key)
+        return
+      case 'task_sync':
+        // A session restored on this thread (before it reports `opened`): its news goes here.
+        this.#bySession.set(m.sessionId, thread)
+        this.#tasks?.sync(m.sessionId, m.keys)
         return
       case 'uploaded':
         thread.uploads.get(m.id)?.(m.outcome)
@@ -379,7 +413,12 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     thread.exited(code)
     const index = this.#threads.indexOf(thread)
     if (index >= 0) this.#threads.splice(index, 1)
-    for (const id of thread.sessions) if (this.#bySession.get(id) === thread) this.#bySession.delete(id)
+    for (const id of thread.sessions) {
+      if (this.#bySession.get(id) !== thread) continue
+      this.#bySession.delete(id)
+      // Its socket may not come back for it: its tasks end with it unless another thread opens it in time.
+      if (!this.closed && thread.retired !== 'close') this.#tasks?.detach(id, this.#sessionTtlMs)
+    }
     this.#slots.release(thread, this.#endOf(thread, code, wasReady))
     if (this.closed || thread.retired === 'close') return
     if (thread.retired === null && wasReady) {

@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks'
 import { Worker, type ResourceLimits } from 'node:worker_threads'
 import { SvcError, type SvcErrorCode } from '../../errors.js'
 import type { DevLoadError } from '../protocol.js'
-import type { StContext } from '../st-types.js'
+import type { SocketContext } from '../st-types.js'
+import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
 import type { BoundSession, SessionOutput } from './local-sessions.js'
 import { BUSY_AFTER_MS, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
 import type { AppProfile } from '../../../ipc/messages.js'
@@ -23,6 +24,8 @@ export interface Hello {
   requestedId: string | null
   path: string
   query: string
+  /** svc's entries of the browser's storage areas. */
+  storage?: BrowserStorageSnapshot
 }
 
 /** One page socket as the main thread knows it, bound to a session on a thread. */
@@ -30,7 +33,7 @@ export interface Conn {
   readonly id: number
   readonly out: SessionOutput
   readonly hello: Hello
-  readonly context: StContext
+  readonly context: SocketContext
   /** While the session opens: settle `open()`. */
   opened: ((bound: BoundSession) => void) | null
   failed: ((err: Error) => void) | null

@@ -97,6 +97,7 @@ export class SessionManager {
     for (const [k, v] of snapshot.state) session.state[k] = v
     // Checked by each widget (type, options, bounds) before the page sees it, like a browser value.
     for (const [k, v] of snapshot.widgets) session.widgets.restore(k, v)
+    session.tasks.restore(snapshot.tasks)
     this.#sessions.set(id, { session, expiry: null })
     this.#logger.info({ session_count: this.#sessions.size, state_keys: snapshot.state.size }, 'ui session resumed from its snapshot')
     return session

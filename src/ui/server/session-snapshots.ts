@@ -1,6 +1,9 @@
 import { deserialize, serialize } from 'node:v8'
 import type { Logger } from 'pino'
 import type { PageSession } from '../runtime/page-session.js'
+import { z } from '../../internal/zod.js'
+import { svcTaskFailure } from '../tasks/task-runner.js'
+import type { TaskRecord } from '../tasks/task-types.js'
 
 /**
  * Where page-session snapshots go so another replica can resume a session whose replica died:
@@ -15,11 +18,15 @@ export interface SnapshotBackend {
 
 /** A snapshot larger than this is not written (the previous one stays); warned once per session. */
 export const MAX_SNAPSHOT_BYTES = 256 * 1024
+/** A task record larger than this (its result, its partial result) goes into the snapshot without them. */
+export const MAX_TASK_SNAPSHOT_BYTES = 128 * 1024
 
 interface SnapshotData {
   v: 1
   state: [string, Buffer][]
   widgets: [string, Buffer][]
+  /** `st.task` records by key (absent in snapshots written before tasks existed). */
+  tasks?: [string, Buffer][]
 }
 
 /**
@@ -49,6 +56,7 @@ export class PageSnapshots {
       v: 1,
       state: this.#entries(session.id, 'sessionState', Object.entries(session.state), widgetKeys),
       widgets: this.#entries(session.id, 'widget', session.widgets.values.entries()),
+      tasks: [...session.tasks.entries()].map(([key, record]) => [key, taskBytes(record)]),
     }
     const encoded = serialize(data).toString('base64')
     if (encoded.length > MAX_SNAPSHOT_BYTES) {
@@ -67,7 +75,7 @@ export class PageSnapshots {
     await this.#backend.expire(key(sessionId), this.#ttlSeconds)
   }
 
-  async load(sessionId: string): Promise<{ state: Map<string, unknown>; widgets: Map<string, unknown> } | null> {
+  async load(sessionId: string): Promise<{ state: Map<string, unknown>; widgets: Map<string, unknown>; tasks: Map<string, TaskRecord> } | null> {
     const raw = await this.#backend.get(key(sessionId))
     if (raw === null) return null
     let data: SnapshotData
@@ -77,7 +85,12 @@ export class PageSnapshots {
       return null
     }
     if (data?.v !== 1 || !Array.isArray(data.state) || !Array.isArray(data.widgets)) return null
-    return { state: decodeEntries(data.state), widgets: decodeEntries(data.widgets) }
+    const tasks = new Map<string, TaskRecord>()
+    for (const [k, v] of decodeEntries(Array.isArray(data.tasks) ? data.tasks : [])) {
+      const record = TaskRecordSchema.safeParse(v)
+      if (record.success) tasks.set(k, record.data as TaskRecord)
+    }
+    return { state: decodeEntries(data.state), widgets: decodeEntries(data.widgets), tasks }
   }
 
   async delete(sessionId: string): Promise<void> {
@@ -110,6 +123,39 @@ export class PageSnapshots {
     this.#logger.warn({ key: what.slice(what.indexOf(':') + 1) }, message)
   }
 }
+
+/**
+ * A task record for the snapshot. One too large to go whole keeps its status and progress: a
+ * result left behind turns into an error that says so (the page shows it instead of a result it
+ * does not have); a running task's partial result is left out.
+ */
+function taskBytes(record: TaskRecord): Buffer {
+  const whole = serialize(record)
+  if (whole.byteLength <= MAX_TASK_SNAPSHOT_BYTES) return whole
+  const { partial: _partial, result: _result, ...rest } = record
+  if (record.status !== 'done') return serialize(rest)
+  const kib = Math.round(whole.byteLength / 1024)
+  return serialize({
+    ...rest,
+    status: 'error',
+    error: svcTaskFailure('TaskResultNotKept', `The task finished, but its result (${kib} KiB) is larger than a session keeps for another server (${MAX_TASK_SNAPSHOT_BYTES / 1024} KiB), so it stayed on the server that ran it. Start the task again.`, null),
+  } satisfies TaskRecord)
+}
+
+/** A task record read back from a snapshot: checked before the session trusts its shape. */
+const TaskRecordSchema = z.object({
+  run: z.string(),
+  name: z.string(),
+  status: z.enum(['idle', 'queued', 'running', 'done', 'error', 'cancelled']),
+  progress: z.number().min(0).max(1).nullable(),
+  message: z.string().nullable(),
+  partial: z.unknown().optional(),
+  result: z.unknown().optional(),
+  error: z.object({ name: z.string(), message: z.string(), stack: z.string().nullable(), hidden: z.boolean(), requestId: z.string().nullable() }).nullable(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  outlive: z.boolean(),
+})
 
 function key(sessionId: string): string {
   return `page-session:${sessionId}`

@@ -17,6 +17,9 @@ import type { DevLoadError, DevTypeErrors } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
 import { ClientAssets, clientDir } from './static-files.js'
 import { UiServer, type PageSite } from './ui-server.js'
+import { TaskManager, type TaskDelivery } from '../tasks/task-manager.js'
+import { TaskThreadPool } from './task-thread-pool.js'
+import { CookieKeys } from '../storage/cookie-keys.js'
 
 /** What the bundled sidecar reads from its environment (set by the supervisor). */
 export interface SidecarEnv {
@@ -66,13 +69,24 @@ export type PagesReload = { moved: number; ms: number } | { failed: DevLoadError
  * supervisor asks for (`svc reload`, a dev save) replaces the page threads (fresh isolates).
  */
 export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promise<RunningSidecar> {
-  const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
+  // Cookie tickets are sealed with cookie_secret, or without one with this key of the page server's.
+  const ticketKey = CookieKeys.randomFallback()
+  const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode, ticketKey }
   const loaded = profile.settings.ui_page_threads === 0 ? await loadInProcess(env.target) : null
   const settings = profile.settings
   const logger = childLogger(createRootLogger(settings), 'svc.ui')
   const showErrorDetails = settings.show_error_details ?? env.devMode
   const media = new MediaStore({ basePath: env.basePath })
   const assets = new ClientAssets(clientDir())
+  // Tasks (`st.task`) run on task threads of their own, whichever thread runs the sessions.
+  const taskThreads = new TaskThreadPool({ size: settings.ui_task_threads, data: { target: env.target, cwd: data.cwd, devMode: env.devMode }, logger })
+  let deliver: TaskDelivery = () => undefined
+  const tasks = new TaskManager({
+    executor: taskThreads,
+    deliver: (sessionId, key, record) => deliver(sessionId, key, record),
+    limits: { maxRunning: settings.ui_task_max_running, maxPerSession: settings.ui_task_max_per_session, timeoutMs: settings.ui_task_timeout_s * 1000 },
+    logger,
+  })
   const pool = loaded
     ? null
     : new PageThreadPool({
@@ -83,8 +97,12 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
         runTimeoutMs: settings.ui_run_timeout_s * 1000,
         maxHeapBytes: settings.ui_page_thread_max_memory_mb * 1024 * 1024,
         recycleCheckMs: settings.recycle_check_interval_s * 1000,
+        tasks,
+        sessionTtlMs: settings.ui_session_ttl_s * 1000,
       })
-  const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails }) : null
+  const cookieKeys = new CookieKeys(settings.cookie_secret, ticketKey)
+  const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails, tasks, cookieKeys }) : null
+  deliver = pool ? (sessionId, key, record) => pool.deliverTask(sessionId, key, record) : (sessionId, key, record) => local!.taskUpdate(sessionId, key, record)
   const server = new UiServer({
     site: siteOf(profile),
     sessions: pool ?? local!,
@@ -98,6 +116,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
     assets,
     maxMessageBytes: settings.ui_max_message_bytes,
     maxUploadBytes: settings.ui_max_upload_bytes,
+    cookieKeys,
   })
   // A reload that does not load leaves the running code serving; under `svc dev --reload` it goes
   // to the browser overlay. The supervisor prints (or answers `svc reload` with) the one line for it.
@@ -113,6 +132,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
       if ('failed' in result) return failed(result.failed)
       server.setSite(siteOf(result.profile))
       server.showDevError(null)
+      taskThreads.retireAll()
       const ms = Math.round(performance.now() - started)
       logger.debug({ moved: result.moved, ms }, 'ui reload: fresh page threads; sessions continue there')
       return { moved: result.moved, ms }
@@ -120,6 +140,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
     const loaded = await (await import('./dev-reload.js')).loadAppModule(profile.file, profile.exportName)
     if ('error' in loaded) return failed(loaded.error)
     const reran = local!.replaceApp(loaded.app)
+    taskThreads.retireAll()
     server.setSite({ settings: loaded.app.settings, pages: local!.directory })
     server.showDevError(null)
     logger.debug({ reran }, 'ui reload: sessions rerun')
@@ -147,6 +168,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
     async close() {
       await reloading
       await server.close()
+      await tasks.close()
     },
   }
 }
@@ -154,7 +176,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
 interface InProcess {
   app: PageServerApp
   /** The page sessions, run in this thread. */
-  sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean }): Promise<LocalSessions>
+  sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean; tasks: TaskManager; cookieKeys: CookieKeys }): Promise<LocalSessions>
 }
 
 /**
@@ -168,7 +190,7 @@ async function loadInProcess(target: string): Promise<InProcess> {
   const settings = app.settings
   return {
     app,
-    async sessions({ media, logger, basePath, showErrorDetails }) {
+    async sessions({ media, logger, basePath, showErrorDetails, tasks, cookieKeys }) {
       const [{ LocalSessions }, { getClient }, { overridesFromEnv }, { PageSnapshots }] = await Promise.all([
         import('./local-sessions.js'),
         import('../../client/api-client.js'),
@@ -189,6 +211,11 @@ async function loadInProcess(target: string): Promise<InProcess> {
         showErrorDetails,
         overrides: overridesFromEnv(),
         snapshots: redis ? new PageSnapshots({ backend: redis, ttlSeconds: settings.ui_session_ttl_s, logger }) : null,
+        tasks,
+        maxTasksPerSession: settings.ui_task_max_per_session,
+        onDrop: (id) => tasks.endSession(id),
+        cookieKeys,
+        userStorageLimits: { maxValueBytes: settings.ui_user_storage_max_value_bytes, maxKeys: settings.ui_user_storage_max_keys },
       })
     },
   }

@@ -19,6 +19,8 @@ import { sendCompressible } from './compress-body.js'
 import { appPageCsp } from './page-csp.js'
 import { answerInternalError, refuseUpgrade } from './request-failure.js'
 import { handleUpload, UPLOAD_PATH } from './uploads.js'
+import { COOKIE_PATH, handleCookieTicket } from './cookie-endpoint.js'
+import type { CookieKeys } from '../storage/cookie-keys.js'
 import { servePageSocket, stripBase } from './ws-endpoint.js'
 import { SvcError } from '../../errors.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
@@ -58,6 +60,8 @@ export interface UiServerOptions {
   maxMessageBytes: number
   /** `ui_max_upload_bytes`: the largest file one upload request may carry (0 = no limit). */
   maxUploadBytes: number
+  /** Opens the cookie tickets pages hand the browser (`st.cookies`). */
+  cookieKeys?: CookieKeys
 }
 const HEALTH = '/_stcore/health'
 const STREAM = '/_stcore/stream'
@@ -230,6 +234,10 @@ export class UiServer extends Lifecycle {
       await handleUpload(req, res, { sessions: this.#sessions, maxBytes: this.#opts.maxUploadBytes })
       return
     }
+    if (path === base + COOKIE_PATH && this.#opts.cookieKeys) {
+      await handleCookieTicket(req, res, this.#opts.cookieKeys)
+      return
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed\n')
       return
@@ -368,6 +376,7 @@ export class UiServer extends Lifecycle {
           maxMessageBytes: this.#opts.maxMessageBytes,
           loadFailing: () => this.#devError !== null,
           whenLoads: (then) => void this.#waitingForLoad.push(then),
+          trustProxy: this.#site.settings.trust_proxy ?? false,
         })
       } catch (err) {
         this.#opts.logger.error({ err }, 'ui page socket could not be served')

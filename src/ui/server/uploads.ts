@@ -62,7 +62,7 @@ export async function handleUpload(req: IncomingMessage, res: ServerResponse, de
 }
 
 /** The body in one buffer of its own, or why not; at most `limit` bytes are ever held (0 = no limit). */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large' | 'aborted'> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large' | 'aborted'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
     let total = 0
@@ -92,7 +92,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
   })
 }
 
-function reply(res: ServerResponse, status: number, body: object): void {
+/** A JSON answer of the page server's own endpoints (uploads, cookie tickets). */
+export function reply(res: ServerResponse, status: number, body: object): void {
   if (res.headersSent || res.destroyed) return
   const text = JSON.stringify(body)
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })

@@ -6,7 +6,9 @@ import { WebSocket } from 'ws'
 import { runWithRequestId } from '../../logging/context.js'
 import { startHeartbeat } from '../../internal/ws-heartbeat.js'
 import { parseClientMessage, type ServerMessage } from '../protocol.js'
-import type { StContext } from '../st-types.js'
+import type { SocketContext } from '../st-types.js'
+import { clientAddress, helloContext } from '../runtime/socket-context.js'
+import type { ClientMessage } from '../protocol.js'
 import type { BoundSession, SessionHost } from './local-sessions.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 
@@ -52,14 +54,15 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out
 }
 
-/** `st.context` from the handshake request. */
-export function handshakeContext(req: IncomingMessage): StContext {
+/** `st.context` from the handshake request (`trustProxy`: the `trust_proxy` setting, for the visitor's address). */
+export function handshakeContext(req: IncomingMessage, trustProxy = false): SocketContext {
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
   return Object.freeze({
     headers: Object.freeze(headers),
     cookies: Object.freeze(parseCookies(headers.cookie)),
     requestId: resolveRequestId(headers['x-request-id']),
+    ipAddress: clientAddress(headers['x-forwarded-for'], req.socket.remoteAddress, trustProxy),
   })
 }
 
@@ -83,9 +86,11 @@ export function servePageSocket(
     loadFailing?: () => boolean
     /** Dev: call `then` once the app loads again (the next good save). */
     whenLoads?: (then: () => void) => void
+    /** `trust_proxy`: the visitor's address is the one the proxy in front reported. */
+    trustProxy?: boolean
   },
 ): void {
-  const context = handshakeContext(req)
+  const context = handshakeContext(req, deps.trustProxy ?? false)
   const log = deps.logger
   let session: BoundSession | null = null
   let closed = false
@@ -160,12 +165,14 @@ export function servePageSocket(
     queued = null
     for (const { bytes, done } of waiting) bound.handle(bytes, done)
   }
-  const open = (hello: { sessionId: string | null; path: string; query: string }): void => {
+  const open = (hello: Extract<ClientMessage, { type: 'hello' }>): void => {
     clearTimeout(helloTimer)
     queued = []
     unbound = false
+    // What only the browser knows (locale, time zone, URL, theme, frame), checked against the socket.
+    const known = Object.freeze({ ...context, ...helloContext(hello.client, context.headers, deps.basePath) })
     deps.sessions
-      .open({ requestedId: hello.sessionId, path: stripBase(hello.path, deps.basePath), query: hello.query }, context, {
+      .open({ requestedId: hello.sessionId, path: stripBase(hello.path, deps.basePath), query: hello.query, ...(hello.storage ? { storage: hello.storage } : {}) }, known, {
         send,
         close: (code, reason) => ws.close(code, reason),
         unbind: (message) => {

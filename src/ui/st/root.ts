@@ -2,12 +2,13 @@ import { SvcError } from '../../errors.js'
 import type { UiElement } from '../elements.js'
 import type { RunContext } from '../runtime/run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/signals.js'
-import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StContainer, StContext, ToastOptions } from '../st-types.js'
+import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StBrowserStorage, StContainer, StContext, StCookies, StUserStorage, ToastOptions } from '../st-types.js'
 import { Container } from './container.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import { clearAccessToken } from '../../auth/ui.js'
 import type { PageIdentity, StUser } from '../../auth/user.js'
 import { effectProps, logoProps } from './effects.js'
+import type { TaskDefinition, TaskHandle, TaskOptions } from '../tasks/task-types.js'
 
 /** The logo's node id: one per run, at the top of the sidebar list (the client shows it apart from the sidebar's elements). */
 const LOGO_ID = 's.logo'
@@ -56,6 +57,8 @@ class StRoot extends Container implements St {
   readonly sessionState: SessionState
   readonly queryParams: QueryParams
   readonly context: StContext
+  /** The fragment this `st` writes into, or null for the page's own. */
+  readonly #fragment: string | null
 
   get secrets(): RegisteredSecrets {
     return this.ctx.host.secrets
@@ -67,6 +70,32 @@ class StRoot extends Container implements St {
     this.sessionState = sessionStateProxy(ctx)
     this.queryParams = ctx.host.query
     this.context = ctx.host.context
+    this.#fragment = target?.id ?? null
+  }
+
+  get cookies(): StCookies {
+    return this.ctx.host.cookies
+  }
+
+  get localStorage(): StBrowserStorage {
+    return this.ctx.host.localStore
+  }
+
+  get tabStorage(): StBrowserStorage {
+    return this.ctx.host.tabStore
+  }
+
+  get userStorage(): StUserStorage {
+    return this.ctx.host.userStorage
+  }
+
+  task<I, R, P>(key: string, task: TaskDefinition<I, R, P>, options: TaskOptions<I> = {}): TaskHandle<I, R, P> {
+    this.ctx.check()
+    const handle = this.ctx.host.task(key, task, options)
+    let where = this.ctx.taskReads.get(key)
+    if (!where) this.ctx.taskReads.set(key, (where = new Set()))
+    where.add(this.#fragment)
+    return handle
   }
 
   toast(body: string, o: ToastOptions = {}): void {
