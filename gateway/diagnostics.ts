@@ -1,5 +1,5 @@
 import diagnostics from 'node:diagnostics_channel'
-import type { Dispatch } from './classify.js'
+import type { GatewayProxyContext, GatewayRequestContext } from '../src/tracing/index.js'
 import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo, type RequestObservation, type UpstreamObservation } from './observe.js'
 
 /**
@@ -17,30 +17,6 @@ export const WS_CHANNEL = 'svc:gateway:ws'
 const request = diagnostics.tracingChannel<object, GatewayRequestContext>(REQUEST_CHANNEL)
 const proxy = diagnostics.tracingChannel<object, GatewayProxyContext>(PROXY_CHANNEL)
 const ws = diagnostics.tracingChannel<object, GatewayRequestContext>(WS_CHANNEL)
-
-/** The context of `svc:gateway:request` (HTTP) and `svc:gateway:ws` (WebSocket upgrades). */
-export interface GatewayRequestContext {
-  requestId: string
-  /** `api` (served in-process) or `ui` (proxied to the sidecar). */
-  dispatch: Dispatch
-  /** The HTTP method; `GET` for a WebSocket upgrade. */
-  method: string
-  /** The path as the client sent it, without the query (which may carry a session token). */
-  path: string
-  /** Set when the response is done: the status sent (101 for a WebSocket that opened). */
-  statusCode?: number
-  /** Set on `error`: why the request failed. */
-  error?: Error
-}
-
-/** The context of `svc:gateway:proxy`: the HTTP hop from the gateway to the sidecar. */
-export interface GatewayProxyContext {
-  requestId: string
-  method: string
-  /** The sidecar URL of the hop, without the query. */
-  url: string
-  error?: Error
-}
 
 const withoutQuery = (url: string): string => {
   const at = url.search(/[?#]/)

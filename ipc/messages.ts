@@ -1,4 +1,5 @@
 import { z } from '../src/internal/zod.js'
+import type { DevTypeError as DevTypeErrorShape, TypeCheckReport } from '../src/internal/dev-type-error.js'
 import { settingsFromData, type ResolvedSettings } from '../src/settings/resolve.js'
 
 /**
@@ -151,10 +152,36 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
 ])
 export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
+/** A type error found by `svc dev`'s type check (src/internal/dev-type-error.ts has its fields). */
+export const DevTypeError = z.object({
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  code: z.string(),
+  message: z.string(),
+  frame: z.array(z.object({ line: z.number().int(), text: z.string() })),
+}) satisfies z.ZodType<DevTypeErrorShape>
+export type DevTypeError = z.infer<typeof DevTypeError>
+export type { TypeCheckReport }
+
+/** The type check's result: the first errors (sorted by place) and how many there are in all. */
+const typeCheckReport = { errors: z.array(DevTypeError), total: z.number().int().min(0) }
+
+/**
+ * From the type checker `svc dev` runs beside the tree (supervisor/type-check/): each check's
+ * result (after the first and after every save), or why it cannot check at all.
+ */
+export const TypeCheckerToSupervisor = z.discriminatedUnion('type', [
+  z.object({ ...v1, type: z.literal('checked'), ...typeCheckReport, ms: z.number().min(0) }),
+  z.object({ ...v1, type: z.literal('fatal'), message: z.string() }),
+])
+export type TypeCheckerToSupervisor = z.infer<typeof TypeCheckerToSupervisor>
+
 /**
  * To the bundled page server: first what it serves (`configure`); then, on a reload (`svc reload`,
  * SIGHUP, or a save under `svc dev --reload`), load the app again on fresh page threads. It
- * answers `reloaded` or `reload_failed` with the same `id`. A `ui_command` sidecar is never sent anything.
+ * answers `reloaded` or `reload_failed` with the same `id`. Under `svc dev`, the type check's
+ * errors. A `ui_command` sidecar is never sent anything.
  */
 export const SupervisorToSidecar = z.discriminatedUnion('type', [
   /** The first message to the bundled page server: the app it serves, as the probe read it. */
@@ -162,6 +189,8 @@ export const SupervisorToSidecar = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('reload'), id: z.number().int() }),
   /** `svc status` or a scrape asks: answer `stats` with the same id; threads' CPU measured over `window_ms` (0: none). */
   z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int(), window_ms: z.number().int().min(0).max(5_000) }),
+  /** `svc dev`: the type check's latest result, for the open tabs' overlay (`total: 0` clears it). */
+  z.object({ ...v1, type: z.literal('type_errors'), ...typeCheckReport }),
 ])
 export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>
 

@@ -239,6 +239,12 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   }
 }
 
+/**
+ * Any app, whatever its secrets schema: what helpers that take an app (`SvcTestClient`,
+ * `loadApp`) accept, so `new Svc({ secrets })` passes where `Svc` alone would not.
+ */
+export type AnySvc = Svc<SecretsSchema | undefined>
+
 /** Loose shapes here; the page runtime (`svc/ui`) gives them their precise types. */
 export type PageHandlerLike = (...args: never[]) => unknown
 export type PageOptionsLike = Record<string, unknown>

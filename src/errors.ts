@@ -13,6 +13,7 @@ export const ERRORS = {
   SVC_ERR_TARGET_EXPORT_MISSING: { status: 500, error: 'target_export_missing' },
   SVC_ERR_TARGET_NOT_SVC: { status: 500, error: 'target_not_svc' },
   SVC_ERR_TARGET_IMPORT_FAILED: { status: 500, error: 'target_import_failed' },
+  SVC_ERR_TARGET_TYPE_ERROR: { status: 500, error: 'target_type_error' },
   // IPC: control-plane messages between supervisor, gateways and sidecar
   SVC_ERR_IPC_BAD_MESSAGE: { status: 500, error: 'internal' },
   // STATE / PIDFILE
@@ -30,6 +31,7 @@ export const ERRORS = {
   SVC_ERR_PROCESS_WORKER_START_TIMEOUT: { status: 500, error: 'worker_start_timeout' },
   SVC_ERR_PROCESS_CRASH_LOOP: { status: 500, error: 'worker_crash_loop' },
   SVC_ERR_PROCESS_START_CANCELLED: { status: 500, error: 'start_cancelled' },
+  SVC_ERR_PROCESS_TYPE_CHECK: { status: 500, error: 'type_check_stopped' },
   SVC_ERR_PROCESS_RELOAD_REFUSED: { status: 500, error: 'reload_refused' },
   SVC_ERR_CONTROL_BAD_REQUEST: { status: 400, error: 'bad_control_request' },
   SVC_ERR_CONTROL_UNREACHABLE: { status: 500, error: 'control_unreachable' },

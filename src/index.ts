@@ -4,7 +4,7 @@
  * `svc/gateway/metrics`.
  */
 export { Svc, isSvc } from './app.js'
-export type { SvcOptions } from './app.js'
+export type { AnySvc, SvcOptions } from './app.js'
 export type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRequest, TypedReply, TypedRouteOptions } from './api/route.js'
 /** zod, as svc uses it: declare typed routes with it without a dependency of your own. */
 export { z } from './internal/zod.js'

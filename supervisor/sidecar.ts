@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { http } from '../src/internal/node-http.js'
 import type { Logger } from 'pino'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
-import { SidecarToSupervisor, SupervisorToSidecar, type AppProfile, type PageServerStats } from '../ipc/messages.js'
+import { SidecarToSupervisor, SupervisorToSidecar, type AppProfile, type PageServerStats, type TypeCheckReport } from '../ipc/messages.js'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { signalGroup, killTree } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
@@ -210,6 +210,11 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       })
       if (this.#exit || !proc.channel.send({ svc: 1, type: 'reload', id })) this.#answer(id, { ok: false, summary: 'the ui sidecar is gone' })
     })
+  }
+
+  /** `svc dev`'s type check: the bundled page server shows the errors in its open tabs (a `ui_command` sidecar is told nothing). */
+  showTypeErrors(report: TypeCheckReport): void {
+    if (this.spec.kind === 'bundled' && this.#proc && !this.#exit) this.#proc.channel.send({ svc: 1, type: 'type_errors', errors: report.errors, total: report.total })
   }
 
   /**

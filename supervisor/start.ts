@@ -25,6 +25,7 @@ import { Reloads } from './reloads.js'
 import type { ControlAnswer, ControlRequest } from '../ipc/control.js'
 import { runProcess, type ProcessControl } from '../src/process/run-process.js'
 import { EXIT } from '../src/process/exit-codes.js'
+import type { TypeCheck } from './type-check/type-checker.js'
 
 export { BUNDLED_SIDECAR } from './child-specs.js'
 
@@ -87,6 +88,8 @@ class Start {
   /** `log_file`: where every process's log goes instead of stdout. */
   #logFile: LogFile | null = null
   readonly #startedAt = new Date()
+  /** `svc dev`: the type checker beside the tree (supervisor/type-check/), from the first start that serves. */
+  #typeCheck: TypeCheck | null = null
   /** Resolves the start's promise with an exit code (only before the tree serves). */
   #done!: (code: number) => void
   #launching = false
@@ -224,7 +227,10 @@ class Start {
       sidecarSpec: (s, bound) => this.#specs.sidecar(s, bound),
       workerEnv: (s, bound, uiUpstream) => this.#specs.workerEnv(s, bound, uiUpstream),
       ...(this.#specs.stdout ? { workerStdout: this.#specs.stdout } : {}),
-      onTopology: (t) => this.#state.publish(treeState(t, target)),
+      onTopology: (t) => {
+        this.#state.publish(treeState(t, target))
+        this.#typeCheck?.showIn(t.sidecar)
+      },
       onExit: (code, message, startError) => {
         if (this.#devLoop(settings) && startError !== undefined && waitsForFix(startError)) {
           if (message) fail(message)
@@ -254,6 +260,12 @@ class Start {
         return 'reloading'
       })
       process.stderr.write(dev.servingLine)
+    }
+    // Off the serving path: its own process, at a lower priority, once the tree serves.
+    if (this.#req.mode === 'dev' && settings.dev_type_check && this.#typeCheck === null) {
+      const { startTypeCheck } = await import('./type-check/type-checker.js')
+      this.#typeCheck = startTypeCheck({ appDir: dirname(resolvePath(parseTarget(target).module)), cwd: process.cwd(), logger: childLogger(this.#root!, 'svc.typecheck'), pretty: settings.log_format === 'pretty' })
+      this.#typeCheck?.showIn(supervisor.sidecar)
     }
   }
 
@@ -306,7 +318,7 @@ class Start {
     this.#done(code)
     void (async () => {
       await this.#control?.destroy()
-      await this.#dev?.close()
+      await Promise.all([this.#dev?.close(), this.#typeCheck?.close()])
       this.#root?.flush()
       await this.#logFile?.close()
       await this.#proc.exit(code)

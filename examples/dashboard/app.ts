@@ -282,7 +282,8 @@ app.page('/orders', { title: 'Orders', icon: '🧾', order: 1, tags: ['ops'] }, 
   })
   table!.downloadButton('Download CSV', toCsv(shown), { fileName: 'orders.csv', mime: 'text/csv', icon: '⬇️', key: 'csv' })
 
-  const order = picked.rows[0] as Order | undefined
+  // Rows are typed from the data: `order` is an Order.
+  const order = picked.rows[0]
   const refund = await st.dialog('Confirm refund', async (dlg, handle) => {
     if (!order) return handle.close()
     dlg.markdown(`Refund **${money(order.amount)}** to **${order.customer}** for order #${order.id}?`)
@@ -330,7 +331,7 @@ app.page('/targets', { title: 'Targets', icon: '🎯', order: 2, tags: ['ops'] }
   st.title('Targets')
   st.caption('Edit the monthly targets in place, then save them to the API.')
   const saved = await client.call(getTargets)
-  const edited = st.dataEditor<Target>(saved, {
+  const edited = st.dataEditor(saved, {
     key: 'targets',
     rowKey: 'region',
     disabled: ['region'],

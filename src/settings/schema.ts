@@ -217,6 +217,8 @@ export const FIELDS = {
   ui_user_storage_max_keys: { schema: z.number().int().min(1).max(10_000), default: 64, parse: asNumber },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
+  /** `svc dev` type-checks the project beside the tree (its own TypeScript and tsconfig.json); off: no checker. */
+  dev_type_check: { schema: z.boolean(), default: true, parse: asBool },
   /** Shared state for several replicas (OIDC login state, URL sessions, page sessions); '' = in memory. */
   redis_url: {
     schema: z.string().trim().refine((v) => v === '' || /^rediss?:\/\/[^\s]+$/.test(v), {

@@ -1,4 +1,4 @@
-import type { Svc } from '../app.js'
+import type { AnySvc } from '../app.js'
 import { loadTarget } from '../target/load-target.js'
 
 /**
@@ -6,6 +6,6 @@ import { loadTarget } from '../target/load-target.js'
  * TypeScript, any package type, one svc module instance. For tests run by plain `node` (or
  * `node --test`) that have no TypeScript loader of their own.
  */
-export async function loadApp(target: string, cwd: string = process.cwd()): Promise<Svc> {
+export async function loadApp(target: string, cwd: string = process.cwd()): Promise<AnySvc> {
   return (await loadTarget(target, cwd)).app
 }

@@ -1,6 +1,6 @@
 import { AssertionError } from 'node:assert'
 import type { InjectOptions, Response as InjectResponse } from 'light-my-request'
-import type { Svc } from '../app.js'
+import type { AnySvc } from '../app.js'
 import { normalizeMountPath } from '../settings/schema.js'
 import type { Gateway } from '../../gateway/build.js'
 import { createUiTestHandle, type UiTestHandle, type UiTestOptions } from '../ui/app-test.js'
@@ -32,13 +32,14 @@ export interface TestResponse {
   json<T = unknown>(): T
 }
 
-export class SvcTestClient {
-  readonly app: Svc
+/** `A`: the app's own type (its secrets included), kept on `client.app`. */
+export class SvcTestClient<A extends AnySvc = AnySvc> {
+  readonly app: A
   readonly rootPath: string
   readonly #gateway: () => Promise<Gateway>
   #client: ApiClient | undefined
 
-  constructor(app: Svc, options: { rootPath?: string } = {}, shared?: () => Promise<Gateway>) {
+  constructor(app: A, options: { rootPath?: string } = {}, shared?: () => Promise<Gateway>) {
     this.app = app
     this.rootPath = normalizeMountPath(options.rootPath ?? '')
     let built: Promise<Gateway> | null = null
@@ -63,7 +64,7 @@ export class SvcTestClient {
    * A client for requests that reach the app under `prefix`: with the prefix in front when it is
    * the app's `root_path`, else stripped by the (simulated) proxy with `X-Forwarded-Prefix`.
    */
-  withRootPath(prefix: string): SvcTestClient {
+  withRootPath(prefix: string): SvcTestClient<A> {
     return new SvcTestClient(this.app, { rootPath: prefix }, this.#gateway)
   }
 

@@ -118,3 +118,30 @@ export async function withTraceSpan<T>(name: string, attributes: TraceAttributes
     throw error
   }
 }
+
+// The contexts of the gateway's `node:diagnostics_channel` tracing channels
+// (gateway/diagnostics.ts publishes them; docs/observability.md#diagnostics-channels).
+
+/** The context of `svc:gateway:request` (HTTP) and `svc:gateway:ws` (WebSocket upgrades). */
+export interface GatewayRequestContext {
+  requestId: string
+  /** `api` (served in-process) or `ui` (proxied to the sidecar). */
+  dispatch: 'api' | 'ui'
+  /** The HTTP method; `GET` for a WebSocket upgrade. */
+  method: string
+  /** The path as the client sent it, without the query (which may carry a session token). */
+  path: string
+  /** Set when the response is done: the status sent (101 for a WebSocket that opened). */
+  statusCode?: number
+  /** Set on `error`: why the request failed. */
+  error?: Error
+}
+
+/** The context of `svc:gateway:proxy`: the HTTP hop from the gateway to the sidecar. */
+export interface GatewayProxyContext {
+  requestId: string
+  method: string
+  /** The sidecar URL of the hop, without the query. */
+  url: string
+  error?: Error
+}

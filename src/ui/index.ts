@@ -79,7 +79,7 @@ export type { Component, ComponentSource, ComponentFromFolder, ComponentFromUrl 
 export type { ComponentOptions } from './st-types.js'
 export { columnConfig } from './st/column-config.js'
 export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/column-config.js'
-export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey } from './st-types.js'
+export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey, RowRecord, RowsOf, ColumnsOf, ColumnOf } from './st-types.js'
 export type { Containers, MapOptions, PlotlyFigure, PlotlyPoint, PlotlySelection, PlotlyChartOptions, IframeOptions, LogoOptions } from './st-types.js'
 export type { EditingState, ColumnType, RowId, PlotlyRegion } from './elements.js'
 export type {

@@ -29,8 +29,8 @@ export interface PageApp {
     readonly trust_proxy?: boolean
   }
   readonly logger: Logger
-  /** `st.secrets` (the app's `app.secrets`). */
-  readonly secrets?: Readonly<Record<string, unknown>>
+  /** `st.secrets` (the app's `app.secrets`; whatever its schema's shape). */
+  readonly secrets?: object
   /** `app.navigation(fn)`: the pages each session may see. */
   readonly [kNavigation]?: NavigationFn | null
   /** `app.navigation(…, { position })`: where the page links show. */

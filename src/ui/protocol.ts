@@ -6,6 +6,7 @@ import { z } from '../internal/zod.js'
  * `v: UI_PROTOCOL_VERSION`. Client messages are validated here (a boundary); server messages are typed only.
  */
 import { UI_PROTOCOL_VERSION } from './protocol-version.js'
+import type { DevTypeError, TypeCheckReport } from '../internal/dev-type-error.js'
 
 export { UI_PROTOCOL_VERSION }
 
@@ -47,6 +48,11 @@ export interface PageInfo {
  * `svc dev --reload`: the app module failed to load after a save. Pages and the API keep running
  * the last version that loaded; every open tab shows this until a save loads again.
  */
+export type { DevTypeError }
+
+/** `svc dev`'s type check result: the first errors (by place) and how many in all. */
+export type DevTypeErrors = TypeCheckReport
+
 export interface DevLoadError {
   /** The terminal's line: `cannot load app.ts: <cause> (at <place>); <fix>`. */
   summary: string
@@ -66,6 +72,8 @@ export type ServerMessage =
   | { v: typeof UI_PROTOCOL_VERSION; type: 'session'; sessionId: string; restored: boolean }
   /** Sent on connect and on every change while `svc dev --reload` runs; `error: null` clears it. */
   | { v: typeof UI_PROTOCOL_VERSION; type: 'dev_error'; error: DevLoadError | null }
+  /** `svc dev`'s type check: the first errors and how many in all (sent on connect and on every change; `total: 0` clears them). */
+  | ({ v: typeof UI_PROTOCOL_VERSION; type: 'type_errors' } & DevTypeErrors)
   | { v: typeof UI_PROTOCOL_VERSION; type: 'run_state'; runId: number; running: boolean }
   | {
       v: typeof UI_PROTOCOL_VERSION

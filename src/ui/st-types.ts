@@ -134,8 +134,28 @@ export interface MetricOptions {
  */
 export type TableData = readonly object[] | Readonly<Record<string, readonly unknown[]>> | readonly (readonly unknown[])[]
 
+/** Column-oriented data whose rows are `R`: one array of values per column (`{ a: [1, 2], b: ['x', 'y'] }`). */
+export type ColumnsOf<R> = { readonly [K in keyof R]: readonly R[K][] }
+
+/**
+ * The record type of a row, from the `R` inferred from the data: records as they are, a column's
+ * values as its field; arrays of arrays (names known only at run time) and data typed only as
+ * `TableData` give `Record<string, unknown>`.
+ */
+export type RowRecord<R> = [R] extends [never] ? Record<string, unknown> : [R] extends [readonly unknown[]] ? Record<string, unknown> : object extends R ? Record<string, unknown> : R
+
+/**
+ * Table data whose rows are `R`, for the calls that type their options and results by the row:
+ * `R` is inferred from an array of records or an object of columns; any `TableData` is accepted.
+ */
+export type RowsOf<R extends object> = readonly R[] | ColumnsOf<R> | TableData
+
+/** A column name of rows `R`. */
+export type ColumnOf<R> = keyof R & string
+
 export interface TableOptions { columns?: string[] }
-export interface DataframeOptions extends TableOptions {
+/** `R`: the row type, inferred from the data (see `RowsOf`); `rowKey`, `columnConfig` and `columnOrder` name its columns. */
+export interface DataframeOptions<R = Record<string, unknown>> extends TableOptions {
   /** Rows per page (default 25). */
   pageSize?: number
   height?: number
@@ -149,11 +169,11 @@ export interface DataframeOptions extends TableOptions {
    * unique strings or numbers; they are compared as strings. Without a `rowKey`, a selection or
    * edits are cleared whenever the rows change.
    */
-  rowKey?: RowKey
+  rowKey?: RowKey<R>
   /** Per column: a `columnConfig.*()` entry, a label, or `null` to hide it. */
-  columnConfig?: Readonly<Record<string, ColumnConfigInput>>
+  columnConfig?: { readonly [K in ColumnOf<R>]?: ColumnConfigInput }
   /** Shown columns in this order; columns not listed are hidden. */
-  columnOrder?: readonly string[]
+  columnOrder?: readonly ColumnOf<R>[]
   /** Stretch to the width of the container. */
   useContainerWidth?: boolean
   /**
@@ -162,7 +182,7 @@ export interface DataframeOptions extends TableOptions {
    */
   selectionMode?: DataframeSelectionMode | readonly DataframeSelectionMode[]
   /** Runs before the rerun a selection change causes. */
-  onSelect?: Callback<DataframeSelection>
+  onSelect?: Callback<DataframeSelection<R>>
 }
 export interface ChartOptions extends TableOptions {
   /** Column used for x (default: the row index). */
@@ -247,14 +267,18 @@ export interface StContainer extends StChatMethods, StMoreElements, StPlusElemen
 
   metric(label: string, value: string | number | null, options?: MetricOptions): void
   table(data: TableData, options?: TableOptions): void
-  /** With `selectionMode`, returns the selected rows (indexes into `data`, and the rows themselves). */
-  dataframe(data: TableData, options: DataframeOptions & { selectionMode: DataframeSelectionMode | readonly DataframeSelectionMode[] }): DataframeSelection
-  dataframe(data: TableData, options?: DataframeOptions): void
+  /**
+   * With `selectionMode`, returns the selected rows (indexes into `data`, and the rows themselves).
+   * The row type comes from the data (records, or an object of columns).
+   */
+  dataframe<R extends object = Record<string, unknown>>(data: RowsOf<R>, options: DataframeOptions<RowRecord<R>> & { selectionMode: DataframeSelectionMode | readonly DataframeSelectionMode[] }): DataframeSelection<RowRecord<R>>
+  dataframe<R extends object = Record<string, unknown>>(data: RowsOf<R>, options?: DataframeOptions<RowRecord<R>>): void
   /**
    * An editable table: returns the rows with the user's edits (records, in the data's order, added
-   * rows last); `.dropped` lists edits whose rows are gone from this run's data.
+   * rows last); `.dropped` lists edits whose rows are gone from this run's data. The row type
+   * comes from the data (records, or an object of columns): no annotation needed.
    */
-  dataEditor<R extends object = Record<string, unknown>>(data: TableData, options?: DataEditorOptions): EditedRows<R>
+  dataEditor<R extends object = Record<string, unknown>>(data: RowsOf<R>, options?: DataEditorOptions<RowRecord<R>>): EditedRows<RowRecord<R>>
   lineChart(data: TableData, options?: ChartOptions): void
   barChart(data: TableData, options?: ChartOptions): void
   areaChart(data: TableData, options?: ChartOptions): void
@@ -468,14 +492,14 @@ export interface St extends StContainer {
 
 // ---- data: selection and editor ----------------------------------------------------------------
 
-/** A column name, or a function returning the key of a row (a record of the data). */
-export type RowKey = string | ((row: Record<string, unknown>, index: number) => string | number)
+/** A column name of rows `R`, or a function returning the key of a row (a record of the data). */
+export type RowKey<R = Record<string, unknown>> = ColumnOf<R> | ((row: R, index: number) => string | number)
 
 /** Streamlit's selection modes; a dataframe takes one or a list (at most one per kind). */
 export type DataframeSelectionMode = 'single-row' | 'multi-row' | 'single-column' | 'multi-column' | 'single-cell' | 'multi-cell'
 
-/** What `st.dataframe(data, { selectionMode })` returns. */
-export interface DataframeSelection {
+/** What `st.dataframe(data, { selectionMode })` returns; `R`: the row type. */
+export interface DataframeSelection<R = Record<string, unknown>> {
   selection: {
     /** Indexes into `data` of the selected rows, ascending (independent of the table's sort and page). */
     rows: number[]
@@ -487,7 +511,7 @@ export interface DataframeSelection {
     cells: [number, string][]
   }
   /** The selected rows as records (column name → value), in the same order. */
-  rows: Record<string, unknown>[]
+  rows: R[]
   /**
    * Rows that were selected but are gone from this run's data, never moved to another row: their
    * keys, or without a `rowKey` their indexes in the earlier data (whose rows changed).
@@ -508,11 +532,11 @@ export interface DroppedEdits {
 /** What `st.dataEditor` returns: the rows with the edits applied, plus what was dropped this run. */
 export type EditedRows<R> = R[] & { readonly dropped: DroppedEdits }
 
-export interface DataEditorOptions extends Omit<DataframeOptions, 'selectionMode' | 'onSelect'> {
+export interface DataEditorOptions<R = Record<string, unknown>> extends Omit<DataframeOptions<R>, 'selectionMode' | 'onSelect'> {
   /** `dynamic`: rows can be added and deleted. Default `fixed`. */
   numRows?: 'fixed' | 'dynamic'
   /** `true`: nothing editable, added or deleted; a list: those columns are read-only. */
-  disabled?: boolean | readonly string[]
+  disabled?: boolean | readonly ColumnOf<R>[]
   /** Runs before the rerun an edit causes, with the whole editing state. */
   onChange?: Callback<EditingState>
 }

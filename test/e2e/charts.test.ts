@@ -113,6 +113,26 @@ describe('charts in the browser', () => {
     await expect.poll(async () => (await chart.locator('svg.marks').boundingBox())!.width).toBeGreaterThan(panelWidth * 0.9)
   })
 
+  it('a bar chart over one day draws a bar of sensible width centred over its day, with each day labelled once', async () => {
+    await page.getByRole('link', { name: /One day/ }).click()
+    const chart = page.getByTestId('barChart')
+    const bar = chart.locator('g.mark-rect path').first()
+    await bar.waitFor()
+    const plot = (await chart.locator('svg.marks').boundingBox())!
+    const box = (await bar.boundingBox())!
+    expect(box.width).toBeGreaterThan(plot.width * 0.05)
+    expect(box.width).toBeLessThan(plot.width * 0.2)
+    const labels = chart.locator('g.role-axis[aria-label^="X-axis"] g.role-axis-label text')
+    const texts = await labels.allTextContents()
+    expect(new Set(texts).size).toBe(texts.length)
+    const label = (await labels.filter({ hasText: 'Nov 28' }).boundingBox())!
+    expect(Math.abs(label.x + label.width / 2 - (box.x + box.width / 2))).toBeLessThan(3)
+    await screenshot(page, 'charts-one-day-bar')
+    expect(errors).toEqual([])
+    await page.getByRole('link', { name: /Charts/ }).click()
+    await page.getByRole('heading', { name: 'Charts', level: 1 }).waitFor()
+  })
+
   it('re-renders with the theme colours when data-theme changes on <html>', async () => {
     const fills = () => page.getByTestId('vegaLiteChart').locator('g.mark-arc path').evaluateAll((paths) => paths.map((p) => p.getAttribute('fill')))
     expect(await fills()).not.toContain('rgb(1, 2, 3)')

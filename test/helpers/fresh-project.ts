@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { execa } from 'execa'
-import { descendants, isAlive, REPO, waitGone } from './svc-process.js'
+import { descendants, isAlive, REPO, SVC_BIN, waitGone } from './svc-process.js'
 
 /**
  * Helpers for tests that use svc the way a user does: packed with `npm pack`, installed into a
@@ -22,6 +22,27 @@ export function userEnv(extra: Record<string, string> = {}): Record<string, stri
 
 /** Flags for every `npm install` of these tests: the registry is reachable, the cache is warm. */
 export const NPM_INSTALL_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline']
+
+/**
+ * A project made by `svc new` in `work`, without an install: its dependencies are links to this
+ * repository (svc itself: its built types and code in dist/) and to the repository's copies of
+ * `packages` (default: the template's typescript, vitest and @types/node). Fast enough for tests
+ * that need a project's shape, not npm's install. Returns the project's folder.
+ */
+export async function linkedNewProject(work: string, packages: readonly string[] = ['typescript', 'vitest', '@types/node']): Promise<string> {
+  await sh(`node ${SVC_BIN} new my-app --svc-spec file:${REPO}`, work)
+  const project = join(work, 'my-app')
+  const modules = join(project, 'node_modules')
+  await symlinkInto(modules, 'svc', REPO)
+  for (const dep of packages) await symlinkInto(modules, dep, join(REPO, 'node_modules', dep))
+  return project
+}
+
+async function symlinkInto(modules: string, name: string, target: string): Promise<void> {
+  const link = join(modules, name)
+  await mkdir(join(link, '..'), { recursive: true })
+  await symlink(target, link)
+}
 
 /** `npm pack` the built repository into `dest` (no `prepare`: dist/ is already built); returns the tarball path. */
 export async function packSvc(dest: string): Promise<string> {

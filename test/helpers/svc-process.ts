@@ -85,7 +85,9 @@ export async function waitGone(pids: number[], timeoutMs: number): Promise<numbe
 export async function startSvc(opts: StartOptions = {}): Promise<SvcTree> {
   const pidfileArgs = opts.pidfile === true ? [] : opts.pidfile ? ['--pidfile', opts.pidfile] : ['--no-pidfile']
   const args = [SVC_BIN, opts.command ?? 'run', opts.target ?? `${REPO}test/fixtures/app-basic.ts:app`, ...(opts.noPort ? [] : ['--port', '0']), ...pidfileArgs, ...(opts.args ?? [])]
-  const env: Record<string, string | undefined> = { ...process.env, SVC_UI_COMMAND: ECHO_UI_COMMAND, ...opts.env }
+  // `svc dev` would type-check the whole repository (its tsconfig.json is found above every test
+  // app): off unless a test asks for it (SVC_DEV_TYPE_CHECK: '1').
+  const env: Record<string, string | undefined> = { ...process.env, SVC_UI_COMMAND: ECHO_UI_COMMAND, SVC_DEV_TYPE_CHECK: '0', ...opts.env }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   const proc = spawn(process.execPath, args, {
     cwd: opts.cwd ?? REPO,

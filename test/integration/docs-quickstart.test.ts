@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packSvc, sh, startServer, userEnv } from '../helpers/fresh-project.js'
 import { REPO } from '../helpers/svc-process.js'
+import { docBlocks, type DocBlock } from '../helpers/doc-blocks.js'
 
 /**
  * docs/quickstart.md as a user follows it: its blocks run in order in a temp folder, with svc
@@ -14,40 +15,13 @@ const DOC = 'docs/quickstart.md'
 const PLACEHOLDER = '/path/to/svc'
 const STEP_MS = 150_000
 
-interface Block {
-  line: number
-  lang: string
-  attrs: Record<string, string | true>
-  body: string
-}
-
-function parseBlocks(markdown: string): Block[] {
-  const blocks: Block[] = []
-  const lines = markdown.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\S*)\s*(.*)$/.exec(lines[i]!)
-    if (!open) continue
-    const start = i
-    const body: string[] = []
-    while (++i < lines.length && lines[i] !== '```') body.push(lines[i]!)
-    const attrs: Record<string, string | true> = {}
-    for (const word of open[2]!.split(/\s+/).filter(Boolean)) {
-      const eq = word.indexOf('=')
-      if (eq === -1) attrs[word] = true
-      else attrs[word.slice(0, eq)] = word.slice(eq + 1)
-    }
-    blocks.push({ line: start + 1, lang: open[1]!, attrs, body: body.join('\n') + '\n' })
-  }
-  return blocks
-}
-
 type Step =
   | { kind: 'file'; path: string }
   | { kind: 'sh'; fresh: boolean }
   | { kind: 'server'; fetch: string[] }
   | { kind: 'skip' }
 
-function stepOf(block: Block): Step {
+function stepOf(block: DocBlock): Step {
   if (block.lang === '' || block.attrs.norun === true) return { kind: 'skip' }
   if (typeof block.attrs.file === 'string') return { kind: 'file', path: block.attrs.file }
   if (block.lang === 'sh' && block.attrs.server === true) {
@@ -58,7 +32,7 @@ function stepOf(block: Block): Step {
   throw new Error(`${DOC}:${block.line}: a \`\`\`${block.lang} block needs file=<path> or norun (see the comment at the top of ${DOC})`)
 }
 
-const blocks = parseBlocks(await readFile(join(REPO, DOC), 'utf8'))
+const blocks = docBlocks(REPO, DOC)
 const steps = blocks.map((block) => ({ block, step: stepOf(block) })).filter(({ step }) => step.kind !== 'skip')
 
 describe(`${DOC} runs as written`, () => {
@@ -96,7 +70,7 @@ describe(`${DOC} runs as written`, () => {
     }, STEP_MS)
   }
 
-  async function runStep(block: Block, step: Step): Promise<void> {
+  async function runStep(block: DocBlock, step: Step): Promise<void> {
     const body = block.body.replaceAll(PLACEHOLDER, packDir)
     switch (step.kind) {
       case 'file':

@@ -1,9 +1,8 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REPO } from '../helpers/svc-process.js'
-import { sh, userEnv } from '../helpers/fresh-project.js'
+import { linkedNewProject, sh, userEnv } from '../helpers/fresh-project.js'
 
 /**
  * Issue #22.7: `const [left, right] = st.columns(2)` (the docs' own example) typechecks in a
@@ -17,12 +16,7 @@ describe('layout types in a project made by svc new', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'svc-types-'))
-    project = join(work, 'my-app')
-    await sh(`node ${join(REPO, 'bin', 'svc.js')} new my-app --svc-spec file:${REPO}`, work)
-    const modules = join(project, 'node_modules')
-    await mkdir(join(modules, '@types'), { recursive: true })
-    await symlink(REPO, join(modules, 'svc'))
-    for (const dep of ['typescript', 'vitest', '@types/node']) await symlink(join(REPO, 'node_modules', dep), join(modules, dep))
+    project = await linkedNewProject(work)
   })
 
   afterAll(async () => {

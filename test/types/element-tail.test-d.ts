@@ -15,9 +15,9 @@ expectTypeOf(st.chatInput('Ask')).toEqualTypeOf<string | null>()
 expectTypeOf(st.chatInput('Ask', { acceptFile: 'multiple' })).toEqualTypeOf<ChatInputValue | null>()
 expectTypeOf(st.chatInput('Ask', { acceptAudio: true, onSubmit: (v) => void expectTypeOf(v).toEqualTypeOf<ChatInputValue>() })).toEqualTypeOf<ChatInputValue | null>()
 
-// Any selection mode, or a list of them, returns the selection.
-expectTypeOf(st.dataframe([{ a: 1 }], { selectionMode: 'multi-cell' })).toEqualTypeOf<DataframeSelection>()
-expectTypeOf(st.dataframe([{ a: 1 }], { selectionMode: ['single-row', 'multi-column'] })).toEqualTypeOf<DataframeSelection>()
+// Any selection mode, or a list of them, returns the selection, typed by the rows.
+expectTypeOf(st.dataframe([{ a: 1 }], { selectionMode: 'multi-cell' })).toEqualTypeOf<DataframeSelection<{ a: number }>>()
+expectTypeOf(st.dataframe([{ a: 1 }], { selectionMode: ['single-row', 'multi-column'] })).toEqualTypeOf<DataframeSelection<{ a: number }>>()
 expectTypeOf(st.dataframe([{ a: 1 }])).toEqualTypeOf<void>()
 expectTypeOf<DataframeSelection['selection']['cells']>().toEqualTypeOf<[number, string][]>()
 

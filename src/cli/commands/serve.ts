@@ -47,6 +47,7 @@ export class DevCommand extends ServeCommand {
 
   reload = Option.Boolean('--reload', false, { description: 'Watch the app directory and reload on change.' })
   reloadScope = Option.String('--reload-scope', 'gateway', { description: 'gateway (default): replace gateway workers; full: restart the sidecar too.' })
+  typeCheck = Option.Boolean('--type-check', { description: "Type-check the project beside the tree with its own TypeScript (default; --no-type-check: don't)." })
 
   async execute(): Promise<number> {
     if (!(RELOAD_SCOPES as readonly string[]).includes(this.reloadScope)) {
@@ -56,6 +57,8 @@ export class DevCommand extends ServeCommand {
       return EXIT.USAGE
     }
     const flags = this.settingFlags()
+    if (this.typeCheck === false) flags.dev_type_check = { flag: '--no-type-check', value: false }
+    else if (this.typeCheck === true) flags.dev_type_check = { flag: '--type-check', value: true }
     if (!flags.log_format && process.env.SVC_LOG_FORMAT === undefined && process.stdout.isTTY) {
       flags.log_format = { flag: 'dev default', value: 'pretty' }
     }

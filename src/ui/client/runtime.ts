@@ -1,4 +1,4 @@
-import type { ClientMessage, DevLoadError, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
+import type { ClientMessage, DevLoadError, DevTypeErrors, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
 import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../close-codes.js'
 import type { ClientConfig } from './config.js'
 import { Connection, type ConnectionStatus } from './connection.js'
@@ -36,6 +36,8 @@ export interface ViewState {
   stoppedAfter: number | null
   /** `svc dev --reload`: the app's last save did not load (the page runs the previous version). */
   devError: DevLoadError | null
+  /** `svc dev`'s type check: errors in the code that runs (null: none). */
+  typeErrors: DevTypeErrors | null
   /** Current page path (relative to basePath); follows navigation before the server answers. */
   path: string
 }
@@ -87,6 +89,7 @@ export class Runtime {
       error: null,
       stoppedAfter: null,
       devError: null,
+      typeErrors: null,
       path: this.#locationPath(),
     }
     this.#connection = new Connection(streamUrl(location, config.basePath), {
@@ -331,6 +334,9 @@ export class Runtime {
         return
       case 'dev_error':
         this.#set({ devError: message.error })
+        return
+      case 'type_errors':
+        this.#set({ typeErrors: message.total === 0 ? null : { errors: message.errors, total: message.total } })
         return
       case 'dataframe_rows':
       case 'download_ready':

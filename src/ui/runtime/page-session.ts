@@ -52,7 +52,7 @@ export interface PageSessionOptions {
   /** A run still going after this long (ms) is stopped (`ui_run_timeout_s`); 0 or absent: never. */
   runTimeoutMs?: number
   /** `st.secrets`. */
-  secrets?: Readonly<Record<string, unknown>>
+  secrets?: object
   /** `app.navigation(fn)` (read on every run, like `directory`). */
   navigation?: () => NavigationFn | null
   /** `app.navigation(…, { position })`; absent: the sidebar. */

@@ -2,11 +2,7 @@ import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { analyzeImportFailure, showPath } from '../../target/import-failure.js'
 import type { DevLoadError } from '../protocol.js'
-
-/** Lines shown above and below the failing one. */
-const FRAME_CONTEXT = 2
-/** A longer source line is cut in the frame (minified or generated code). */
-const MAX_FRAME_LINE = 200
+import { codeFrame } from '../../internal/code-frame.js'
 
 /** A failed re-import of `file` as the browser overlay shows it: cause, place, code frame, fix. */
 export function devLoadError(file: string, err: unknown, cwd: string = process.cwd()): DevLoadError {
@@ -18,7 +14,7 @@ export function devLoadError(file: string, err: unknown, cwd: string = process.c
     file: f.at ? showPath(f.at.path, cwd) : null,
     line: f.at?.line ?? null,
     column: f.at?.column ?? null,
-    frame: f.at ? codeFrame(f.at.path, f.at.line) : [],
+    frame: f.at ? fileFrame(f.at.path, f.at.line) : [],
   }
 }
 
@@ -37,23 +33,12 @@ export function exportLostError(file: string, exportName: string): DevLoadError 
 }
 
 /** The lines around `line` of the file as it is now (the save that failed). */
-function codeFrame(path: string, line: number): DevLoadError['frame'] {
-  let text: string
+function fileFrame(path: string, line: number): DevLoadError['frame'] {
   try {
-    text = readFileSync(path, 'utf8')
+    return codeFrame(readFileSync(path, 'utf8'), line)
   } catch {
     return []
   }
-  const lines = text.split(/\r?\n/)
-  if (lines.at(-1) === '') lines.pop()
-  const first = Math.max(1, line - FRAME_CONTEXT)
-  const last = Math.min(lines.length, line + FRAME_CONTEXT)
-  const frame: DevLoadError['frame'] = []
-  for (let n = first; n <= last; n++) {
-    const t = lines[n - 1]!
-    frame.push({ line: n, text: t.length > MAX_FRAME_LINE ? t.slice(0, MAX_FRAME_LINE) + '…' : t })
-  }
-  return frame
 }
 
 /** A load failure that came without its place (a thread or child that could not say): its message. */

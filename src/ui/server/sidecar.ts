@@ -13,7 +13,7 @@ import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
 import type { PageServerApp } from '../page-app.js'
 import type { AppProfile, PageServerStats } from '../../../ipc/messages.js'
-import type { DevLoadError } from '../protocol.js'
+import type { DevLoadError, DevTypeErrors } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
 import { ClientAssets, clientDir } from './static-files.js'
 import { UiServer, type PageSite } from './ui-server.js'
@@ -54,6 +54,8 @@ export interface RunningSidecar {
   reload(): Promise<PagesReload>
   /** Sessions and page threads, for `svc status` and the process metrics; CPU over `windowMs`. */
   stats(windowMs: number): Promise<PageServerStats>
+  /** `svc dev`'s type check: the open tabs show its errors. */
+  showTypeErrors(report: DevTypeErrors): void
   close(): Promise<void>
 }
 
@@ -162,6 +164,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
       return next
     },
     stats: async (windowMs) => pool?.stats(windowMs) ?? { sessions: local!.size, threads: [], thread_exits: { crashed: 0, killed: 0, recycled: 0 } },
+    showTypeErrors: (report) => server.showTypeErrors(report),
     async close() {
       await reloading
       await server.close()
@@ -226,7 +229,8 @@ function siteOf(profile: AppProfile): PageSite {
 
 /**
  * Answer the supervisor: `reload` (it announces a reload once the pages and the gateway workers
- * both serve the new code) and `stats_request` (`svc status`, the process metrics).
+ * both serve the new code), `stats_request` (`svc status`, the process metrics) and, under `svc
+ * dev`, `type_errors` (the type check's errors, for the open tabs).
  */
 export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
   channel.onMessage((m) => {
@@ -234,6 +238,7 @@ export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<Super
       void sidecar.stats(m.window_ms).then((stats) => channel.send({ svc: 1, type: 'stats', id: m.id, stats }))
       return
     }
+    if (m.type === 'type_errors') return sidecar.showTypeErrors({ errors: m.errors, total: m.total })
     if (m.type !== 'reload') return
     void sidecar.reload().then(
       (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),

@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { PageApp } from '../page-app.js'
-import type { DevLoadError, ServerMessage } from '../protocol.js'
+import type { DevLoadError, DevTypeErrors, ServerMessage } from '../protocol.js'
 import { MEDIA_PREFIX, type MediaStore } from '../media-store.js'
 import type { PageIndex } from '../runtime/page-directory.js'
 import type { SessionHost } from './local-sessions.js'
@@ -95,6 +95,8 @@ export class UiServer extends Lifecycle {
   readonly #media: MediaStore
   readonly #sockets = new Set<Socket>()
   #devError: DevLoadError | null = null
+  /** `svc dev`'s type check's last result as a `type_errors` message, sent to every tab that connects (null: no errors reported yet). */
+  #typeErrors: string | null = null
   /** Page sockets that could not open a session while the app does not load: told to say hello again when it does. */
   #waitingForLoad: (() => void)[] = []
 
@@ -173,6 +175,17 @@ export class UiServer extends Lifecycle {
     const waiting = this.#waitingForLoad
     this.#waitingForLoad = []
     for (const retry of waiting) retry()
+  }
+
+  /**
+   * `svc dev`: the type check's latest result. Every open tab shows the errors (the code still
+   * runs); tabs opened meanwhile get them when they connect; `total: 0` clears them.
+   */
+  showTypeErrors(report: DevTypeErrors): void {
+    const message = JSON.stringify({ v: UI_PROTOCOL_VERSION, type: 'type_errors', errors: report.errors, total: report.total } satisfies ServerMessage)
+    // Kept when it clears too: a tab that reconnects (also to a new page server) may still show errors fixed meanwhile.
+    this.#typeErrors = message
+    for (const ws of this.#wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(message)
   }
 
   /** Close page sockets (1001), end sessions (their snapshots written), stop listening; sockets still open after `PAGE_SERVER_FORCE_CLOSE_MS` are dropped. */
@@ -371,6 +384,7 @@ export class UiServer extends Lifecycle {
         return
       }
       if (this.#devError !== null) ws.send(devErrorMessage(this.#devError))
+      if (this.#typeErrors !== null) ws.send(this.#typeErrors)
     })
   }
 }

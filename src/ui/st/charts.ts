@@ -34,9 +34,48 @@ function toNumber(v: Cell): number | null {
   return Number.isFinite(n) ? n : null
 }
 
+const DAY_MS = 86_400_000
+/** A bar chart over days spans at least this many, so one day (or a few) draws bars of a sensible width. */
+const MIN_BAR_DAYS = 7
+/** Up to this many days on the axis, one tick per day (automatic ticks at 12:00 would repeat a day's label). */
+const DAILY_TICKS_UP_TO = 16
+/** A day's bar takes this share of the day, so neighbouring days stand apart. */
+const DAY_BAR_WIDTH = 0.8
+
+function times(cells: (Cell | undefined)[]): number[] {
+  return cells.filter((c): c is string => typeof c === 'string').map((c) => Date.parse(c))
+}
+
 function daySpan(cells: (Cell | undefined)[]): number {
-  const times = cells.filter((c): c is string => typeof c === 'string').map((c) => Date.parse(c))
-  return times.length ? (Math.max(...times) - Math.min(...times)) / 86_400_000 : 0
+  const t = times(cells)
+  return t.length ? (Math.max(...t) - Math.min(...t)) / DAY_MS : 0
+}
+
+/**
+ * Bars over days: each bar centred on its day's tick (`bandPosition: 0`), half a day of room at
+ * either end, and at least `MIN_BAR_DAYS` on the axis. Without that, one day was a single bar
+ * across the whole plot over an axis reading "Nov 28 · Nov 28 · Nov 29".
+ */
+function dayBarAxis(cells: (Cell | undefined)[]): { scale: Spec; daily: boolean } {
+  const t = times(cells)
+  if (t.length === 0) return { scale: { type: 'utc' }, daily: false }
+  let lo = Math.min(...t) - DAY_MS / 2
+  let hi = Math.max(...t) + DAY_MS / 2
+  const short = MIN_BAR_DAYS * DAY_MS - (hi - lo)
+  if (short > 0) {
+    lo -= Math.floor(short / DAY_MS / 2) * DAY_MS
+    hi = lo + MIN_BAR_DAYS * DAY_MS
+  }
+  return { scale: { type: 'utc', domain: [dateTime(lo), dateTime(hi)] }, daily: hi - lo <= DAILY_TICKS_UP_TO * DAY_MS }
+}
+
+/**
+ * A Vega-Lite DateTime in UTC. A number would compile to `datetime(ms)`, which the expression
+ * interpreter the browser uses (no eval under the page CSP) reads as a year: an empty axis.
+ */
+function dateTime(ms: number): Spec {
+  const d = new Date(ms)
+  return { utc: true, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, date: d.getUTCDate(), hours: d.getUTCHours() }
 }
 
 interface Columns {
@@ -93,13 +132,12 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
   if (xType === 'nominal' || xType === 'ordinal') xEnc.sort = null
   // Lines and areas run edge to edge; points keep round axis ends.
   if (xType === 'quantitative') xEnc.scale = { zero: false, nice: kind === 'scatter' }
-  if (dateOnly) {
-    if (kind === 'bar') xEnc.timeUnit = 'utcyearmonthdate'
-    else xEnc.scale = { type: 'utc' }
-  }
+  const dayBars = dateOnly && kind === 'bar' ? dayBarAxis(xCells) : null
+  if (dayBars) Object.assign(xEnc, { timeUnit: 'utcyearmonthdate', bandPosition: 0, scale: dayBars.scale })
+  else if (dateOnly) xEnc.scale = { type: 'utc' }
   if (xType === 'temporal') {
     const days = daySpan(xCells)
-    xEnc.axis = { format: days > 400 ? '%b %Y' : days >= 3 || dateOnly ? '%b %d' : '%b %d %H:%M' }
+    xEnc.axis = { format: days > 400 ? '%b %Y' : days >= 3 || dateOnly ? '%b %d' : '%b %d %H:%M', ...(dayBars?.daily ? { tickCount: { interval: 'day', step: 1 } } : {}) }
   }
 
   const multi = ys.length > 1
@@ -131,6 +169,7 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
   delete xTip.sort
   delete xTip.scale
   delete xTip.axis
+  delete xTip.bandPosition
   // Fold keeps each row's wide fields, so every mark's tooltip lists the x value and all series.
   const tooltip = [xTip, ...ys.map((y) => ({ field: fieldRef(y.name), type: 'quantitative', title: y.name, format: ',' }))]
 
@@ -148,7 +187,8 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
   } else if (kind === 'bar') {
     body = {
       transform: [fold],
-      mark: { type: 'bar', cornerRadiusEnd: 2, ...single },
+      // Rounded stacks are drawn in a group per x that Vega-Lite places without the day bars' offset (they vanished).
+      mark: { type: 'bar', ...(stacked && dayBars ? {} : { cornerRadiusEnd: 2 }), ...single },
       encoding: {
         x: xEnc,
         ...seriesEnc,
@@ -188,6 +228,8 @@ export function buildChartSpec(kind: ChartKind, data: TableData, o: ChartOptions
     height: o.height ?? DEFAULT_HEIGHT,
     ...(o.useContainerWidth === false && o.width !== undefined ? { width: o.width } : {}),
     ...body,
+    // Vega-Lite reads a time unit's bar width from the config only.
+    ...(dayBars ? { config: { bar: { timeUnitBandSize: DAY_BAR_WIDTH } } } : {}),
   }
 }
 

@@ -109,7 +109,7 @@ export interface ResolvedColumns {
 /** Apply `columnConfig`, `columnOrder` and editor `disabled` to the inferred columns. */
 export function resolveColumns(
   columns: readonly { name: string; kind: ColumnKind }[],
-  config: Readonly<Record<string, ColumnConfigInput>> = {},
+  config: Readonly<Record<string, ColumnConfigInput | undefined>> = {},
   order: readonly string[] | undefined = undefined,
   disabled: boolean | readonly string[] = true,
 ): ResolvedColumns {

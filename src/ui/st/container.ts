@@ -10,7 +10,7 @@ import type {
   AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataEditorOptions, DataframeOptions, DataframeSelection,
   DateInputOptions, DateValue, DownloadButtonOptions, EditedRows, ExpanderOptions, FileUploaderOptions, FormOptions, HeadingOptions, ImageOptions,
   FragmentOptions, LinkOptions, MetricOptions, MultiselectOptions, NumberInputOptions, ProgressBar, RadioOptions, SelectboxOptions,
-  SliderOptions, St, StContainer, TableData, TableOptions, TextAreaOptions, TextInputOptions, TextOptions, UploadedFile,
+  RowRecord, RowsOf, SliderOptions, St, StContainer, TableData, TableOptions, TextAreaOptions, TextInputOptions, TextOptions, UploadedFile,
   VegaLiteChartOptions,
 } from '../st-types.js'
 import { chartProps, vegaLiteProps } from './charts.js'
@@ -172,10 +172,11 @@ export class Container implements StContainer, w.Emitter {
   table(data: TableData, o: TableOptions = {}): void {
     this.emit('table', normalizeTable(data, o.columns))
   }
-  dataframe(data: TableData, o: DataframeOptions & { selectionMode: NonNullable<DataframeOptions['selectionMode']> }): DataframeSelection
-  dataframe(data: TableData, o?: DataframeOptions): void
+  dataframe<R extends object = Record<string, unknown>>(data: RowsOf<R>, o: DataframeOptions<RowRecord<R>> & { selectionMode: NonNullable<DataframeOptions['selectionMode']> }): DataframeSelection<RowRecord<R>>
+  dataframe<R extends object = Record<string, unknown>>(data: RowsOf<R>, o?: DataframeOptions<RowRecord<R>>): void
   dataframe(data: TableData, o: DataframeOptions = {}): DataframeSelection | undefined { return df.dataframe(this, data, o) }
-  dataEditor<R extends object = Record<string, unknown>>(data: TableData, o?: DataEditorOptions): EditedRows<R> { return dataEditor<R>(this, data, o) }
+  // The row type is the page's view of its data; at run time a row is a record of it.
+  dataEditor<R extends object = Record<string, unknown>>(data: RowsOf<R>, o?: DataEditorOptions<RowRecord<R>>): EditedRows<RowRecord<R>> { return dataEditor(this, data, o as DataEditorOptions) as EditedRows<RowRecord<R>> }
   lineChart(data: TableData, o: ChartOptions = {}): void { this.emit('lineChart', chartProps('line', data, o)) }
   barChart(data: TableData, o: ChartOptions = {}): void { this.emit('barChart', chartProps('bar', data, o)) }
   areaChart(data: TableData, o: ChartOptions = {}): void { this.emit('areaChart', chartProps('area', data, o)) }

@@ -228,7 +228,7 @@ export function applyEdits(
   return { records, rows, ids: outIds }
 }
 
-export function dataEditor<R extends object>(em: Emitter, data: TableData, o: DataEditorOptions = {}): EditedRows<R> {
+export function dataEditor(em: Emitter, data: TableData, o: DataEditorOptions = {}): EditedRows<Record<string, unknown>> {
   const { names, raw } = normalizeRaw(data, o.columns)
   const tab = tabularOf(names, raw)
   const numRows = o.numRows ?? 'fixed'
@@ -266,5 +266,5 @@ export function dataEditor<R extends object>(em: Emitter, data: TableData, o: Da
     const view = pageView(reset, Number(p.page ?? 0), (p.sort as SortSpec | null) ?? null)
     Object.assign(p, { value: EMPTY_EDITS, rows: view.rows, rowIds: view.rowIds, page: view.page, sort: view.sort, totalRows: reset.rows.length })
   })
-  return Object.defineProperty(edited.records as R[], 'dropped', { value: fitted.dropped, enumerable: false }) as EditedRows<R>
+  return Object.defineProperty(edited.records, 'dropped', { value: fitted.dropped, enumerable: false }) as EditedRows<Record<string, unknown>>
 }

@@ -31,13 +31,16 @@ function shown(value: unknown): string {
 }
 
 /**
- * Flag of each setting, read from `settingFlags()` in src/cli/serve-options.ts (vitest cannot
+ * Flag of each setting, read from `settingFlags()` in src/cli/serve-options.ts, then from the
+ * commands' own flags (`svc dev --no-type-check`) in src/cli/commands/serve.ts (vitest cannot
  * load clipanion the way Node does, so the mapping is read as text: `f.<key> = { flag: '<flag>'`).
  */
 function flagsBySetting(): Map<SettingKey, string> {
-  const source = readFileSync(new URL('../../../src/cli/serve-options.ts', import.meta.url), 'utf8')
   const flags = new Map<SettingKey, string>()
-  for (const m of source.matchAll(/\bf\.(\w+) = \{ flag: '([^']+)'/g)) flags.set(m[1] as SettingKey, m[2]!)
+  const read = (file: string): string => readFileSync(new URL(`../../../src/cli/${file}`, import.meta.url), 'utf8')
+  for (const m of read('serve-options.ts').matchAll(/\bf\.(\w+) = \{ flag: '([^']+)'/g)) flags.set(m[1] as SettingKey, m[2]!)
+  // Only real flags there: `workbench` and `dev default` also set settings.
+  for (const m of read('commands/serve.ts').matchAll(/\bflags\.(\w+) = \{ flag: '(--[^']+)'/g)) if (!flags.has(m[1] as SettingKey)) flags.set(m[1] as SettingKey, m[2]!)
   return flags
 }
 

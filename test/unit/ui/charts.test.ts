@@ -14,18 +14,20 @@ const traffic = [
 ]
 
 /** Compiles with Vega-Lite and runs the dataflow in Vega with the expression interpreter (as the browser does). */
-async function runSpec(spec: Spec): Promise<{ marks: Record<string, number> }> {
+async function runSpec(spec: Spec): Promise<{ marks: Record<string, number>; bars: { x: number; width: number }[] }> {
   const { spec: vg } = compile({ ...spec, width: 400 } as TopLevelSpec)
   const view = new View(parse(vg, undefined, { ast: true }), { renderer: 'none', expr: expressionInterpreter } as never)
   await view.runAsync()
   const marks: Record<string, number> = {}
-  const walk = (item: any) => {
+  const bars: { x: number; width: number }[] = []
+  const walk = (item: any, dx: number) => {
     if (item.marktype && item.role === 'mark') marks[item.marktype] = (marks[item.marktype] ?? 0) + item.items.length
-    for (const child of item.items ?? []) walk(child)
+    if (item.mark?.marktype === 'rect' && item.mark.role === 'mark') bars.push({ x: dx + item.x, width: item.width })
+    for (const child of item.items ?? []) walk(child, dx + (item.mark?.marktype === 'group' ? (item.x ?? 0) : 0))
   }
-  walk((view.scenegraph() as unknown as { root: unknown }).root)
+  walk((view.scenegraph() as unknown as { root: unknown }).root, 0)
   view.finalize()
-  return { marks }
+  return { marks, bars }
 }
 
 describe('chart spec builders', () => {
@@ -77,8 +79,42 @@ describe('chart spec builders', () => {
     expect(numeric.encoding.x.type).toBe('ordinal')
     const days: Spec = buildChartSpec('bar', traffic, { x: 'day', y: 'api' })
     expect(days.encoding.x).toMatchObject({ type: 'temporal', timeUnit: 'utcyearmonthdate' })
+    expect(days.encoding.x).toMatchObject({ bandPosition: 0, scale: { type: 'utc' } })
     const stamps: Spec = buildChartSpec('bar', [{ t: '2026-01-01T10:30:00Z', v: 1 }], { x: 't' })
     expect(stamps.encoding.x).toMatchObject({ type: 'nominal', sort: null })
+  })
+
+  it('bar over one day: a week-wide axis centred on the day, one tick a day, bars narrower than a day', async () => {
+    const spec: Spec = buildChartSpec('bar', [{ day: '2025-11-28', n: 3 }, { day: '2025-11-28', n: 2 }], { x: 'day' })
+    // Nov 24 12:00 to Dec 1 12:00 (UTC): Nov 28 in the middle.
+    expect(spec.encoding.x.scale.domain).toEqual([
+      { utc: true, year: 2025, month: 11, date: 24, hours: 12 },
+      { utc: true, year: 2025, month: 12, date: 1, hours: 12 },
+    ])
+    expect(spec.encoding.x.axis).toEqual({ format: '%b %d', tickCount: { interval: 'day', step: 1 } })
+    expect(spec.config).toEqual({ bar: { timeUnitBandSize: 0.8 } })
+    expect(spec.encoding.tooltip[0].bandPosition).toBeUndefined()
+    // 400 px for 7 days: the bar is 0.8 of a day wide, centred on the day's tick (4 days from the left: x = 200 - 0.5 day).
+    const { bars } = await runSpec(spec)
+    expect(bars).toHaveLength(2)
+    for (const b of bars) {
+      expect(Math.abs(b.width - (400 / 7) * 0.8)).toBeLessThan(2)
+      expect(Math.abs(b.x + b.width / 2 - 200)).toBeLessThan(2)
+    }
+    // A month: half a day of room at either end, automatic ticks.
+    const month = Array.from({ length: 30 }, (_v, i) => ({ day: new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), n: i }))
+    const monthly: Spec = buildChartSpec('bar', month, { x: 'day' })
+    expect(monthly.encoding.x.scale.domain).toEqual([
+      { utc: true, year: 2025, month: 12, date: 31, hours: 12 },
+      { utc: true, year: 2026, month: 1, date: 30, hours: 12 },
+    ])
+    expect(monthly.encoding.x.axis.tickCount).toBeUndefined()
+    // Stacked days stay square: Vega-Lite placed rounded stacks without the day bars' offset (nothing was drawn).
+    const stacked: Spec = buildChartSpec('bar', traffic, { x: 'day', stacked: true })
+    expect(stacked.mark.cornerRadiusEnd).toBeUndefined()
+    const drawn = (await runSpec(stacked)).bars
+    expect(drawn.length).toBe(5)
+    for (const b of drawn) expect(Number.isFinite(b.x) && b.width > 0).toBe(true)
   })
 
   it('scatter: points with a tooltip, a single colour on the mark, y not forced to zero', () => {

@@ -32,7 +32,7 @@ const widgetMessage = (id: string, value: unknown) => ({ v: 1 as const, type: 'w
 describe('dataframe selection', () => {
   it('with a rowKey the selection follows its row through a filter change, then is dropped when the row goes', async () => {
     let db = seed()
-    let picked!: DataframeSelection
+    let picked!: DataframeSelection<Order>
     const at = await start((st) => {
       const hide = st.multiselect('Hide', db.map((o) => o.id), { key: 'hide' })
       picked = st.dataframe(db.filter((o) => !hide.includes(o.id)), { key: 'orders', selectionMode: 'single-row', rowKey: 'id' })
@@ -62,7 +62,7 @@ describe('dataframe selection', () => {
 
   it('without a rowKey a change of the rows clears the selection instead of moving it', async () => {
     let rows = seed()
-    let picked!: DataframeSelection
+    let picked!: DataframeSelection<Order>
     const at = await start((st) => {
       picked = st.dataframe(rows, { key: 'orders', selectionMode: 'single-row' })
     })
@@ -80,7 +80,7 @@ describe('dataframe selection', () => {
   it('a browser selection made for rows that changed meanwhile is refused; unknown keys select nothing', async () => {
     let rows = seed()
     let runs = 0
-    let picked!: DataframeSelection
+    let picked!: DataframeSelection<Order>
     const at = await start((st) => {
       runs++
       picked = st.dataframe(rows, { selectionMode: 'multi-row' })
@@ -107,7 +107,7 @@ describe('dataframe selection', () => {
 
   it('sorting and paging do not change what is selected', async () => {
     const rows = Array.from({ length: 60 }, (_v, i) => ({ sku: `S${1000 + i}`, score: (i * 37) % 60 }))
-    let picked!: DataframeSelection
+    let picked!: DataframeSelection<(typeof rows)[number]>
     const at = await start((st) => {
       picked = st.dataframe(rows, { key: 'skus', selectionMode: 'multi-row', rowKey: 'sku' })
     })
@@ -126,6 +126,7 @@ describe('dataframe selection', () => {
 
   it('names a missing, repeated or unusable row key', async () => {
     const message = async (page: (st: St) => void) => (await start(page)).exception[0]?.props.message
+    // @ts-expect-error a rowKey that names no column of the rows is a type error too
     expect(await message((st) => void st.dataframe(seed(), { selectionMode: 'single-row', rowKey: 'nope' }))).toMatch(/rowKey "nope" is not a column .*id, customer/)
     expect(await message((st) => void st.dataframe([{ k: 1 }, { k: 1 }], { selectionMode: 'single-row', rowKey: 'k' }))).toMatch(/rows 0 and 1 share the row key "1"/)
     expect(await message((st) => void st.dataEditor([{ k: null }], { rowKey: 'k' }))).toMatch(/row 0 has no usable row key \(got null\)/)

@@ -8,16 +8,9 @@ import type { DevLoadError } from '../../protocol.js'
  * only the API keeps the last good code and the page opens with the next good save.
  */
 export function DevErrorOverlay({ error, pageWaiting = false }: { error: DevLoadError | null; pageWaiting?: boolean }) {
-  const [dismissed, setDismissed] = useState<DevLoadError | null>(null)
-  const shown = error !== null && error !== dismissed
-  useEffect(() => {
-    if (!shown) return
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDismissed(error)
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [shown, error])
-  if (!shown) return null
-  const place = error.file === null ? null : error.line === null ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`
+  const [shown, dismiss] = useDismissable(error)
+  if (!shown || error === null) return null
+  const place = placeOf(error)
   return (
     <div class="svc-dev-error-backdrop">
       <section class="svc-dev-error" role="alertdialog" aria-labelledby="svc-dev-error-title" aria-describedby="svc-dev-error-cause" data-testid="dev-error">
@@ -28,7 +21,7 @@ export function DevErrorOverlay({ error, pageWaiting = false }: { error: DevLoad
               The app did not load
             </h2>
           </div>
-          <button type="button" class="svc-icon-button" aria-label="Dismiss this error" onClick={() => setDismissed(error)}>
+          <button type="button" class="svc-icon-button" aria-label="Dismiss this error" onClick={dismiss}>
             ×
           </button>
         </header>
@@ -40,7 +33,7 @@ export function DevErrorOverlay({ error, pageWaiting = false }: { error: DevLoad
             {place}
           </p>
         ) : null}
-        {error.frame.length > 0 ? <CodeFrame error={error} /> : null}
+        {error.frame.length > 0 ? <CodeFrame at={error} /> : null}
         <p class="svc-dev-error-fix">{sentence(error.fix)}</p>
         <p class="svc-dev-error-note" data-testid="dev-error-note">
           {pageWaiting
@@ -52,23 +45,45 @@ export function DevErrorOverlay({ error, pageWaiting = false }: { error: DevLoad
   )
 }
 
-function CodeFrame({ error }: { error: DevLoadError }) {
-  const width = String(error.frame.at(-1)?.line ?? 0).length
+/**
+ * Shown until dismissed (the × or Escape), which hides this `value` only: the next one (another
+ * error, another check's result) shows again.
+ */
+export function useDismissable<T>(value: T | null): [shown: boolean, dismiss: () => void] {
+  const [dismissed, setDismissed] = useState<T | null>(null)
+  const shown = value !== null && value !== dismissed
+  useEffect(() => {
+    if (!shown) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDismissed(value)
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [shown, value])
+  return [shown, () => setDismissed(value)]
+}
+
+/** Where an error is: `app.ts:5:24`, the file alone, or null. */
+export function placeOf(at: { file: string | null; line: number | null; column: number | null }): string | null {
+  return at.file === null ? null : at.line === null ? at.file : `${at.file}:${at.line}:${at.column ?? 1}`
+}
+
+/** The source lines around an error, its line marked and a caret under its column. */
+export function CodeFrame({ at, testId = 'dev-error-frame' }: { at: { frame: { line: number; text: string }[]; line: number | null; column: number | null }; testId?: string }) {
+  const width = String(at.frame.at(-1)?.line ?? 0).length
   return (
-    <pre class="svc-dev-error-frame" data-testid="dev-error-frame">
-      {error.frame.map((l) => {
-        const at = l.line === error.line
-        const gutter = `${at ? '>' : ' '} ${String(l.line).padStart(width)} | `
+    <pre class="svc-dev-error-frame" data-testid={testId}>
+      {at.frame.map((l) => {
+        const here = l.line === at.line
+        const gutter = `${here ? '>' : ' '} ${String(l.line).padStart(width)} | `
         return (
-          <span key={l.line} class={at ? 'svc-dev-error-line is-at' : 'svc-dev-error-line'}>
+          <span key={l.line} class={here ? 'svc-dev-error-line is-at' : 'svc-dev-error-line'}>
             {gutter}
             {l.text}
             {'\n'}
-            {at && error.column !== null ? (
+            {here && at.column !== null ? (
               <span aria-hidden="true">
                 {' '.repeat(gutter.length - 2) + '| '}
                 {/* Tabs stay tabs, so the caret lines up under the column whatever their width. */}
-                <span class="svc-dev-error-caret">{l.text.slice(0, error.column - 1).replace(/[^\t]/g, ' ') + '^'}</span>
+                <span class="svc-dev-error-caret">{l.text.slice(0, at.column - 1).replace(/[^\t]/g, ' ') + '^'}</span>
                 {'\n'}
               </span>
             ) : null}
