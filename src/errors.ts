@@ -70,6 +70,7 @@ export const ERRORS = {
   SVC_ERR_CLIENT_CONFIG: { status: 500, error: 'client_config_invalid' },
   SVC_ERR_CLIENT_HTTP_ERROR: { status: 500, error: 'api_call_failed' },
   SVC_ERR_CLIENT_BAD_RESPONSE: { status: 500, error: 'client_bad_response' },
+  SVC_ERR_CLIENT_PATH_PARAM: { status: 500, error: 'client_bad_path_param' },
   // UI: page registration and page runs
   SVC_ERR_UI_DUPLICATE_PAGE: { status: 500, error: 'duplicate_page' },
   SVC_ERR_UI_DUPLICATE_WIDGET: { status: 500, error: 'duplicate_widget' },
