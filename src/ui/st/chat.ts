@@ -38,12 +38,14 @@ export function chatInput(c: Container, placeholder = 'Your message', o: ChatInp
   const bad = (what: string): never => {
     throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid chatInput value: ${what}`)
   }
-  const deserialize = (r: unknown): string => (typeof r === 'string' && r.trim() !== '' ? (max !== null ? r.slice(0, max) : r) : bad('expected a non-empty string'))
+  // Refused whole, as textInput does: cutting could split a character (an emoji is two code units).
+  const deserialize = (r: unknown): string =>
+    typeof r !== 'string' || r.trim() === '' ? bad('expected a non-empty string') : max !== null && r.length > max ? bad(`longer than ${max} characters`) : r
   const onSubmit = o.onSubmit
   const ctx = c.ctx
   const { id, value } = ctx.widget<string | null>({
     type: 'chatInput', label, key: o.key, identity: [max], formId: null, default: null, disabled: o.disabled, deserialize,
-    fromState: (v) => (v === null || typeof v === 'string' ? v : bad('expected a string or null')),
+    fromState: (v) => (v === null ? v : typeof v !== 'string' ? bad('expected a string or null') : max !== null && v.length > max ? bad(`longer than ${max} characters`) : v),
     onChange: onSubmit ? (v) => (v === null ? undefined : onSubmit(v)) : undefined,
   })
   // The text belongs to the run its submit caused (kept while that run is replaced and retried);

@@ -6,6 +6,7 @@ import type {
   DateValue, NumberInputOptions, RadioOptions, SelectboxOptions, SliderOptions, TextAreaOptions, TextInputOptions, UploadedFile, WidgetOptions,
 } from '../st-types.js'
 import { checkFileName, checkMime } from '../media-headers.js'
+import { uploadName, uploadType } from './upload-file.js'
 import { displayString, sameValue } from './values.js'
 
 /** What a widget needs from the container it is written into. */
@@ -143,10 +144,22 @@ export function onGrid(n: unknown, min: number, max: number, step: number, allow
   if (typeof n !== 'number' || !Number.isFinite(n)) return bad('expected a number')
   if (allowed.includes(n)) return n
   if (n < min || n > max) return bad(`${n} is outside ${min}..${max}`)
+  if (n === max) return n
   const steps = (n - min) / step
-  // Decimal steps (0.1) do not divide exactly in binary floating point.
-  if (n !== max && Math.abs(steps - Math.round(steps)) > 1e-7) return bad(`${n} is not a step of ${step} from ${min}`)
+  const k = Math.round(steps)
+  // Decimal steps (0.1) do not divide exactly in binary floating point: find the step with a
+  // tolerance, then take only its exact value, written with the decimals of min and step (what a
+  // browser's range input sends: 0.3, never 0.30000000000000004; 30, never 30.000000000000004).
+  const exact = Number((min + k * step).toFixed(decimalsOf(min, step)))
+  if (Math.abs(steps - k) > 1e-7 || n !== exact) return bad(`${n} is not a step of ${step} from ${min}`)
   return n
+}
+
+/** How many decimals write both numbers exactly (0.25 → 2, 10 → 0, 1e-7 → 7), at most 20. */
+function decimalsOf(...ns: number[]): number {
+  let d = 0
+  for (const n of ns) while (d < 20 && Number(n.toFixed(d)) !== n) d++
+  return d
 }
 
 export function slider(em: Emitter, label: string, o: SliderOptions<number | [number, number]> = {}): number | [number, number] {
@@ -298,9 +311,11 @@ export function fileUploader(em: Emitter, label: string, o: FileUploaderOptions 
   const multiple = o.multiple ?? false
   // Assigned at registration; messages (which call `deserialize`) arrive after the run.
   let id = ''
-  const check = (name: unknown, type: unknown, bytes: Uint8Array | null, ref: string | null = null): UploadedFile => {
-    if (typeof name !== 'string' || bytes === null) return bad('file without name or data')
-    const mime = typeof type === 'string' ? type : 'application/octet-stream'
+  const check = (rawName: unknown, declared: unknown, bytes: Uint8Array | null, ref: string | null = null): UploadedFile => {
+    if (typeof rawName !== 'string' || bytes === null) return bad('file without name or data')
+    // Checked as the page will see them: `x.csv\0.exe` is `x.csv.exe`, never a .csv.
+    const name = uploadName(rawName)
+    const mime = uploadType(name, declared, accept)
     if (bytes.byteLength > maxBytes || !accepted(accept, name, mime)) return bad(`file ${name} is too large or not accepted`)
     return uploadedFile(name, mime, bytes, ref)
   }
