@@ -237,7 +237,7 @@ describe('dataEditor edits', () => {
       edited = st.dataEditor<Order>(db, { key: 'o', rowKey: (o) => `${String(o.customer)}/${String(o.id)}`, numRows: 'dynamic' })
     })
     const id = at.dataEditor[0]!.id
-    const n = at.dataEditor[0]!.props.rev ?? 0
+    const n = (at.dataEditor[0]!.props as { rev?: number }).rev ?? 0
     await at.send(widgetMessage(id, { editedRows: { 'Acme/10001': { customer: 'Globex', id: 10002 } }, addedRows: [], deletedRows: [] }))
     expect(at.dataEditor[0]!.props).toMatchObject({ rev: n + 1, refused: "row Acme/10001: this edit would change the row's key" })
     await at.send(widgetMessage(id, { editedRows: {}, addedRows: [{ customer: 'Acme', id: 10001 }], deletedRows: [] }))
