@@ -80,6 +80,7 @@ export const ERRORS = {
   SVC_ERR_UI_SIDECAR_START: { status: 500, error: 'ui_start_failed' },
   SVC_ERR_UI_CACHE: { status: 500, error: 'page_cache' },
   SVC_ERR_UI_PAGE_THREAD: { status: 500, error: 'page_thread_failed' },
+  SVC_ERR_UI_PAGE_MEMORY: { status: 500, error: 'page_thread_out_of_memory' },
   SVC_ERR_UI_MESSAGE_TOO_LARGE: { status: 500, error: 'page_message_too_large' },
   SVC_ERR_UI_UPLOAD_TOO_LARGE: { status: 413, error: 'payload_too_large' },
   SVC_ERR_UI_UPLOAD_REJECTED: { status: 400, error: 'bad_request' },

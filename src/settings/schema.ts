@@ -182,6 +182,11 @@ export const FIELDS = {
   ui_max_upload_bytes: { schema: z.number().int().min(0), default: 32 * 1024 * 1024, parse: asNumber },
   /** A page run longer than this is stopped (a page thread that never yields is replaced); 0 = no limit. */
   ui_run_timeout_s: { schema: seconds, default: 30, parse: asNumber },
+  /**
+   * Heap cap of each page thread (V8's old generation, MiB): a thread that reaches it is replaced
+   * and its sessions resume, as after a crash; 0 = V8's default (about 2-4 GiB).
+   */
+  ui_page_thread_max_heap_mb: { schema: z.number().int().min(0).max(1_048_576), default: 512, parse: asNumber },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
   /** Shared state for several replicas (OIDC login state, URL sessions, page sessions); '' = in memory. */

@@ -37,6 +37,8 @@ export interface PageThreadPoolOptions {
   media: MediaStore
   /** `ui_run_timeout_s` in ms; 0 = none. */
   runTimeoutMs: number
+  /** `ui_page_thread_max_heap_mb`: each thread's heap cap; 0 = V8's default. */
+  maxHeapMb: number
 }
 
 /**
@@ -59,6 +61,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #logger: Logger
   readonly #media: MediaStore
   readonly #runTimeoutMs: number
+  readonly #maxHeapMb: number
   readonly #threads: PageThread[] = []
   readonly #bySession = new Map<string, PageThread>()
   readonly #snapshots = new LocalSnapshotStore()
@@ -76,6 +79,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     this.#logger = options.logger
     this.#media = options.media
     this.#runTimeoutMs = options.runTimeoutMs
+    this.#maxHeapMb = options.maxHeapMb
   }
 
   /** Live sessions across the threads. */
@@ -230,12 +234,14 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   }
 
   #spawn(): PageThread {
-    const thread = new PageThread(this.#data)
+    const thread = new PageThread(this.#data, this.#maxHeapMb)
     this.#threads.push(thread)
     thread.worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m))
     thread.worker.on('error', (err) => {
       thread.error = err
-      if (thread.retired === null) this.#logger.error({ err }, 'ui page thread crashed')
+      if (thread.retired !== null) return
+      if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') this.#outOfMemory(thread)
+      else this.#logger.error({ err }, 'ui page thread crashed')
     })
     thread.worker.on('exit', (code) => this.#onExit(thread, code))
     this.#watchdog ??= setInterval(() => this.#watch(), WATCHDOG_MS)
@@ -341,6 +347,15 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.post({ t: 'release', conn: conn.id })
       },
     }
+  }
+
+  /** The thread reached its heap cap: Node stopped it; its exit replaces it as after a crash. */
+  #outOfMemory(thread: PageThread): void {
+    const pages = [...new Set([...thread.conns.values()].flatMap((c) => (c.runSince === null ? [] : [c.runPage ?? '/'])))]
+    this.#logger.error(
+      { code: 'SVC_ERR_UI_PAGE_MEMORY', max_heap_mb: this.#maxHeapMb, pages, sockets: thread.conns.size },
+      `ui page thread reached its heap cap of ${this.#maxHeapMb} MiB (ui_page_thread_max_heap_mb) and was stopped; its sessions continue on a new thread`,
+    )
   }
 
   #onExit(thread: PageThread, code: number): void {
