@@ -9,6 +9,7 @@ import { createObservability } from './observability.js'
 import { GatewayRuntime } from './runtime.js'
 import { ORPHAN_GRACE_MS } from '../src/internal/deadlines.js'
 import { Lifecycle } from '../src/internal/lifecycle.js'
+import type { SessionRevocations } from '../src/auth/session-revocations.js'
 
 /**
  * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
@@ -42,6 +43,8 @@ export class GatewayActor extends Lifecycle {
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
   readonly #pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>()
+  /** The app's record of sign-outs; null until the app loaded (the supervisor sends the list after `loaded`). */
+  #revocations: SessionRevocations | null = null
 
   constructor(opts: GatewayActorOptions) {
     super()
@@ -61,6 +64,9 @@ export class GatewayActor extends Lifecycle {
     try {
       const { app } = await loadTarget(this.#opts.target)
       this.#settings = { ...app.settings }
+      // Sign-outs made here (the logout route) reach the rest of the tree through the supervisor.
+      this.#revocations = app.sessionRevocations
+      this.#revocations.relayTo((sid, until) => channel.send({ svc: 1, type: 'sessions_revoked', sessions: [{ sid, until }] }))
       const runtime = new GatewayRuntime(this.#opts.uiUpstream)
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
@@ -113,6 +119,9 @@ export class GatewayActor extends Lifecycle {
         else pending?.reject(new Error(msg.error ?? 'metrics collection failed'))
         return
       }
+      case 'sessions_revoked':
+        for (const { sid, until } of msg.sessions) this.#revocations?.receive(sid, until)
+        return
       default:
         msg satisfies never
     }

@@ -7,6 +7,17 @@ import { z } from '../src/internal/zod.js'
  */
 const v1 = { svc: z.literal(1) }
 
+/**
+ * Sign-ins that were signed out (src/auth/session-revocations.ts): each sid (as svc mints them)
+ * and when its identity cookie expires (epoch ms). A gateway worker reports the sign-outs it
+ * made; the supervisor relays them to every other process and hands the whole list to each
+ * process it starts.
+ */
+const sessionsRevoked = {
+  type: z.literal('sessions_revoked'),
+  sessions: z.array(z.object({ sid: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/), until: z.number().int() })).max(100_000),
+}
+
 export const SupervisorToGateway = z.discriminatedUnion('type', [
   /** To a standby worker (`SVC_WORKER_STANDBY=1`, svc dev --reload): load the app now. */
   z.object({ ...v1, type: z.literal('start') }),
@@ -38,6 +49,8 @@ export const SupervisorToGateway = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('metrics_collect'), id: z.number().int() }),
   /** Answer to `metrics_request`: the exposition text summed over all workers. */
   z.object({ ...v1, type: z.literal('metrics_result'), id: z.number().int(), text: z.string().optional(), error: z.string().optional() }),
+  /** Sign-outs made elsewhere in the tree (or, after `loaded`, all still in force). */
+  z.object({ ...v1, ...sessionsRevoked }),
 ])
 export type SupervisorToGateway = z.infer<typeof SupervisorToGateway>
 
@@ -64,15 +77,21 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('metrics_request'), id: z.number().int() }),
   /** This worker's metrics (prom-client JSON) for collection `id`. */
   z.object({ ...v1, type: z.literal('metrics_data'), id: z.number().int(), data: z.unknown() }),
+  /** Sign-outs this worker made (its logout route): the supervisor relays them. */
+  z.object({ ...v1, ...sessionsRevoked }),
 ])
 export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
 /**
- * To the bundled page server under `svc dev --reload` (the supervisor is the one file watcher):
+ * To the bundled page server. Under `svc dev --reload` (the supervisor is the one file watcher):
  * load the app again. It answers `reloaded` or `reload_failed` with the same `id`. A
  * `ui_command` sidecar is never sent anything.
  */
-export const SupervisorToSidecar = z.discriminatedUnion('type', [z.object({ ...v1, type: z.literal('reload'), id: z.number().int() })])
+export const SupervisorToSidecar = z.discriminatedUnion('type', [
+  z.object({ ...v1, type: z.literal('reload'), id: z.number().int() }),
+  /** Sign-outs made in the tree: open pages of those sign-ins sign out at once. */
+  z.object({ ...v1, ...sessionsRevoked }),
+])
 export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>
 
 /**

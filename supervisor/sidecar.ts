@@ -181,6 +181,11 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     })
   }
 
+  /** Send the bundled page server a message; a `ui_command` sidecar (or a gone one) is never told. */
+  tell(msg: SupervisorToSidecar): void {
+    if (this.spec.kind === 'bundled' && this.#proc && !this.#exit) this.#proc.channel.send(msg)
+  }
+
   #answer(id: number, r: PagesReload): void {
     const settle = this.#reloads.get(id)
     this.#reloads.delete(id)

@@ -8,6 +8,7 @@ import type { GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, forkSidecar, Sidecar, type SidecarExit, type SidecarLauncher, type SidecarSpec } from './sidecar.js'
 import { forkWorker, WorkerHandle, type ListenTarget, type WorkerProcess } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
+import { RevokedSessions } from './revoked-sessions.js'
 import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
@@ -127,6 +128,8 @@ export class Supervisor extends Lifecycle {
   /** Standby workers by slot (`standbyWorkers`); not serving, not in the topology. */
   #spares: (WorkerHandle | undefined)[] = []
   readonly #crashes: number[] = []
+  /** Sign-outs made in the tree, handed to every gateway worker and page server it starts. */
+  readonly #revoked = new RevokedSessions()
   #reloading: Promise<void> | null = null
   #reloadPending: ReloadScope | null = null
   /** The reload that runs after the current one, for the requests made meanwhile. */
@@ -203,6 +206,7 @@ export class Supervisor extends Lifecycle {
       }
       for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
+      this.#tellRevoked(sidecar)
       this.#stillStarting()
       // One worker listens on the port itself: no supervisor hop to pay for.
       if (final.workers > 1) {
@@ -269,6 +273,12 @@ export class Supervisor extends Lifecycle {
     return Promise.all(spares.map((w) => w.destroy())).then(() => undefined)
   }
 
+  /** A page server that answers its health check listens to IPC: it gets the sign-outs so far. */
+  #tellRevoked(sidecar: Sidecar): void {
+    const sessions = this.#revoked.list()
+    if (sessions.length > 0) sidecar.tell({ svc: 1, type: 'sessions_revoked', sessions })
+  }
+
   async #startSidecar(): Promise<Sidecar> {
     const spec = await this.#o.sidecarSpec(this.#settings, this.#bound!)
     // A stop began while the port was picked: it has stopped the sidecars it knew of.
@@ -294,6 +304,10 @@ export class Supervisor extends Lifecycle {
     const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
     const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), { loadTimeoutMs: this.#settings.gateway_start_timeout_s * 1000, shutdownGraceMs: this.#settings.shutdown_grace_s * 1000 }, standby)
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
+    w.on('loaded', () => {
+      const sessions = this.#revoked.list()
+      if (sessions.length > 0) w.send({ svc: 1, type: 'sessions_revoked', sessions })
+    })
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     return w
   }
@@ -309,6 +323,16 @@ export class Supervisor extends Lifecycle {
       case 'metrics_data':
         this.#metrics.receive(msg.id, msg.data)
         return
+      case 'sessions_revoked': {
+        // A sign-out on one worker: every other process of the tree refuses that sign-in too.
+        const sessions = this.#revoked.add(msg.sessions)
+        if (sessions.length === 0) return
+        for (const other of [...this.#workers, ...this.#spares, ...this.#retiring.map((e) => e.worker)]) {
+          if (other && other !== w) other.send({ svc: 1, type: 'sessions_revoked', sessions })
+        }
+        for (const sidecar of new Set([this.#sidecar, this.#freshSidecar])) sidecar?.tell({ svc: 1, type: 'sessions_revoked', sessions })
+        return
+      }
       case 'drained':
       case 'upstream_drained':
       case 'connection_ack':
@@ -395,6 +419,7 @@ export class Supervisor extends Lifecycle {
         fresh = await this.#startSidecar()
         this.#freshSidecar = fresh
         await fresh.waitHealthy(settings.ui_startup_timeout_s * 1000)
+        this.#tellRevoked(fresh)
       } catch (err) {
         const message = `ui sidecar reload failed: ${(err as Error).message}`
         logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START' }, message)

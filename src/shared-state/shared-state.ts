@@ -4,7 +4,8 @@ import { Lifecycle } from '../internal/lifecycle.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 import { InMemorySessionStore, type SessionStore } from '../ui/url-session.js'
 import { RedisConnection, type RedisProbe } from './redis-connection.js'
-import { RedisOidcBffStore, RedisSessionStore } from './redis-stores.js'
+import { RedisOidcBffStore, RedisSessionRevocations, RedisSessionStore } from './redis-stores.js'
+import { SessionRevocations } from '../auth/session-revocations.js'
 
 export type SharedStateSettings = Pick<ResolvedSettings, 'redis_url' | 'redis_key_prefix' | 'redis_timeout_s' | 'redis_max_value_bytes'>
 
@@ -17,6 +18,7 @@ export class SharedState extends Lifecycle {
   readonly redis: RedisConnection | null
   #oidc: OidcBffStore | null = null
   #sessions: SessionStore | null = null
+  #revocations: SessionRevocations | null = null
 
   constructor(settings: SharedStateSettings, logger: Logger) {
     super()
@@ -34,6 +36,12 @@ export class SharedState extends Lifecycle {
   get oidcStore(): OidcBffStore {
     this.#oidc ??= this.redis ? new RedisOidcBffStore(this.redis) : new MemoryOidcBffStore()
     return this.#oidc
+  }
+
+  /** Ended sign-ins (sign-out): this tree's, and every replica's with Redis. */
+  get sessionRevocations(): SessionRevocations {
+    this.#revocations ??= new SessionRevocations(this.redis ? new RedisSessionRevocations(this.redis) : null)
+    return this.#revocations
   }
 
   get sessionStore(): SessionStore {

@@ -5,6 +5,7 @@ import type { PageRecord } from './page-registry.js'
 import type { kIdentity, kNavigation } from '../internal/symbols.js'
 import type { NavigationFn } from './navigation.js'
 import type { PageIdentity } from '../auth/user.js'
+import type { SessionRevocations } from '../auth/session-revocations.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 
 /**
@@ -52,4 +53,6 @@ export interface PageServerApp extends PageApp {
   readonly settings: ResolvedSettings
   /** The shared Redis when `redis_url` is set, else null. */
   readonly pageSnapshotStore: PageSnapshotStore | null
+  /** Sign-outs of the app's login: the page server is told of those made elsewhere in the tree. */
+  readonly sessionRevocations: SessionRevocations
 }

@@ -131,6 +131,7 @@ export class FakeSidecar {
     const [supervisorSide, sidecarSide] = memoryChannelPair({ a: SidecarToSupervisor, b: SupervisorToSidecar }, logger, { a: 'supervisor', b: `fake sidecar ${pid}` })
     this.#channel = sidecarSide
     sidecarSide.onMessage((m) => {
+      if (m.type !== 'reload') return
       this.#log.push(`${this.name}:reload`)
       const r = this.pagesReload
       sidecarSide.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: 1 })

@@ -49,6 +49,8 @@ export type ToPageThread =
   /** Write every session's snapshot now (the threads are being replaced). */
   | { t: 'handover' }
   | { t: 'snapshot_value'; id: number; value: string | null }
+  /** Sign-outs made in the tree (sid, until epoch ms): those sign-ins are refused, their open pages sign out. */
+  | { t: 'revoked'; sessions: { sid: string; until: number }[] }
   | { t: 'close' }
 
 /** The snapshot store calls a page thread makes to the main thread (when there is no Redis). */

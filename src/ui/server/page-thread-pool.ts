@@ -66,6 +66,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #bySession = new Map<string, PageThread>()
   readonly #snapshots = new LocalSnapshotStore()
   readonly #resumes = new Map<string, number[]>()
+  /** Sign-outs made in the tree, told to every thread (a thread started later gets them first). */
+  readonly #revoked = new Map<string, number>()
   #nextConn = 1
   #nextUpload = 1
   #watchdog: NodeJS.Timeout | null = null
@@ -114,6 +116,14 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       const conn: Conn = { id: this.#nextConn++, out, hello, context, opened: resolve, failed: reject, placements: 0, sessionId: null, runSince: null, runPage: null, acks: [] }
       this.#place(conn)
     })
+  }
+
+  /** Sign-outs made in the tree: every thread refuses those sign-ins, and their open pages sign out. */
+  revoked(sessions: readonly { sid: string; until: number }[]): void {
+    const now = Date.now()
+    for (const [sid, until] of this.#revoked) if (until <= now) this.#revoked.delete(sid)
+    for (const { sid, until } of sessions) this.#revoked.set(sid, until)
+    for (const t of this.#threads) t.post({ t: 'revoked', sessions: [...sessions] })
   }
 
   async upload(upload: UploadIn): Promise<UploadOutcome> {
@@ -236,6 +246,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   #spawn(): PageThread {
     const thread = new PageThread(this.#data, this.#maxHeapMb)
     this.#threads.push(thread)
+    // Queued until the thread listens (after it loaded the app), before any session opens there.
+    if (this.#revoked.size > 0) thread.post({ t: 'revoked', sessions: [...this.#revoked].map(([sid, until]) => ({ sid, until })) })
     thread.worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m))
     thread.worker.on('error', (err) => {
       thread.error = err

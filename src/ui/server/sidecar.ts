@@ -51,6 +51,8 @@ export interface RunningSidecar {
   logger: Logger
   /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
   reload(): Promise<PagesReload>
+  /** Sign-outs made in the tree: the pages of those sign-ins sign out at once, and refuse them from now on. */
+  revoked(sessions: readonly { sid: string; until: number }[]): void
   close(): Promise<void>
 }
 
@@ -132,6 +134,10 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
       reloading = next.catch(() => undefined)
       return next
     },
+    revoked(sessions) {
+      if (pool) pool.revoked(sessions)
+      else for (const { sid, until } of sessions) loaded!.app.sessionRevocations.receive(sid, until)
+    },
     async close() {
       await reloading
       await server.close()
@@ -197,11 +203,17 @@ function siteOf(manifest: PageManifest): PageSite {
 }
 
 /**
- * Under `svc dev --reload`: answer the supervisor's `reload` requests (it is the one watcher and
- * announces the reload once the pages and the gateway workers both serve the new code).
+ * The supervisor's messages: sign-outs made in the tree, and under `svc dev --reload` its
+ * `reload` requests (it is the one watcher and announces the reload once the pages and the
+ * gateway workers both serve the new code).
  */
-export function answerReloads(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
+export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>, devReload: boolean): void {
   channel.onMessage((m) => {
+    if (m.type === 'sessions_revoked') {
+      sidecar.revoked(m.sessions)
+      return
+    }
+    if (!devReload) return
     void sidecar.reload().then(
       (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),
       (err: unknown) => channel.send({ svc: 1, type: 'reload_failed', id: m.id, summary: `the page server could not reload: ${(err as Error)?.message ?? String(err)}` }),
