@@ -9,7 +9,7 @@ import { createObservability } from './observability.js'
 import { GatewayRuntime } from './runtime.js'
 import { ORPHAN_GRACE_MS } from '../src/internal/deadlines.js'
 import { Lifecycle } from '../src/internal/lifecycle.js'
-import type { SessionRevocations } from '../src/auth/session-revocations.js'
+import type { ResolvedSettings } from '../src/settings/schema.js'
 
 /**
  * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
@@ -37,14 +37,14 @@ export class GatewayActor extends Lifecycle {
   readonly #opts: GatewayActorOptions
   #state: WorkerState = 'idle'
   #gateway: Gateway | null = null
+  #runtime: GatewayRuntime | null = null
   /** Set by the first `drainWithin`; a plain `close()` drains within `shutdownGraceMs`. */
   #graces: { graceMs: number; wsGraceMs: number } | null = null
-  #settings: Record<string, unknown> = {}
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
   readonly #pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>()
-  /** The app's record of sign-outs; null until the app loaded (the supervisor sends the list after `loaded`). */
-  #revocations: SessionRevocations | null = null
+  /** Takes a sign-out made elsewhere in the tree into the app's record; null until the app loaded (the supervisor sends the list after `loaded`). */
+  #receiveSignOut: ((sid: string, until: number) => void) | null = null
 
   constructor(opts: GatewayActorOptions) {
     super()
@@ -61,13 +61,21 @@ export class GatewayActor extends Lifecycle {
     // Nobody waits for an orphan: WebSockets a reload's drain was keeping close now too.
     channel.onDisconnect(() => this.#onDrain(ORPHAN_GRACE_MS, 'shutdown', 0))
     this.#state = 'loading'
+    let settings: ResolvedSettings
     try {
       const { app } = await loadTarget(this.#opts.target)
-      this.#settings = { ...app.settings }
+      settings = app.settings
       // Sign-outs made here (the logout route) reach the rest of the tree through the supervisor.
-      this.#revocations = app.sessionRevocations
-      this.#revocations.relayTo((sid, until) => channel.send({ svc: 1, type: 'sessions_revoked', sessions: [{ sid, until }] }))
+      const revocations = app.sessionRevocations
+      revocations.relayTo((sid, until) => channel.send({ svc: 1, type: 'sessions_revoked', sessions: [{ sid, until }] }))
+      this.#receiveSignOut = (sid, until) => revocations.receive(sid, until)
       const runtime = new GatewayRuntime(this.#opts.uiUpstream)
+      this.#runtime = runtime
+      if (settings.gateway_max_requests > 0) {
+        // Each worker draws its own jitter, so workers started together are not replaced together.
+        runtime.requestLimit = settings.gateway_max_requests + Math.floor(Math.random() * (settings.gateway_max_requests_jitter + 1))
+        runtime.onRequestLimit = () => channel.send({ svc: 1, type: 'recycle_request', reason: 'requests', requests: runtime.requests })
+      }
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
       this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime, devMode: this.#opts.devMode })
@@ -86,13 +94,13 @@ export class GatewayActor extends Lifecycle {
       return
     }
     this.#state = 'loaded'
-    channel.send({ svc: 1, type: 'loaded', pid: process.pid, settings: this.#settings })
+    channel.send({ svc: 1, type: 'loaded', pid: process.pid, settings })
   }
 
   #onMessage(msg: SupervisorToGateway, handle: unknown): void {
     switch (msg.type) {
       case 'start':
-        // Read by a standby worker before the actor exists (gateway/standby.ts): nothing to do here.
+        // Read before the actor exists (gateway/await-start.ts): nothing to do here.
         return
       case 'listen':
         void this.#listen(handle)
@@ -112,6 +120,9 @@ export class GatewayActor extends Lifecycle {
       case 'metrics_collect':
         void this.#answerCollect(msg.id)
         return
+      case 'stats_request':
+        this.#opts.channel.send({ svc: 1, type: 'stats', id: msg.id, requests: this.#runtime?.requests ?? 0 })
+        return
       case 'metrics_result': {
         const pending = this.#pendingMetrics.get(msg.id)
         this.#pendingMetrics.delete(msg.id)
@@ -120,7 +131,7 @@ export class GatewayActor extends Lifecycle {
         return
       }
       case 'sessions_revoked':
-        for (const { sid, until } of msg.sessions) this.#revocations?.receive(sid, until)
+        for (const { sid, until } of msg.sessions) this.#receiveSignOut?.(sid, until)
         return
       default:
         msg satisfies never

@@ -1,4 +1,5 @@
 import { z } from '../src/internal/zod.js'
+import { settingsFromData, type ResolvedSettings } from '../src/settings/resolve.js'
 
 /**
  * The control plane: one discriminated union per direction, every message branded `svc: 1`.
@@ -17,10 +18,86 @@ const sessionsRevoked = {
   type: z.literal('sessions_revoked'),
   sessions: z.array(z.object({ sid: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/), until: z.number().int() })).max(100_000),
 }
+/** Resolved settings handed over whole: checked field by field against the settings schema. */
+const HandedSettings = z.record(z.string(), z.unknown()).transform((data, ctx): ResolvedSettings => {
+  try {
+    return settingsFromData(data)
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message })
+    return z.NEVER
+  }
+})
+
+/**
+ * What svc knows of an app once it was loaded (by the probe child at start, by a page thread at a
+ * reload): its resolved settings, how to find its pages, its module and the components it declared.
+ */
+export const AppProfile = z.object({
+  settings: HandedSettings,
+  pages: z.array(z.object({ path: z.string(), slug: z.string(), title: z.string() })),
+  /** The app module's file and export (the dev-reload watcher watches its folder). */
+  file: z.string(),
+  exportName: z.string(),
+  /** Components the app declared: the page server serves their files and frames their origins. */
+  components: z.object({
+    folders: z.array(z.object({ name: z.string(), folder: z.string(), entry: z.string(), sameOrigin: z.boolean() })),
+    frameOrigins: z.array(z.string()),
+  }),
+})
+export type AppProfile = z.infer<typeof AppProfile>
+
+const ThreadExit = z.object({ at: z.iso.datetime({ offset: true }), reason: z.enum(['crashed', 'killed', 'recycled']), detail: z.string() })
+
+/** The bundled page server's account of itself (`svc status`, the process metrics). */
+export const PageServerStats = z.object({
+  sessions: z.number().int().min(0),
+  threads: z.array(
+    z.object({
+      /** The thread's slot, from 1: a thread that replaces another (crash, runaway page, recycle) takes its slot. */
+      id: z.number().int(),
+      started_at: z.iso.datetime({ offset: true }),
+      sessions: z.number().int().min(0),
+      heap_bytes: z.number().nullable(),
+      /** Event-loop utilisation over the last moment, 0-1. */
+      elu: z.number().nullable(),
+      /** Threads of this slot replaced after an unplanned end, and the last such end. */
+      restarts: z.number().int().min(0),
+      last_exit: ThreadExit.nullable(),
+    }),
+  ),
+  /** Threads replaced since start: crashed, killed (a runaway page), recycled (`ui_page_thread_max_memory_mb`). */
+  thread_exits: z.object({ crashed: z.number().int(), killed: z.number().int(), recycled: z.number().int() }),
+})
+export type PageServerStats = z.infer<typeof PageServerStats>
+
+/**
+ * The probe child (probe/main.ts) to the supervisor, then it exits. First the settings known
+ * without the app (`provisional`: the supervisor claims the pid file they name while the app
+ * loads), then the app as loaded, or why not. `settings` stage: a flag, variable or
+ * svc.config.json value, or the target path, is wrong (nothing of the app ran). `app` stage: the
+ * app did not load; `settings` then holds what was resolved without it.
+ */
+export const ProbeToSupervisor = z.discriminatedUnion('type', [
+  z.object({ ...v1, type: z.literal('provisional'), settings: HandedSettings }),
+  z.object({ ...v1, type: z.literal('probed'), profile: AppProfile }),
+  z.object({
+    ...v1,
+    type: z.literal('probe_failed'),
+    stage: z.enum(['settings', 'app']),
+    code: z.string(),
+    message: z.string(),
+    settings: HandedSettings.nullable(),
+  }),
+])
+export type ProbeToSupervisor = z.infer<typeof ProbeToSupervisor>
 
 export const SupervisorToGateway = z.discriminatedUnion('type', [
-  /** To a standby worker (`SVC_WORKER_STANDBY=1`, svc dev --reload): load the app now. */
-  z.object({ ...v1, type: z.literal('start') }),
+  /**
+   * The first message every worker gets: load the app now, with these settings for the worker's
+   * own logs and limits. A standby worker (`SVC_WORKER_STANDBY=1`, svc dev --reload) loaded svc's
+   * runtime before it; the others get it at once.
+   */
+  z.object({ ...v1, type: z.literal('start'), settings: HandedSettings }),
   /** Sent with the listening socket handle: start accepting on it. */
   z.object({ ...v1, type: z.literal('listen') }),
   /**
@@ -49,6 +126,8 @@ export const SupervisorToGateway = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('metrics_collect'), id: z.number().int() }),
   /** Answer to `metrics_request`: the exposition text summed over all workers. */
   z.object({ ...v1, type: z.literal('metrics_result'), id: z.number().int(), text: z.string().optional(), error: z.string().optional() }),
+  /** `svc status` asks: answer `stats` with the same id. */
+  z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int() }),
   /** Sign-outs made elsewhere in the tree (or, after `loaded`, all still in force). */
   z.object({ ...v1, ...sessionsRevoked }),
 ])
@@ -57,9 +136,9 @@ export type SupervisorToGateway = z.infer<typeof SupervisorToGateway>
 export const GatewayToSupervisor = z.discriminatedUnion('type', [
   /**
    * App imported and gateway built; waiting for `listen`. Carries the app's resolved settings:
-   * the supervisor never imports the app itself, so this is how it learns `new Svc({...})` options.
+   * after a reload the supervisor serves with them (the probe read them at start).
    */
-  z.object({ ...v1, type: z.literal('loaded'), pid: z.number().int(), settings: z.record(z.string(), z.unknown()) }),
+  z.object({ ...v1, type: z.literal('loaded'), pid: z.number().int(), settings: HandedSettings }),
   /** Accepting connections on the public port. */
   z.object({ ...v1, type: z.literal('ready'), pid: z.number().int() }),
   /** After `upstream`: new requests go to `url`, and those in flight to the old sidecar are done. */
@@ -77,18 +156,26 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('metrics_request'), id: z.number().int() }),
   /** This worker's metrics (prom-client JSON) for collection `id`. */
   z.object({ ...v1, type: z.literal('metrics_data'), id: z.number().int(), data: z.unknown() }),
+  /** Answer to `stats_request`: requests served so far (HTTP requests and WebSocket upgrades). */
+  z.object({ ...v1, type: z.literal('stats'), id: z.number().int(), requests: z.number().int().min(0) }),
+  /** This worker served `gateway_max_requests` (plus its jitter): replace it (sent once). */
+  z.object({ ...v1, type: z.literal('recycle_request'), reason: z.literal('requests'), requests: z.number().int().min(0) }),
   /** Sign-outs this worker made (its logout route): the supervisor relays them. */
   z.object({ ...v1, ...sessionsRevoked }),
 ])
 export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
 /**
- * To the bundled page server. Under `svc dev --reload` (the supervisor is the one file watcher):
- * load the app again. It answers `reloaded` or `reload_failed` with the same `id`. A
- * `ui_command` sidecar is never sent anything.
+ * To the bundled page server: first what it serves (`configure`); then, on a reload (`svc reload`,
+ * SIGHUP, or a save under `svc dev --reload`), load the app again on fresh page threads. It
+ * answers `reloaded` or `reload_failed` with the same `id`. A `ui_command` sidecar is never sent anything.
  */
 export const SupervisorToSidecar = z.discriminatedUnion('type', [
+  /** The first message to the bundled page server: the app it serves, as the probe read it. */
+  z.object({ ...v1, type: z.literal('configure'), profile: AppProfile }),
   z.object({ ...v1, type: z.literal('reload'), id: z.number().int() }),
+  /** `svc status` or a scrape asks: answer `stats` with the same id; threads' CPU measured over `window_ms` (0: none). */
+  z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int(), window_ms: z.number().int().min(0).max(5_000) }),
   /** Sign-outs made in the tree: open pages of those sign-ins sign out at once. */
   z.object({ ...v1, ...sessionsRevoked }),
 ])
@@ -108,5 +195,7 @@ export const SidecarToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('reloaded'), id: z.number().int(), moved: z.number().int().min(0), ms: z.number().min(0) }),
   /** `reload` failed: the previous code serves on; `summary` is the dev error's terminal line. */
   z.object({ ...v1, type: z.literal('reload_failed'), id: z.number().int(), summary: z.string() }),
+  /** Answer to `stats_request`: live page sessions, each page thread, and what happened to threads since start. */
+  z.object({ ...v1, type: z.literal('stats'), id: z.number().int(), stats: PageServerStats }),
 ])
 export type SidecarToSupervisor = z.infer<typeof SidecarToSupervisor>

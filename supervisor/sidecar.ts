@@ -1,11 +1,12 @@
 import { fork, type StdioOptions } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import { EventEmitter, once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
 import { http } from '../src/internal/node-http.js'
 import type { Logger } from 'pino'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
-import { SidecarToSupervisor, SupervisorToSidecar } from '../ipc/messages.js'
+import { SidecarToSupervisor, SupervisorToSidecar, type AppProfile, type PageServerStats } from '../ipc/messages.js'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { signalGroup, killTree } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
@@ -32,6 +33,8 @@ export interface SidecarSpec {
   port: number
   /** The bundled server's socket, bound by the supervisor and inherited (`supervisor/bind.ts`). */
   listenSocket?: ReservedPort
+  /** Where its standard output goes (`log_file`); the supervisor's own when absent. */
+  stdout?: (stream: Readable) => void
 }
 
 /** The child's fd for `listenSocket`: the stdio entry after the IPC channel. */
@@ -73,7 +76,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
   const env = { ...spec.env, ...childEnv({ treeId: cookie ?? undefined, uiListenFd: socket ? LISTEN_FD : undefined }) }
   let child
   try {
-    const stdio: StdioOptions = ['ignore', 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])]
+    const stdio: StdioOptions = ['ignore', spec.stdout ? 'pipe' : 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])]
     child =
       spec.kind === 'bundled'
         ? fork(spec.script, [], { env, execArgv: childExecArgv(env), detached: true, stdio })
@@ -82,6 +85,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
     socket?.release()
   }
   child.on('error', () => {})
+  if (spec.stdout && child.stdout) spec.stdout(child.stdout)
   const pid = child.pid ?? null
   return {
     pid,
@@ -100,10 +104,12 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
 }
 
 /** The bundled page server's answer to `reload`: the new code serves, or why it did not load. */
-export type PagesReload = { ok: true; moved: number; ms: number } | { ok: false; summary: string }
+export type PagesReloadAnswer = { ok: true; moved: number; ms: number } | { ok: false; summary: string }
 
 export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   readonly spec: SidecarSpec
+  /** When `start` forked it. */
+  startedAt = new Date()
   readonly #launch: SidecarLauncher
   #proc: SidecarProcess | null = null
   #exit: SidecarExit | null = null
@@ -117,7 +123,9 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   readonly #lifecycle = new ComposedLifecycle({ drain: () => this.#stop(), abort: () => this.#kill() })
   #reloadIds = 0
   /** `reload` requests sent and not answered yet, by id. */
-  readonly #reloads = new Map<number, (r: PagesReload) => void>()
+  readonly #reloads = new Map<number, (r: PagesReloadAnswer) => void>()
+  /** `stats_request`s sent and not answered yet, by id. */
+  readonly #stats = new Map<number, (s: PageServerStats | null) => void>()
 
   /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
   readonly #cookie: string | null
@@ -141,17 +149,40 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     return this.#exit
   }
 
-  /** `logger`: where a malformed message from the sidecar is reported. */
-  start(logger: Logger): void {
+  /**
+   * `logger`: where a malformed message from the sidecar is reported. `profile`: the app the
+   * bundled page server serves (its first message); a `ui_command` sidecar is told nothing.
+   */
+  start(logger: Logger, profile: AppProfile): void {
     this.#logger = logger
+    this.startedAt = new Date()
     const proc = this.#launch(this.spec, this.#cookie, logger)
     this.#proc = proc
+    if (this.spec.kind === 'bundled') proc.channel.send({ svc: 1, type: 'configure', profile })
     proc.channel.onMessage((msg) => {
-      if (msg.type === 'child_started') this.#commandPid = msg.pid
-      else if (msg.type === 'fatal') this.#fatal = { code: msg.code, message: msg.message }
-      else if (msg.type === 'reloaded') this.#answer(msg.id, { ok: true, moved: msg.moved, ms: msg.ms })
-      else if (msg.type === 'reload_failed') this.#answer(msg.id, { ok: false, summary: msg.summary })
-      else this.#reported = { code: msg.code, signal: msg.signal }
+      switch (msg.type) {
+        case 'child_started':
+          this.#commandPid = msg.pid
+          return
+        case 'fatal':
+          this.#fatal = { code: msg.code, message: msg.message }
+          return
+        case 'reloaded':
+          this.#answer(msg.id, { ok: true, moved: msg.moved, ms: msg.ms })
+          return
+        case 'reload_failed':
+          this.#answer(msg.id, { ok: false, summary: msg.summary })
+          return
+        case 'stats':
+          this.#stats.get(msg.id)?.(msg.stats)
+          this.#stats.delete(msg.id)
+          return
+        case 'child_exit':
+          this.#reported = { code: msg.code, signal: msg.signal }
+          return
+        default:
+          msg satisfies never
+      }
     })
     proc.onExit((code, signal) => {
       // A guard that died without cleaning up (SIGKILL) would orphan the command's tree.
@@ -167,7 +198,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
    * Ask the bundled page server to load the app again and wait for its answer (null: a
    * `ui_command` sidecar, which is never told). Not answered within `timeoutMs`: a failure.
    */
-  reloadPages(timeoutMs: number): Promise<PagesReload> | null {
+  reloadPages(timeoutMs: number): Promise<PagesReloadAnswer> | null {
     const proc = this.#proc
     if (this.spec.kind !== 'bundled' || !proc) return null
     const id = ++this.#reloadIds
@@ -186,7 +217,33 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     if (this.spec.kind === 'bundled' && this.#proc && !this.#exit) this.#proc.channel.send(msg)
   }
 
-  #answer(id: number, r: PagesReload): void {
+  /**
+   * The bundled page server's account of its sessions and threads (their CPU over `windowMs`);
+   * null for a `ui_command` sidecar, or when it does not answer within `timeoutMs` after the window.
+   */
+  stats(timeoutMs: number, windowMs: number): Promise<PageServerStats | null> {
+    const proc = this.#proc
+    if (this.spec.kind !== 'bundled' || !proc || this.#exit) return Promise.resolve(null)
+    const id = ++this.#reloadIds
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#stats.delete(id)
+        resolve(null)
+      }, timeoutMs + windowMs)
+      this.#stats.set(id, (s) => {
+        clearTimeout(timer)
+        resolve(s)
+      })
+      if (!proc.channel.send({ svc: 1, type: 'stats_request', id, window_ms: windowMs })) this.#stats.get(id)?.(null)
+    })
+  }
+
+  /** The ui_command's own pid (the guard reported it), or null. */
+  get commandPid(): number | null {
+    return this.#commandPid
+  }
+
+  #answer(id: number, r: PagesReloadAnswer): void {
     const settle = this.#reloads.get(id)
     this.#reloads.delete(id)
     settle?.(r)

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino'
+import type { Readable } from 'node:stream'
 import { setTimeout as delay } from 'node:timers/promises'
 import { SvcError, isSvcError, svcErrorFromData } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
-import { optionsLayer, resolveSettings } from '../src/settings/resolve.js'
 import type { BoundPort } from './bind.js'
-import type { GatewayToSupervisor } from '../ipc/messages.js'
+import type { AppProfile, GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, forkSidecar, Sidecar, type SidecarExit, type SidecarLauncher, type SidecarSpec } from './sidecar.js'
 import { forkWorker, WorkerHandle, type ListenTarget, type WorkerProcess } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
@@ -13,7 +13,11 @@ import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
 import { Lifecycle } from '../src/internal/lifecycle.js'
-import { FAILURE_DRAIN_MS, MAX_RETIRING_PER_SLOT } from '../src/internal/deadlines.js'
+import { FAILURE_DRAIN_MS, MAX_RETIRING_PER_SLOT, STATS_ANSWER_MS } from '../src/internal/deadlines.js'
+import { TreeRecord, type RecycleReason } from './tree-record.js'
+import { Recycler } from './recycler.js'
+import { readProcesses } from './process-stats.js'
+import { treeMetric, type MetricJson } from '../src/internal/tree-metrics.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -43,7 +47,7 @@ export const RESTART_POLICY: RestartPolicy = { crashLimit: 5, windowMs: 60_000, 
  * Everything above the process (WorkerHandle, Sidecar, the supervisor) is the real code either way.
  */
 export interface Children {
-  worker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string): WorkerProcess
+  worker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string, stdout?: (stream: Readable) => void): WorkerProcess
   sidecar: SidecarLauncher
   /** End every process still carrying this run's id (`SVC_TREE_ID=<treeId>` or `<treeId>.<member>`). */
   sweep(treeId: string): Promise<void>
@@ -58,20 +62,19 @@ export const forkChildren: Children = {
 }
 
 export interface SupervisorOptions {
-  /**
-   * Settings known without the app (defaults, svc.config.json, env, flags). The supervisor never
-   * imports the app: the first worker reports the final settings (with `new Svc({...})` options).
-   */
-  settings: ResolvedSettings
+  /** The app as the probe read it: its final settings (the supervisor never imports the app), pages and components. */
+  profile: AppProfile
   logger: Logger
   /** Bind the public port for these settings. */
   bind: (s: ResolvedSettings) => Promise<BoundPort>
+  /** The port is bound (nothing else started yet). */
+  onBound?: (bound: BoundPort) => void
   /** Spec of a sidecar on a fresh port (each full reload gets a new one). */
   sidecarSpec: (s: ResolvedSettings, bound: BoundPort) => Promise<SidecarSpec>
   /** Env for gateway workers, given the sidecar URL. */
   workerEnv: (s: ResolvedSettings, bound: BoundPort, uiUpstream: string) => NodeJS.ProcessEnv
-  /** The final settings are known (before anything accepts connections). */
-  onSettings: (s: ResolvedSettings, bound: BoundPort) => void
+  /** Where the workers' standard output goes (`log_file`); the supervisor's own when absent. */
+  workerStdout?: (stream: Readable) => void
   /** Called whenever what runs where changes (state file). */
   onTopology: (t: Topology) => void
   /**
@@ -88,11 +91,6 @@ export interface SupervisorOptions {
    * it only imports the app when a reload starts it, so new code is served sooner.
    */
   standbyWorkers?: boolean
-  /**
-   * svc dev --reload: a `gateway` reload also asks the bundled page server to load the app again
-   * and is announced (and done) only when pages and workers both serve the new code.
-   */
-  reloadPages?: boolean
 }
 
 export interface Topology {
@@ -104,14 +102,25 @@ export interface Topology {
   workers: readonly WorkerHandle[]
 }
 
-/** Settings whose change means the sidecar must be started differently. */
+/**
+ * Settings a gateway reload cannot change: the bound address, the pid file, and how the sidecar
+ * is started (a `full` reload starts a new one, so it may change those).
+ */
+const BIND_KEYS = ['gateway_host', 'gateway_port', 'pidfile', 'no_pidfile'] as const
 const SIDECAR_LAUNCH_KEYS = ['ui_command', 'ui_health_path', 'root_path'] as const
+
+/** How one reload ended: the new code serves, or why not (the running code serves on). */
+export type ReloadResult =
+  | { ok: true; scope: ReloadScope; workers: number[]; pagesMoved: number | null; ms: number }
+  | { ok: false; scope: ReloadScope; code: string; message: string; ms: number }
 
 export class Supervisor extends Lifecycle {
   readonly #o: SupervisorOptions
   readonly #children: Children
   readonly #restart: RestartPolicy
   #settings: ResolvedSettings
+  /** The app as last read: the probe's at start, a reload's after it. */
+  #profile: AppProfile
   #bound: BoundPort | null = null
   /** With several workers: the supervisor accepts and deals connections round-robin. */
   #dispatcher: ConnectionDispatcher | null = null
@@ -130,11 +139,22 @@ export class Supervisor extends Lifecycle {
   readonly #crashes: number[] = []
   /** Sign-outs made in the tree, handed to every gateway worker and page server it starts. */
   readonly #revoked = new RevokedSessions()
-  #reloading: Promise<void> | null = null
+  #reloading: Promise<ReloadResult> | null = null
   #reloadPending: ReloadScope | null = null
+  /** The newest probe read among the requests made while a reload ran. */
+  #pendingProfile: AppProfile | null = null
   /** The reload that runs after the current one, for the requests made meanwhile. */
-  #reloadQueued: Promise<void> | null = null
+  #reloadQueued: Promise<ReloadResult> | null = null
   readonly #metrics: MetricsCollector
+  /** What happened to the tree: restarts, exits, reloads, recycles (`svc status`, metrics). */
+  readonly record = new TreeRecord()
+  /** Watches the workers' memory for `gateway_max_memory_mb` while running. */
+  #recycler: Recycler | null = null
+  /** Slots whose worker is being replaced for a limit (one replacement per slot at a time). */
+  readonly #replacing = new Set<number>()
+  #statsIds = 0
+  /** `stats_request`s to workers not answered yet, by id. */
+  readonly #statsAnswers = new Map<number, (requests: number) => void>()
   /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`src/process/kill-tree.ts`). */
   readonly treeId = newTreeId()
   #members = 0
@@ -144,8 +164,9 @@ export class Supervisor extends Lifecycle {
     this.#o = opts
     this.#children = opts.children ?? forkChildren
     this.#restart = opts.restart ?? RESTART_POLICY
-    this.#settings = opts.settings
-    this.#metrics = new MetricsCollector(opts.logger, () => this.#workers.filter((w) => w.phase === 'ready'))
+    this.#settings = opts.profile.settings
+    this.#profile = opts.profile
+    this.#metrics = new MetricsCollector(opts.logger, () => this.#workers.filter((w) => w.phase === 'ready'), () => this.#treeMetrics())
   }
 
   get state(): SupervisorState {
@@ -160,62 +181,41 @@ export class Supervisor extends Lifecycle {
     return this.#sidecar
   }
 
+  /** The public port, once bound. */
+  get bound(): BoundPort | null {
+    return this.#bound
+  }
+
+  /** The settings the tree serves with (a reload that loads other settings replaces them). */
+  get settings(): ResolvedSettings {
+    return this.#settings
+  }
+
   /**
-   * The sidecar and the first worker start in parallel; the first worker's `loaded` brings the
-   * final settings (a sidecar started with different launch settings is replaced), then the other
-   * workers start, and all accept once the sidecar is healthy.
+   * Bind the public port, start the sidecar and the workers (in parallel), then let the workers
+   * accept once the sidecar is healthy. The settings are final: the probe read them before.
    */
   async start(): Promise<void> {
     this.#state = 'starting'
     try {
-      let settings = this.#settings
-      let bound = await this.#o.bind(settings)
+      const settings = this.#settings
+      const bound = await this.#o.bind(settings)
       this.#bound = bound
       this.#stillStarting()
-      let sidecar = await this.#startSidecar()
-      const first = this.#spawnWorker(sidecar.url, 0)
-      this.#workers = [first]
-      const final = resolveSettings([optionsLayer(await waitPhase(first, 'loaded'))])
-      this.#stillStarting()
-      // A worker given the bound port (it was fixed before the app) reports it, not the 0 asked for.
-      const portMoved = final.gateway_port !== settings.gateway_port && final.gateway_port !== bound.port
-      const rebind = final.gateway_host !== settings.gateway_host || portMoved
-      const relaunch = rebind || SIDECAR_LAUNCH_KEYS.some((k) => JSON.stringify(final[k]) !== JSON.stringify(settings[k]))
-      settings = final
-      this.#settings = final
-      if (rebind) {
-        closeHandle(bound.handle)
-        bound = await this.#o.bind(final)
-        this.#bound = bound
-        this.#stillStarting()
-      }
-      this.#o.onSettings(final, bound)
-      if (relaunch) {
-        const old = sidecar
-        sidecar = await this.#startSidecar()
-        await old.close()
-        this.#stillStarting()
-        first.send({ svc: 1, type: 'upstream', url: sidecar.url })
-      }
-      // The first worker saw the provisional address in its env (SVC_GATEWAY_PORT,
-      // SVC_INTERNAL_API_BASE): after a rebind it is replaced by one that sees the final one.
-      if (rebind) {
-        await first.destroy()
-        this.#stillStarting()
-        this.#workers = [this.#spawnWorker(sidecar.url, 0)]
-      }
-      for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
-      await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
+      this.#o.onBound?.(bound)
+      const sidecar = await this.#startSidecar()
+      this.#workers = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
+      await sidecar.waitHealthy(settings.ui_startup_timeout_s * 1000)
       this.#tellRevoked(sidecar)
       this.#stillStarting()
       // One worker listens on the port itself: no supervisor hop to pay for.
-      if (final.workers > 1) {
+      if (settings.workers > 1) {
         this.#dispatcher = new ConnectionDispatcher(bound.handle, this.#o.logger)
         await this.#dispatcher.listen()
         this.#stillStarting()
       }
       for (const w of this.#workers) w.listen(this.#listenTarget())
-      await Promise.all(this.#workers.map((w) => waitPhase(w, 'ready')))
+      await Promise.all(this.#workers.map((w) => waitReady(w)))
     } catch (err) {
       // Stopped while starting (Ctrl-C, svc shutdown): what failed did so because it was told
       // to stop, and the stop in progress ends the tree with its own exit code.
@@ -240,6 +240,7 @@ export class Supervisor extends Lifecycle {
     }
     this.#topology()
     this.#refillSpares()
+    this.#recycler = new Recycler({ logger: this.#o.logger, workers: () => (this.#state === 'running' ? this.#workers : []), settings: () => this.#settings, recycle: (w, detail) => void this.replaceWorker(w, 'memory', detail) })
   }
 
   /**
@@ -260,11 +261,11 @@ export class Supervisor extends Lifecycle {
     }
   }
 
-  /** The standby worker of `slot`, started; undefined when there is none alive. */
-  #startSpare(slot: number): WorkerHandle | undefined {
+  /** The standby worker of `slot`, started with `settings`; undefined when there is none alive. */
+  #startSpare(slot: number, settings: ResolvedSettings): WorkerHandle | undefined {
     const spare = this.#spares[slot]
     this.#spares[slot] = undefined
-    return spare?.start() ? spare : undefined
+    return spare?.start(settings) ? spare : undefined
   }
 
   #dropSpares(): Promise<void> {
@@ -279,13 +280,13 @@ export class Supervisor extends Lifecycle {
     if (sessions.length > 0) sidecar.tell({ svc: 1, type: 'sessions_revoked', sessions })
   }
 
-  async #startSidecar(): Promise<Sidecar> {
-    const spec = await this.#o.sidecarSpec(this.#settings, this.#bound!)
+  async #startSidecar(settings = this.#settings): Promise<Sidecar> {
+    const spec = await this.#o.sidecarSpec(settings, this.#bound!)
     // A stop began while the port was picked: it has stopped the sidecars it knew of.
     if (this.#state === 'stopping' || this.#state === 'stopped') throw new SvcError('SVC_ERR_PROCESS_START_CANCELLED', 'svc is stopping')
     const sidecar = new Sidecar(spec, this.#cookie('sidecar'), this.#children.sidecar)
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
-    sidecar.start(this.#o.logger)
+    sidecar.start(this.#o.logger, this.#profile)
     this.#sidecar = sidecar
     return sidecar
   }
@@ -299,16 +300,20 @@ export class Supervisor extends Lifecycle {
     void this.#stopAll(FAILURE_DRAIN_MS).then(() => this.#finish(1, message))
   }
 
-  /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
-  #spawnWorker(uiUpstream: string, slot: number, standby = false): WorkerHandle {
-    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
-    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), { loadTimeoutMs: this.#settings.gateway_start_timeout_s * 1000, shutdownGraceMs: this.#settings.shutdown_grace_s * 1000 }, standby)
+  /**
+   * `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. A
+   * standby worker waits for `start`; the others are told to load the app at once.
+   */
+  #spawnWorker(uiUpstream: string, slot: number, standby = false, settings = this.#settings): WorkerHandle {
+    const env = { ...this.#o.workerEnv(settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
+    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker'), this.#o.workerStdout), { loadTimeoutMs: settings.gateway_start_timeout_s * 1000, shutdownGraceMs: settings.shutdown_grace_s * 1000 })
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.on('loaded', () => {
       const sessions = this.#revoked.list()
       if (sessions.length > 0) w.send({ svc: 1, type: 'sessions_revoked', sessions })
     })
     w.once('exit', (e) => this.#onWorkerExit(w, e))
+    if (!standby) w.start(settings)
     return w
   }
 
@@ -333,6 +338,13 @@ export class Supervisor extends Lifecycle {
         for (const sidecar of new Set([this.#sidecar, this.#freshSidecar])) sidecar?.tell({ svc: 1, type: 'sessions_revoked', sessions })
         return
       }
+      case 'stats':
+        this.#statsAnswers.get(msg.id)?.(msg.requests)
+        this.#statsAnswers.delete(msg.id)
+        return
+      case 'recycle_request':
+        void this.replaceWorker(w, 'requests', `${msg.requests} requests served, gateway_max_requests ${this.#settings.gateway_max_requests}`)
+        return
       case 'drained':
       case 'upstream_drained':
       case 'connection_ack':
@@ -353,6 +365,7 @@ export class Supervisor extends Lifecycle {
     this.#crashes.push(now)
     while (this.#crashes.length > 0 && now - this.#crashes[0]! > policy.windowMs) this.#crashes.shift()
     const how = e.signal ? `signal ${e.signal}` : `exit code ${e.code}`
+    this.record.exited(`gateway-${i}`, 'crashed', how)
     if (this.#crashes.length >= policy.crashLimit) {
       const message = `gateway worker crashed ${policy.crashLimit} times within ${policy.windowMs / 1000} s (last: pid ${w.pid}, ${how}); stopping svc`
       this.#o.logger.error({ code: 'SVC_ERR_PROCESS_CRASH_LOOP' }, message)
@@ -372,8 +385,9 @@ export class Supervisor extends Lifecycle {
       }
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
+      this.record.restarted(`gateway-${slot}`, 'gateway', 'crash')
       replacement.listen(this.#listenTarget())
-      void waitPhase(replacement, 'ready').then(
+      void waitReady(replacement).then(
         () => this.#topology(),
         (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
       )
@@ -381,53 +395,163 @@ export class Supervisor extends Lifecycle {
   }
 
   /**
-   * Reload: `gateway` replaces the workers with zero downtime (new ones ready before the old
-   * drain); `full` also restarts the sidecar on a new port and tells the gateways. Calls during a
-   * reload coalesce into one more reload afterwards.
+   * Replace one worker that crossed a limit (`gateway_max_memory_mb`, `gateway_max_requests`)
+   * the way a reload does: its successor in the same slot is ready before it drains, so no
+   * request fails. Skipped while a reload runs (that replaces it anyway) or while its slot is
+   * being replaced. Resolves true once the successor serves.
    */
-  reload(scope: ReloadScope): Promise<void> {
-    if (this.#state !== 'running') return Promise.resolve()
-    if (!this.#reloading) return this.#runReload(scope)
+  async replaceWorker(w: WorkerHandle, reason: RecycleReason, detail: string): Promise<boolean> {
+    const slot = this.#workers.indexOf(w)
+    if (slot === -1 || this.#state !== 'running' || this.#reloading || this.#replacing.has(slot) || !this.#sidecar) return false
+    this.#replacing.add(slot)
+    const { logger } = this.#o
+    logger.info({ pid: w.pid, worker: slot, reason }, `recycling gateway worker ${w.pid} (${detail}): a new worker takes its place before it drains`)
+    const next = this.#startSpare(slot, this.#settings) ?? this.#spawnWorker(this.#sidecar.url, slot)
+    next.listen(this.#listenTarget())
+    try {
+      await waitReady(next)
+    } catch (err) {
+      await next.destroy()
+      logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START', pid: w.pid }, `recycling gateway worker ${w.pid} failed, it keeps serving: ${(err as Error).message}`)
+      return false
+    } finally {
+      this.#replacing.delete(slot)
+    }
+    // A reload or a crash restart took the slot meanwhile: this successor is not needed.
+    if (this.#state !== 'running' || this.#workers[slot] !== w) {
+      await next.destroy()
+      return false
+    }
+    this.#workers[slot] = next
+    this.record.recycled(`gateway-${slot}`, 'gateway', reason, detail)
+    this.#topology()
+    this.#retire([w])
+    this.#refillSpares()
+    logger.info({ pid: next.pid, worker: slot, reason }, `gateway worker ${w.pid} recycled (${reason}); ${next.pid} serves slot ${slot}`)
+    return true
+  }
+
+  /** The tree's own series for a scrape (src/internal/tree-metrics.ts): restarts, memory by role, sessions, reloads, recycles. */
+  async #treeMetrics(): Promise<MetricJson[]> {
+    const sidecarPid = this.#sidecar?.spec.kind === 'command' ? (this.#sidecar.commandPid ?? this.#sidecar.pid) : (this.#sidecar?.pid ?? null)
+    const gateways = [...this.#workers, ...this.#retiring.map((e) => e.worker)].map((w) => w.pid)
+    const [readings, pages] = await Promise.all([readProcesses([process.pid, ...(sidecarPid ? [sidecarPid] : []), ...gateways]), this.#sidecar?.stats(STATS_ANSWER_MS, 0) ?? null])
+    const rss = (pids: number[]): number => pids.reduce((sum, pid) => sum + (readings.get(pid)?.rssBytes ?? 0), 0)
+    const restarts = this.record.restartCounts().map(([role, reason, value]) => ({ value, labels: { role, reason } }))
+    const recycles = this.record.recycleCounts().map(([role, reason, value]) => ({ value, labels: { role, reason } }))
+    if (pages) {
+      const ends = pages.thread_exits
+      restarts.push({ value: ends.crashed, labels: { role: 'page_thread', reason: 'crash' } }, { value: ends.killed, labels: { role: 'page_thread', reason: 'run_timeout' } }, { value: ends.recycled, labels: { role: 'page_thread', reason: 'memory' } })
+      recycles.push({ value: ends.recycled, labels: { role: 'page_thread', reason: 'memory' } })
+    }
+    // The common series start at zero, so rate() works from the first scrape.
+    if (!restarts.some((r) => r.labels.role === 'gateway' && r.labels.reason === 'crash')) restarts.push({ value: 0, labels: { role: 'gateway', reason: 'crash' } })
+    return [
+      treeMetric('svc_process_restarts_total', restarts),
+      treeMetric('svc_process_resident_memory_bytes', [
+        { value: rss([process.pid]), labels: { role: 'supervisor' } },
+        { value: sidecarPid ? rss([sidecarPid]) : 0, labels: { role: 'sidecar' } },
+        { value: rss(gateways), labels: { role: 'gateway' } },
+      ]),
+      treeMetric('svc_ui_page_sessions', pages ? [{ value: pages.sessions, labels: {} }] : []),
+      treeMetric('svc_reloads_total', [
+        { value: this.record.reloads.ok, labels: { result: 'ok' } },
+        { value: this.record.reloads.failed, labels: { result: 'failed' } },
+      ]),
+      treeMetric('svc_recycles_total', recycles),
+    ]
+  }
+
+  /** Requests each worker served so far, by pid (a worker that does not answer within the deadline is left out). */
+  async workerRequests(): Promise<Map<number, number>> {
+    const out = new Map<number, number>()
+    await Promise.all(
+      this.#workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            const id = ++this.#statsIds
+            const timer = setTimeout(() => {
+              this.#statsAnswers.delete(id)
+              resolve()
+            }, STATS_ANSWER_MS)
+            this.#statsAnswers.set(id, (requests) => {
+              clearTimeout(timer)
+              out.set(w.pid, requests)
+              resolve()
+            })
+            w.send({ svc: 1, type: 'stats_request', id })
+          }),
+      ),
+    )
+    return out
+  }
+
+  /**
+   * Reload: `gateway` replaces the workers with zero downtime (new ones ready before the old
+   * drain) and has the bundled page server load the new pages on fresh threads; `full` also
+   * restarts the sidecar on a new port and tells the gateways. `profile`: the app as a probe just
+   * read it (`svc reload`): its settings start the new workers (and how many); without it (a dev
+   * save) they start with the running settings and report the app's when they load. Calls during
+   * a reload coalesce into one more reload afterwards, whose result each of them gets.
+   */
+  reload(scope: ReloadScope, profile?: AppProfile): Promise<ReloadResult> {
+    if (this.#state !== 'running') return Promise.resolve({ ok: false, scope, code: 'SVC_ERR_PROCESS_START_CANCELLED', message: `svc is ${this.#state}, not running`, ms: 0 })
+    if (!this.#reloading) return this.#runReload(scope, profile)
     // Every request made while one runs is covered by the one reload queued after it (full if any asked for full).
     this.#reloadPending = this.#reloadPending === 'full' ? 'full' : scope
+    if (profile) this.#pendingProfile = profile
     this.#reloadQueued ??= this.#reloading.then(() => {
       const next = this.#reloadPending ?? scope
+      const nextProfile = this.#pendingProfile ?? undefined
       this.#reloadPending = null
+      this.#pendingProfile = null
       this.#reloadQueued = null
-      return this.#state === 'running' ? this.#runReload(next) : undefined
+      return this.#state === 'running' ? this.#runReload(next, nextProfile) : { ok: false, scope: next, code: 'SVC_ERR_PROCESS_START_CANCELLED', message: 'svc stopped before the reload ran', ms: 0 }
     })
     return this.#reloadQueued
   }
 
-  #runReload(scope: ReloadScope): Promise<void> {
-    const run = this.#reload(scope).finally(() => {
-      if (this.#reloading === run) this.#reloading = null
-    })
+  #runReload(scope: ReloadScope, profile: AppProfile | undefined): Promise<ReloadResult> {
+    const started = Date.now()
+    const run = this.#reload(scope, profile)
+      .catch((err: Error): ReloadResult => ({ ok: false, scope, code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START', message: err.message, ms: 0 }))
+      .then((r) => ({ ...r, ms: Date.now() - started }))
+      .finally(() => {
+        if (this.#reloading === run) this.#reloading = null
+      })
     this.#reloading = run
     return run
   }
 
-  async #reload(scope: ReloadScope): Promise<void> {
+  async #reload(scope: ReloadScope, profile: AppProfile | undefined): Promise<ReloadResult> {
     const { logger } = this.#o
-    const settings = this.#settings
+    const running = this.#settings
+    const settings = profile?.settings ?? running
+    const refused = profile ? this.#unreloadable(scope, settings) : null
+    if (refused) {
+      logger.error({ code: 'SVC_ERR_PROCESS_RELOAD_REFUSED' }, `reload refused, the running workers keep serving: ${refused}`)
+      return { ok: false, scope, code: 'SVC_ERR_PROCESS_RELOAD_REFUSED', message: refused, ms: 0 }
+    }
     if (scope === 'full') {
       // Standby workers were forked with the old sidecar's URL.
       await this.#dropSpares()
       const old = this.#sidecar!
       let fresh: Sidecar
+      if (profile) this.#profile = profile
       try {
-        fresh = await this.#startSidecar()
+        fresh = await this.#startSidecar(settings)
         this.#freshSidecar = fresh
         await fresh.waitHealthy(settings.ui_startup_timeout_s * 1000)
         this.#tellRevoked(fresh)
       } catch (err) {
         const message = `ui sidecar reload failed: ${(err as Error).message}`
-        logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START' }, message)
+        const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START'
+        logger.error({ code }, message)
         // The workers still proxy to the old sidecar: it stops after them.
         void this.#stopAll(FAILURE_DRAIN_MS)
           .then(() => old.close())
           .then(() => this.#finish(1, message))
-        return
+        return { ok: false, scope, code, message, ms: 0 }
       } finally {
         this.#freshSidecar = null
       }
@@ -437,40 +561,70 @@ export class Supervisor extends Lifecycle {
       // the old sidecar: they switch too, or its stop cuts theirs.
       const serving = [...this.#workers, ...this.#retiring.map((e) => e.worker)]
       const switched = Promise.all(serving.map((w) => w.switchUpstream(fresh.url)))
-      await Promise.race([switched, delay(settings.shutdown_grace_s * 1000, undefined, { ref: false })])
+      await Promise.race([switched, delay(running.shutdown_grace_s * 1000, undefined, { ref: false })])
       await old.close()
     }
     const sidecar = this.#sidecar!
-    // The supervisor is the one watcher: the page server reloads when told, next to the workers.
-    const pages = scope === 'gateway' && this.#o.reloadPages ? sidecar.reloadPages(settings.ui_startup_timeout_s * 1000) : null
-    const next = Array.from({ length: settings.workers }, (_, slot) => this.#startSpare(slot) ?? this.#spawnWorker(sidecar.url, slot))
+    // The page server reloads when told, next to the workers; announced once both serve the new code.
+    const pages = scope === 'gateway' ? sidecar.reloadPages(settings.ui_startup_timeout_s * 1000) : null
+    const next = Array.from({ length: settings.workers }, (_, slot) => this.#startSpare(slot, settings) ?? this.#spawnWorker(sidecar.url, slot, false, settings))
+    if (settings.workers > 1 && !this.#dispatcher) {
+      // More workers than the start had: from now on the supervisor deals the connections.
+      this.#dispatcher = new ConnectionDispatcher(this.#bound!.handle, logger)
+      await this.#dispatcher.listen()
+    }
     for (const w of next) w.listen(this.#listenTarget())
-    const failed = async (code: string, message: string): Promise<void> => {
+    const failed = async (code: string, message: string): Promise<ReloadResult> => {
       await Promise.all(next.map((w) => w.destroy()))
       logger.error({ code }, `reload failed, the running workers keep serving: ${message}`)
       this.#refillSpares()
+      return { ok: false, scope, code, message, ms: 0 }
     }
     try {
-      await Promise.all(next.map((w) => waitPhase(w, 'ready')))
+      await Promise.all(next.map((w) => waitReady(w)))
     } catch (err) {
       // The pages failed on the same code (or not): either way one line, the workers' verdict.
       await pages
       return failed(isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START', (err as Error).message)
+    }
+    const loaded = next[0]?.settings ?? settings
+    // A save (no probe) is read by the new workers: what they cannot change here fails the reload.
+    const drift = profile ? null : this.#unreloadable(scope, loaded)
+    if (drift) {
+      await pages
+      return failed('SVC_ERR_PROCESS_RELOAD_REFUSED', drift)
     }
     const paged = await pages
     // Pages that did not switch keep the old code: so does the API, or the two would serve different saves.
     if (paged && !paged.ok) return failed('SVC_ERR_TARGET_IMPORT_FAILED', paged.summary)
     if (this.#state !== 'running') {
       await Promise.all(next.map((w) => w.destroy()))
-      return
+      return { ok: false, scope, code: 'SVC_ERR_PROCESS_START_CANCELLED', message: 'svc stopped during the reload', ms: 0 }
     }
     const old = this.#workers
     this.#workers = next
+    // A probe's settings are as asked (`--port 0` stays 0); a save's are as a worker resolved them.
+    this.#settings = profile ? settings : loaded
+    if (profile) this.#profile = profile
     this.#topology()
     this.#retire(old)
-    if (paged) logger.info({ scope, workers: next.map((w) => w.pid), pages_moved: paged.moved, pages_ms: paged.ms }, `reloaded (${scope}): ${next.length} new gateway worker(s) and fresh pages ready`)
-    else logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
+    const workers = next.map((w) => w.pid)
+    if (paged) logger.info({ scope, workers, pages_moved: paged.moved, pages_ms: paged.ms }, `reloaded (${scope}): ${next.length} new gateway worker(s) and fresh pages ready`)
+    else logger.info({ scope, workers }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
     this.#refillSpares()
+    return { ok: true, scope, workers, pagesMoved: paged ? paged.moved : null, ms: 0 }
+  }
+
+  /** Why `next` cannot be served by a reload of `scope`, or null. */
+  #unreloadable(scope: ReloadScope, next: ResolvedSettings): string | null {
+    const keys: readonly (keyof ResolvedSettings)[] = scope === 'gateway' ? [...BIND_KEYS, ...SIDECAR_LAUNCH_KEYS] : BIND_KEYS
+    // Workers see the bound port in SVC_GATEWAY_PORT (never 0): that is no change.
+    const same = (k: keyof ResolvedSettings): boolean => JSON.stringify(next[k]) === JSON.stringify(this.#settings[k]) || (k === 'gateway_port' && next.gateway_port === this.#bound?.port)
+    const changed = keys.filter((k) => !same(k))
+    if (changed.length === 0) return null
+    const what = changed.map((k) => `${k} ${JSON.stringify(this.#settings[k])} → ${JSON.stringify(next[k])}`).join(', ')
+    const launch = changed.every((k) => (SIDECAR_LAUNCH_KEYS as readonly string[]).includes(k))
+    return launch ? `a gateway reload cannot change ${what}; run svc reload --scope full to restart the sidecar with it` : `a reload cannot change ${what}; restart svc to apply it`
   }
 
   /**
@@ -520,6 +674,7 @@ export class Supervisor extends Lifecycle {
   async #stopAll(graceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
+    this.#recycler?.close()
     void this.#dispatcher?.close()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.drainWithin(graceMs, 'shutdown')), this.#dropSpares()])
@@ -528,6 +683,7 @@ export class Supervisor extends Lifecycle {
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
+    this.#recycler?.close()
     void this.#dispatcher?.destroy()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close()])
@@ -556,17 +712,15 @@ export class Supervisor extends Lifecycle {
 }
 
 /**
- * Resolve when the worker reaches `phase` (`loaded` resolves with the app's settings); reject
- * with its fatal error (rebuilt as the SvcError it was) or its unexpected exit.
+ * Resolve when the worker is `ready`; reject with its fatal error (rebuilt as the SvcError it
+ * was) or its unexpected exit.
  */
-function waitPhase(w: WorkerHandle, phase: 'loaded'): Promise<Record<string, unknown>>
-function waitPhase(w: WorkerHandle, phase: 'ready'): Promise<void>
-function waitPhase(w: WorkerHandle, phase: 'loaded' | 'ready'): Promise<Record<string, unknown> | void> {
-  if (phase === 'ready' && w.phase === 'ready') return Promise.resolve()
+function waitReady(w: WorkerHandle): Promise<void> {
+  if (w.phase === 'ready') return Promise.resolve()
   return new Promise((resolve, reject) => {
-    const onPhase = (settings?: Record<string, unknown>): void => {
+    const onPhase = (): void => {
       cleanup()
-      resolve(settings)
+      resolve()
     }
     const onFatal = (f: { code: string; message: string }): void => {
       cleanup()
@@ -579,16 +733,12 @@ function waitPhase(w: WorkerHandle, phase: 'loaded' | 'ready'): Promise<Record<s
       reject(new SvcError('SVC_ERR_PROCESS_WORKER_START', `gateway worker ${w.pid} exited during start-up (${e.signal ?? `exit code ${e.code}`})`))
     }
     const cleanup = (): void => {
-      w.off(phase, onPhase)
+      w.off('ready', onPhase)
       w.off('fatal', onFatal)
       w.off('exit', onExit)
     }
-    w.on(phase, onPhase)
+    w.on('ready', onPhase)
     w.on('fatal', onFatal)
     w.on('exit', onExit)
   })
-}
-
-function closeHandle(handle: object): void {
-  ;(handle as { close?: () => void }).close?.()
 }

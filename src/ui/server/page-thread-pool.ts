@@ -5,13 +5,16 @@ import type { MediaStore } from '../media-store.js'
 import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
-import type { FromPageThread, PageManifest, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
+import type { FromPageThread, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
+import type { AppProfile } from '../../../ipc/messages.js'
 import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
-import { reloadManifest, unexplainedLoadError } from './manifest.js'
+import { unexplainedLoadError } from './dev-load-error.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
+import { ThreadSlots } from './thread-slots.js'
+import type { PageServerStats } from '../../../ipc/messages.js'
 
 /** Close code for a socket whose session keeps losing its page thread (a page that crashes it on every run). */
 export const THREAD_CRASH_CLOSE_CODE = 1011
@@ -37,8 +40,12 @@ export interface PageThreadPoolOptions {
   media: MediaStore
   /** `ui_run_timeout_s` in ms; 0 = none. */
   runTimeoutMs: number
-  /** `ui_page_thread_max_heap_mb`: each thread's heap cap; 0 = V8's default. */
-  maxHeapMb: number
+  /** `ui_page_thread_max_memory_mb` in bytes: a thread whose heap passes it is recycled; 0 = never. */
+  maxHeapBytes?: number
+  /** `recycle_check_interval_s` in ms. */
+  recycleCheckMs?: number
+  /** `ui_page_thread_max_heap_mb`: each thread's hard heap cap (Node stops the thread there); 0 = V8's default. */
+  heapCapMb?: number
 }
 
 /**
@@ -61,8 +68,13 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #logger: Logger
   readonly #media: MediaStore
   readonly #runTimeoutMs: number
-  readonly #maxHeapMb: number
+  readonly #maxHeapBytes: number
+  readonly #recycleCheckMs: number
+  #lastRecycleCheck = 0
+  readonly #heapCapMb: number
   readonly #threads: PageThread[] = []
+  /** Each live thread's slot, and what happened to each slot (`svc status`). */
+  readonly #slots = new ThreadSlots()
   readonly #bySession = new Map<string, PageThread>()
   readonly #snapshots = new LocalSnapshotStore()
   readonly #resumes = new Map<string, number[]>()
@@ -81,7 +93,26 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     this.#logger = options.logger
     this.#media = options.media
     this.#runTimeoutMs = options.runTimeoutMs
-    this.#maxHeapMb = options.maxHeapMb
+    this.#heapCapMb = options.heapCapMb ?? 0
+    this.#maxHeapBytes = options.maxHeapBytes ?? 0
+    this.#recycleCheckMs = options.recycleCheckMs ?? 5_000
+  }
+
+  /**
+   * Live sessions and each thread (slot, age, sessions, heap, event-loop utilisation over
+   * `windowMs`), with the threads' unplanned ends so far: the page server's part of `svc status`.
+   */
+  async stats(windowMs: number): Promise<PageServerStats> {
+    const threads = this.#threads.filter((t) => t.state === 'ready')
+    const before = new Map(threads.map((t) => [t, t.worker.performance.eventLoopUtilization()]))
+    if (windowMs > 0) await new Promise((resolve) => setTimeout(resolve, windowMs))
+    const rows = threads.flatMap((t) => {
+      const slot = this.#slots.of(t)
+      if (!slot || !t.alive) return []
+      const elu = t.worker.performance.eventLoopUtilization(before.get(t)).utilization
+      return [{ ...slot, sessions: t.sessions.size, heap_bytes: t.heapBytes, elu: Number.isFinite(elu) ? elu : null }]
+    })
+    return { sessions: this.#bySession.size, threads: rows.sort((a, b) => a.id - b.id), thread_exits: { ...this.#slots.ends } }
   }
 
   /** Live sessions across the threads. */
@@ -139,26 +170,24 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
 
   /**
    * Load the app again on fresh threads (fresh isolates: nothing of the old module graph stays)
-   * and move every session over with its state: the new manifest and the number of sockets moved.
-   * When the new code does not load, the running threads keep serving and the result says why.
+   * and move every session over with its state: the app as the new threads read it and the
+   * number of sockets moved. With no thread running, one starts to read it (and stays for the
+   * next session). When the new code does not load, the running threads keep serving and the
+   * result says why.
    */
-  async reload(): Promise<{ manifest: PageManifest; moved: number } | { failed: DevLoadError }> {
+  async reload(): Promise<{ profile: AppProfile; moved: number } | { failed: DevLoadError }> {
     const result = await this.#reload()
     this.#saveBroken = 'failed' in result
     return result
   }
 
-  async #reload(): Promise<{ manifest: PageManifest; moved: number } | { failed: DevLoadError }> {
+  async #reload(): Promise<{ profile: AppProfile; moved: number } | { failed: DevLoadError }> {
     const old = this.#threads.filter((t) => t.alive)
-    if (old.length === 0) {
-      const loaded = await reloadManifest(this.#data)
-      return 'failed' in loaded ? loaded : { manifest: loaded.manifest, moved: 0 }
-    }
     const count = Math.max(1, old.filter((t) => t.placeable).length)
     const fresh = Array.from({ length: Math.min(this.#size, count) }, () => this.#spawn())
-    let manifest: PageManifest
+    let profile: AppProfile
     try {
-      manifest = await Promise.any(fresh.map((t) => t.ready))
+      profile = await Promise.any(fresh.map((t) => t.ready))
     } catch (err) {
       for (const t of fresh) if (t.alive) this.#retire(t, 'reload')
       const why = fresh.find((t) => t.loadError !== null)?.loadError
@@ -173,7 +202,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       moved += t.conns.size
       if (t.alive) this.#retire(t, 'reload')
     }
-    return { manifest, moved }
+    return { profile, moved }
   }
 
   /** Threads flush their session snapshots and close; one that does not answer in time is terminated. */
@@ -244,8 +273,9 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   }
 
   #spawn(): PageThread {
-    const thread = new PageThread(this.#data, this.#maxHeapMb)
+    const thread = new PageThread(this.#data, this.#heapCapMb)
     this.#threads.push(thread)
+    this.#slots.take(thread)
     // Queued until the thread listens (after it loaded the app), before any session opens there.
     if (this.#revoked.size > 0) thread.post({ t: 'revoked', sessions: [...this.#revoked].map(([sid, until]) => ({ sid, until })) })
     thread.worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m))
@@ -266,6 +296,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       case 'beat':
         thread.lastBeat = performance.now()
         thread.running = m.running
+        thread.heapBytes = m.heap
         return
       case 'out':
         thread.conns.get(m.conn)?.out.send(m.data)
@@ -329,7 +360,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.closed?.()
         return
       case 'ready':
-        thread.loaded(m.manifest)
+        thread.loaded(m.profile)
         return
       case 'fatal':
         thread.failedToLoad(m.code, m.message, m.devError)
@@ -365,8 +396,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   #outOfMemory(thread: PageThread): void {
     const pages = [...new Set([...thread.conns.values()].flatMap((c) => (c.runSince === null ? [] : [c.runPage ?? '/'])))]
     this.#logger.error(
-      { code: 'SVC_ERR_UI_PAGE_MEMORY', max_heap_mb: this.#maxHeapMb, pages, sockets: thread.conns.size },
-      `ui page thread reached its heap cap of ${this.#maxHeapMb} MiB (ui_page_thread_max_heap_mb) and was stopped; its sessions continue on a new thread`,
+      { code: 'SVC_ERR_UI_PAGE_MEMORY', max_heap_mb: this.#heapCapMb, pages, sockets: thread.conns.size },
+      `ui page thread reached its heap cap of ${this.#heapCapMb} MiB (ui_page_thread_max_heap_mb) and was stopped; its sessions continue on a new thread`,
     )
   }
 
@@ -376,6 +407,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     const index = this.#threads.indexOf(thread)
     if (index >= 0) this.#threads.splice(index, 1)
     for (const id of thread.sessions) if (this.#bySession.get(id) === thread) this.#bySession.delete(id)
+    this.#slots.release(thread, this.#endOf(thread, code, wasReady))
     if (this.closed || thread.retired === 'close') return
     if (thread.retired === null && wasReady) {
       this.#logger.error({ exit_code: code, sessions: thread.sessions.size, sockets: thread.conns.size }, 'ui page thread stopped; its sessions continue on a new thread')
@@ -383,6 +415,36 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     for (const conn of thread.conns.values()) this.#rehome(conn, thread.retired)
     thread.conns.clear()
     thread.sessions.clear()
+  }
+
+  /** An unplanned end of `thread` as `svc status` shows it; null for a planned one (reload, shrink, stop). */
+  #endOf(thread: PageThread, code: number, wasReady: boolean): { reason: 'crashed' | 'killed' | 'recycled'; detail: string } | null {
+    if (thread.retired === 'runaway') return { reason: 'killed', detail: `did not yield for ui_run_timeout_s ${this.#runTimeoutMs / 1000} s` }
+    if (thread.retired === 'recycle') return { reason: 'recycled', detail: thread.recycling ?? 'recycled' }
+    if (thread.retired === null && wasReady) return { reason: 'crashed', detail: thread.error?.message ?? `exit code ${code}` }
+    return null
+  }
+
+  /**
+   * `ui_page_thread_max_memory_mb`: a fresh thread loads the app, then `thread` writes its
+   * sessions' snapshots and goes; its sockets are told to resume and continue on the fresh one
+   * with their state (as a reload moves them).
+   */
+  async #recycle(thread: PageThread, detail: string): Promise<void> {
+    thread.recycling = detail
+    this.#logger.warn({ heap_mb: Math.round((thread.heapBytes ?? 0) / 1048576), sessions: thread.sessions.size }, `ui page thread recycled (${detail}): its sessions move to a fresh thread`)
+    const fresh = this.#spawn()
+    try {
+      await fresh.ready
+    } catch {
+      // The app does not load any more (a save under dev reload): the thread keeps its sessions.
+      thread.recycling = null
+      return
+    }
+    if (!thread.alive || this.closed) return
+    thread.state = 'retiring'
+    await this.#ask(thread, (done) => (thread.handedOver = done), { t: 'handover' })
+    if (thread.alive) this.#retire(thread, 'recycle')
   }
 
   /** A socket whose thread is gone: open again elsewhere, or tell the browser to say hello again. */
@@ -412,9 +474,14 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     return recent.length <= MAX_RESUMES_PER_MINUTE
   }
 
-  /** Runaway threads are replaced, stalled ones without sockets reclaimed, an extra idle one let go. */
+  /** Runaway threads are replaced, stalled ones without sockets reclaimed, an extra idle one let go, one over its heap limit recycled. */
   #watch(): void {
     const now = performance.now()
+    if (this.#maxHeapBytes > 0 && now - this.#lastRecycleCheck >= this.#recycleCheckMs) {
+      this.#lastRecycleCheck = now
+      const over = this.#threads.find((t) => t.state === 'ready' && t.recycling === null && (t.heapBytes ?? 0) > this.#maxHeapBytes)
+      if (over) void this.#recycle(over, `heap ${Math.round(over.heapBytes! / 1048576)} MB over ui_page_thread_max_memory_mb ${Math.round(this.#maxHeapBytes / 1048576)}`)
+    }
     for (const t of this.#threads) {
       if (t.state !== 'ready') continue
       const stalled = t.stalledFor(now)

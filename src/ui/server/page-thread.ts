@@ -4,7 +4,8 @@ import { SvcError, type SvcErrorCode } from '../../errors.js'
 import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionOutput } from './local-sessions.js'
-import { BUSY_AFTER_MS, type PageManifest, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
+import { BUSY_AFTER_MS, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
+import type { AppProfile } from '../../../ipc/messages.js'
 
 /**
  * A page thread's heap. The old generation is capped at `ui_page_thread_max_heap_mb` (0: V8's
@@ -15,9 +16,9 @@ import { BUSY_AFTER_MS, type PageManifest, type PageThreadData, type ToPageThrea
  * follow it; without the flag (a page server started by hand) they get the same 4 MB semi-spaces
  * instead of V8's 16.
  */
-export function pageThreadResourceLimits(maxHeapMb: number, execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): ResourceLimits {
+export function pageThreadResourceLimits(heapCapMb: number, execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): ResourceLimits {
   const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--max[-_]semi[-_]space[-_]size(?:=|$)/.test(flag))
-  return { ...(chosen ? {} : { maxYoungGenerationSizeMb: 12 }), ...(maxHeapMb > 0 ? { maxOldGenerationSizeMb: maxHeapMb } : {}) }
+  return { ...(chosen ? {} : { maxYoungGenerationSizeMb: 12 }), ...(heapCapMb > 0 ? { maxOldGenerationSizeMb: heapCapMb } : {}) }
 }
 
 /** The hello a socket opened its session with, kept to place it again when its thread goes. */
@@ -54,7 +55,7 @@ export type ThreadState = 'starting' | 'ready' | 'retiring' | 'gone'
  */
 export class PageThread {
   readonly worker: Worker
-  readonly ready: Promise<PageManifest>
+  readonly ready: Promise<AppProfile>
   readonly conns = new Map<number, Conn>()
   readonly sessions = new Set<string>()
   state: ThreadState = 'starting'
@@ -62,25 +63,29 @@ export class PageThread {
   /** Sessions of this thread with a run in progress (a run may be burning CPU right now). */
   running = 0
   lastBeat = performance.now()
+  /** Its V8 heap in use, as of its last beat. */
+  heapBytes: number | null = null
+  /** Why it is being recycled (`ui_page_thread_max_memory_mb`), for the log and `svc status`; null when it is not. */
+  recycling: string | null = null
   /** The uncaught error it died of, if any. */
   error: Error | null = null
   /** Why the app did not load on it, as the dev overlay shows it. */
   loadError: DevLoadError | null = null
   /** Why the pool stopped it on purpose; null for a crash. */
-  retired: 'runaway' | 'reload' | 'reclaim' | 'shrink' | 'close' | null = null
+  retired: 'runaway' | 'reload' | 'recycle' | 'reclaim' | 'shrink' | 'close' | null = null
   readonly uploads = new Map<number, (outcome: UploadOutcome) => void>()
   closed: (() => void) | null = null
   handedOver: (() => void) | null = null
-  #settle: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
+  #settle: { ready: (m: AppProfile) => void; failed: (err: Error) => void }
 
-  constructor(data: PageThreadData, maxHeapMb: number) {
+  constructor(data: PageThreadData, heapCapMb: number) {
     // esbuild's synchronous calls then run in a process of their own, waited for at once, not in a
     // service that a nested thread of esbuild starts and that no thread could reap after this one
     // ends (src/target/transform-service.ts).
     const env = { ...process.env, ESBUILD_WORKER_THREADS: '0' }
-    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, env, resourceLimits: pageThreadResourceLimits(maxHeapMb) })
-    let settle!: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
-    this.ready = new Promise<PageManifest>((ready, failed) => (settle = { ready, failed }))
+    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, env, resourceLimits: pageThreadResourceLimits(heapCapMb) })
+    let settle!: { ready: (m: AppProfile) => void; failed: (err: Error) => void }
+    this.ready = new Promise<AppProfile>((ready, failed) => (settle = { ready, failed }))
     this.#settle = settle
     // A caller awaits `ready`; a thread nobody waits for must not become an unhandled rejection.
     this.ready.catch(() => undefined)
@@ -114,10 +119,10 @@ export class PageThread {
   }
 
   /** The thread answered `ready` or `fatal`. */
-  loaded(manifest: PageManifest): void {
+  loaded(profile: AppProfile): void {
     this.lastBeat = performance.now()
     if (this.state === 'starting') this.state = 'ready'
-    this.#settle.ready(manifest)
+    this.#settle.ready(profile)
   }
 
   failedToLoad(code: string | null, message: string, loadError: DevLoadError): void {
