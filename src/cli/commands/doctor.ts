@@ -7,8 +7,9 @@ export class DoctorCommand extends Command {
     description: 'Check the environment, the app target and the deployment settings.',
     details: `
       Prints one row per check: PASS, WARN or FAIL, the check id and a detail. Nothing is started;
-      the app module is imported once to read its settings. Exit 1 when any row is FAIL, unless
-      --warnings-only.
+      the app module is imported once to read its settings. When an svc runs with the pid file,
+      the rows judge that tree (its port and workers; the running_tree row says so); --port and
+      --workers judge a start with those instead. Exit 1 when any row is FAIL, unless --warnings-only.
     `,
     examples: [
       ['Check the default target (app:app)', '$0 doctor'],
@@ -20,13 +21,15 @@ export class DoctorCommand extends Command {
   json = Option.Boolean('--json', false, { description: 'Print one JSON object instead of text rows.' })
   warningsOnly = Option.Boolean('--warnings-only', false, { description: 'Report FAIL rows but exit 0.' })
   strict = Option.Boolean('--strict', false, { description: 'Deployment advice (WARN) counts as FAIL.' })
-  pidfile = Option.String('--pidfile', { description: 'Pid file whose state file ui_upstream_state reads (default ./.svc.pid).' })
+  pidfile = Option.String('--pidfile', { description: 'Pid file of the svc to judge; its state file names the running tree (default ./.svc.pid).' })
+  port = Option.String('--port', { description: 'Judge a start on this port (as svc run --port).' })
+  workers = Option.String('--workers', { description: 'Judge a start with this many gateway workers (as svc run --workers).' })
 
   async execute(): Promise<number> {
     // Loaded on use, like every command's implementation: `svc --help` stays instant.
     const { runDoctor } = await import('../doctor/run-doctor.js')
     const { formatJson, formatText } = await import('../doctor/report.js')
-    const report = await runDoctor({ target: this.target, pidfile: this.pidfile, strict: this.strict, warningsOnly: this.warningsOnly })
+    const report = await runDoctor({ target: this.target, pidfile: this.pidfile, port: this.port, workers: this.workers, strict: this.strict, warningsOnly: this.warningsOnly })
     const text = this.json ? formatJson(report) : formatText(report)
     await new Promise<void>((resolve) => this.context.stdout.write(text, () => resolve()))
     const code = report.status === 'fail' ? EXIT.FAILURE : EXIT.OK

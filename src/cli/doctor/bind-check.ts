@@ -25,8 +25,8 @@ export const gatewayBind: SettingsCheck = async (ctx) => {
   const result = await probeBind(host, port)
   if (result.ok) return pass(name, `${where} is available`)
   if (result.code === 'EADDRINUSE') {
-    const pid = await runningSvcOnPort(ctx.pidfile, port)
-    if (pid !== null) return warn(name, `${where} is in use by the running svc (supervisor pid ${pid})`)
+    const pid = ctx.running?.port === port ? ctx.running.pid : await runningSvcOnPort(ctx.pidfile, port)
+    if (pid !== null) return pass(name, `${where} is served by the running svc (supervisor pid ${pid})`)
     return fail(name, `${where} is already in use by another process; stop it or pick another port with --port / SVC_GATEWAY_PORT`)
   }
   if (result.code === 'ENOTFOUND' || result.code === 'EAI_AGAIN') {

@@ -1,11 +1,18 @@
 import pino from 'pino'
 import { RedisConnection, redisAddress } from '../../shared-state/redis-connection.js'
-import { fail, pass, type CheckRow, type SettingsContext } from './types.js'
+import { fail, pass, warn, type CheckRow, type SettingsContext } from './types.js'
 
 /** `redis`: off, or reachable and writable, with version and PING latency (never the URL's credentials). */
 export async function redisReachable(ctx: SettingsContext): Promise<CheckRow> {
   const { redis_url: url, redis_key_prefix: keyPrefix, redis_timeout_s: timeout, redis_max_value_bytes: maxValueBytes } = ctx.settings
-  if (!url) return pass('redis', 'off (redis_url not set): login state and sessions stay in this process; fine for one replica with one worker')
+  if (!url) {
+    const workers = ctx.settings.workers
+    const whose = ctx.running ? ` (the running svc's)` : ''
+    if (workers > 1) {
+      return warn('redis', `off (redis_url not set) with ${workers} gateway workers${whose}: login state and URL sessions stay in each worker, so a sign-in that starts on one and returns to another fails, and a URL session is found only on the worker that made it; set SVC_REDIS_URL, or run one worker`)
+    }
+    return pass('redis', `off (redis_url not set): login state and sessions stay in this process; fine for one replica with one worker${whose}`)
+  }
   const connection = new RedisConnection({ url, keyPrefix, timeoutMs: timeout * 1000, maxValueBytes, logger: pino({ level: 'silent' }) })
   try {
     const probe = await connection.probe()

@@ -7,11 +7,15 @@ import { importTarget, loadTargetForDoctor, type TargetLoader } from './import-t
 import { summarize, type DoctorReport } from './report.js'
 import { fail, type CheckRow, type DoctorContext } from './types.js'
 import { nodeVersion } from './runtime-checks.js'
+import { runningTree, runningTreeRow } from './running-tree.js'
 
 export interface DoctorOptions {
   /** Positional TARGET; else the `target` setting (SVC_APP, svc.config.json), else `app:app`. */
   target?: string | undefined
   pidfile?: string | undefined
+  /** `--port` and `--workers`, as on `svc run`: the rows judge a start with them. */
+  port?: string | undefined
+  workers?: string | undefined
   strict?: boolean
   warningsOnly?: boolean
   env?: NodeJS.ProcessEnv
@@ -20,9 +24,10 @@ export interface DoctorOptions {
   importModule?: (specifier: string) => Promise<unknown>
 }
 
-function baseSettings(env: NodeJS.ProcessEnv, cwd: string, target: string | undefined): { settings: ResolvedSettings | null; row: CheckRow | null } {
+type Flags = Parameters<typeof flagsLayer>[0]
+
+function baseSettings(env: NodeJS.ProcessEnv, cwd: string, flags: Flags): { settings: ResolvedSettings | null; row: CheckRow | null } {
   try {
-    const flags = target === undefined ? {} : { target: { flag: 'TARGET', value: target } }
     return { settings: resolveSettings([configFileLayer(cwd), envLayer(env), flagsLayer(flags)]), row: null }
   } catch (err) {
     return { settings: null, row: fail('settings', (err as Error).message.replace(/\n\s*/g, ' ')) }
@@ -44,12 +49,29 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     if (rows !== null) checks.push(...(Array.isArray(rows) ? rows : [rows]))
   }
 
-  const base = baseSettings(env, cwd, options.target)
+  const flags: Flags = {
+    ...(options.target === undefined ? {} : { target: { flag: 'TARGET', value: options.target } }),
+    ...(options.port === undefined ? {} : { gateway_port: { flag: '--port', value: options.port } }),
+    ...(options.workers === undefined ? {} : { workers: { flag: '--workers', value: options.workers } }),
+  }
+  const base = baseSettings(env, cwd, flags)
   const target = options.target ?? base.settings?.target ?? env.SVC_APP ?? 'app:app'
   const imported = await importTarget(target, cwd, options.loadTarget ?? loadTargetForDoctor)
-  const settings = imported.settings ?? base.settings
+  const appSettings = imported.settings ?? base.settings
   const pidfile =
-    options.pidfile !== undefined || settings === null ? resolvePidfilePath(options.pidfile, env, cwd) : resolvePath(cwd, settings.pidfile)
+    options.pidfile !== undefined || appSettings === null ? resolvePidfilePath(options.pidfile, env, cwd) : resolvePath(cwd, appSettings.pidfile)
+  // A running tree is judged as it runs (its port, its workers); flags still win, as on `svc run`.
+  const tree = await runningTree(pidfile)
+  const flagged = [...(options.port === undefined ? [] : ['--port']), ...(options.workers === undefined ? [] : ['--workers'])]
+  const settings: ResolvedSettings | null =
+    appSettings && base.settings
+      ? Object.freeze({
+          ...appSettings,
+          gateway_host: tree?.host ?? appSettings.gateway_host,
+          gateway_port: options.port !== undefined ? base.settings.gateway_port : (tree?.port ?? appSettings.gateway_port),
+          workers: options.workers !== undefined ? base.settings.workers : (tree?.workers ?? appSettings.workers),
+        })
+      : appSettings
   const ctx: DoctorContext = {
     env,
     cwd,
@@ -57,6 +79,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     target,
     settings,
     pidfile,
+    running: tree,
     secrets: imported.secrets,
     importModule: options.importModule ?? ((specifier) => import(specifier)),
   }
@@ -64,6 +87,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   add(await nodeVersion(ctx))
   add(base.row)
   add(sameFailure(base.row, imported.row) ? fail('import_target', 'the app cannot load with the settings reported above; fix those first') : imported.row)
+  add(runningTreeRow(tree, pidfile, flagged))
   for (const check of CHECKS) add(await check(ctx))
   return { status: summarize(checks, warningsOnly), target, warnings_only: warningsOnly, checks }
 }

@@ -1,5 +1,6 @@
 import type { ResolvedSettings } from '../../settings/schema.js'
 import type { SecretsReport } from '../../secrets/secrets.js'
+import type { RunningTree } from './running-tree.js'
 
 export type CheckStatus = 'PASS' | 'WARN' | 'FAIL'
 
@@ -20,6 +21,8 @@ export interface DoctorContext {
   readonly settings: ResolvedSettings | null
   /** Absolute pidfile path; the state file lives next to it. */
   readonly pidfile: string
+  /** The svc running with that pid file, whose port and workers the rows judge; null when none runs. */
+  readonly running: RunningTree | null
   /** What the app found of its secrets (names and origins only); null when it did not get that far. */
   readonly secrets: SecretsReport | null
   /** `import()` seam, so tests can pretend an optional package is missing. */

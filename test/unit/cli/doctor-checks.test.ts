@@ -37,6 +37,7 @@ function ctx(values: Partial<Record<SettingKey, unknown>> = {}, over: Partial<Do
     target: 'app:app',
     settings: settingsWith(values),
     pidfile: join(dir, '.svc.pid'),
+    running: null,
     importModule: (s) => import(s),
     ...over,
   } as SettingsContext
@@ -189,13 +190,13 @@ describe('gateway_bind', () => {
     expect(one(await gatewayBind(ctx({ gateway_port: port }))).detail).toBe(`127.0.0.1:${port} is available`)
   })
 
-  it('warns instead when the running svc from the state file holds the port', async () => {
+  it('passes, naming the supervisor, when the running svc from the state file serves the port', async () => {
     const server = createServer()
     const port = await listen(server)
     try {
       const c = ctx({ gateway_port: port })
       await writeStateFile(stateFilePath(c.pidfile), sampleState({ supervisor_pid: process.pid, gateway_port: port }))
-      expect(one(await gatewayBind(c))).toMatchObject({ status: 'WARN', detail: expect.stringContaining(`supervisor pid ${process.pid}`) })
+      expect(one(await gatewayBind(c))).toMatchObject({ status: 'PASS', detail: expect.stringContaining(`served by the running svc (supervisor pid ${process.pid})`) })
     } finally {
       server.close()
     }

@@ -38,6 +38,7 @@ describe('runDoctor', () => {
     expect(report.checks.map((c) => c.name)).toEqual([
       'node_version',
       'import_target',
+      'running_tree',
       'dependencies',
       'gateway_bind',
       'SVC_INTERNAL_API_BASE',

@@ -142,7 +142,7 @@ describe('app.secrets and st.secrets', () => {
 })
 
 describe('doctor rows', () => {
-  const ctx = (secrets: SecretsReport | null): DoctorContext => ({ env: {}, cwd: dir, strict: false, target: 'app:app', settings: null, pidfile: '', secrets, importModule: (s) => import(s) })
+  const ctx = (secrets: SecretsReport | null): DoctorContext => ({ env: {}, cwd: dir, strict: false, target: 'app:app', settings: null, pidfile: '', running: null, secrets, importModule: (s) => import(s) })
 
   it('secrets_file and one row per secret: present with its origin, missing with the fix, optional, never a value', async () => {
     await secretsFile({ apiKey: 'doctor-secret-value' }, 0o644)

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { request } from 'undici'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
+import { runSvcCli } from '../helpers/cli-run.js'
+import { BrowserSession, SteadyLoad } from '../helpers/steady-load.js'
+import type { StatusReport } from '../../ipc/control.js'
+
+/**
+ * Issue #31: a running `svc run` tree takes new code with no failed request (`svc reload`),
+ * refuses a broken save while the old code serves on, and says what runs (`svc status`).
+ */
+const appSource = (version: string): string => `import { Svc } from ${JSON.stringify(`${REPO}dist/src/index.js`)}
+export const app = new Svc({ title: 'Ops' })
+const VERSION = ${JSON.stringify(version)}
+app.api.get('/version', async () => ({ version: VERSION, pid: process.pid }))
+app.page('/', (st) => {
+  st.sessionState.clicks ??= 0
+  if (st.button('Click')) st.sessionState.clicks = (st.sessionState.clicks as number) + 1
+  st.text(VERSION + ' clicks=' + st.sessionState.clicks)
+})
+`
+
+/** The version a fresh connection gets (a keep-alive one may still be draining on a replaced worker). */
+async function servedVersion(svc: SvcTree): Promise<string> {
+  const res = await request(`${svc.url}/api/version`, { reset: true })
+  return ((await res.body.json()) as { version: string }).version
+}
+
+describe('svc reload on a running svc run tree', () => {
+  let dir: string
+  const file = (): string => join(dir, 'app.ts')
+  beforeAll(() => {
+    dir = `${REPO}test/.tmp/prod-reload-${randomUUID()}`
+    mkdirSync(dir, { recursive: true })
+  })
+  afterEach(stopAllTrees)
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('5 reloads under steady load: 0 failed requests, the new code served when svc reload returns, every page session keeps its state', async () => {
+    writeFileSync(file(), appSource('v0'))
+    const svc = await startSvc({ target: 'app.ts:app', cwd: dir, pidfile: true, args: ['--workers', '2'], env: { SVC_UI_COMMAND: undefined } })
+    const sessions = [new BrowserSession(svc.url), new BrowserSession(svc.url), new BrowserSession(svc.url)]
+    for (const [i, s] of sessions.entries()) {
+      await s.open()
+      for (let c = 0; c <= i; c++) await s.click('Click')
+      expect(s.text).toBe(`v0 clicks=${i + 1}`)
+    }
+    const load = new SteadyLoad(svc.url, ['/api/version', '/', '/api/version', '/'])
+    try {
+      for (let v = 1; v <= 5; v++) {
+        writeFileSync(file(), appSource(`v${v}`))
+        const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 })
+        expect(reload.code, reload.stderr).toBe(0)
+        expect(reload.stdout).toMatch(/^svc reload: ok \(command, gateway\) .*2 new gateway workers/)
+        expect(await servedVersion(svc)).toBe(`v${v}`)
+        // Each session follows its page to the new code with its count, as a browser would.
+        for (const [i, s] of sessions.entries()) await s.until(new RegExp(`^v${v} clicks=${i + 1}$`))
+      }
+    } finally {
+      const { ok, failures } = await load.stop()
+      await Promise.all(sessions.map((s) => s.close()))
+      expect(failures).toEqual([])
+      expect(ok).toBeGreaterThan(50)
+    }
+    const status = await runSvcCli(['status', '--json'], { cwd: dir })
+    expect(status.code, status.stderr).toBe(0)
+    const report = JSON.parse(status.stdout) as StatusReport
+    expect(report.reloads).toMatchObject({ ok: 5, failed: 0, last: { trigger: 'command', result: 'ok', scope: 'gateway' } })
+  }, 240_000)
+
+  it('a broken save: svc reload exits 1 naming the file and line, the old code serves on; SIGHUP reloads once it is fixed', async () => {
+    writeFileSync(file(), appSource('good'))
+    const svc = await startSvc({ target: 'app.ts:app', cwd: dir, pidfile: true, env: { SVC_UI_COMMAND: undefined } })
+    writeFileSync(file(), appSource('broken').replace('export const app', 'export const app = ('))
+    const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 })
+    expect(reload.code).toBe(1)
+    expect(reload.stderr).toMatch(/^svc reload: failed, the running code keeps serving: cannot load app\.ts: syntax error at app\.ts:2:\d+.*\[SVC_ERR_TARGET_IMPORT_FAILED\]\n$/)
+    expect(await servedVersion(svc)).toBe('good')
+    writeFileSync(file(), appSource('fixed'))
+    const from = svc.stdout.length
+    process.kill(svc.pid, 'SIGHUP')
+    await svc.waitForLine('stdout', /reloaded \(gateway\)/, 60_000, from)
+    expect(await servedVersion(svc)).toBe('fixed')
+    const status = JSON.parse((await runSvcCli(['status', '--json'], { cwd: dir })).stdout) as StatusReport
+    expect(status.reloads).toMatchObject({ ok: 1, failed: 1, last: { trigger: 'signal', result: 'ok' } })
+  }, 120_000)
+
+  it('svc reload and svc status with no tree running: exit 1 and a line saying so; a bad --scope is exit 2', async () => {
+    const none = await runSvcCli(['status'], { cwd: dir })
+    expect(none.code).toBe(1)
+    expect(none.stderr).toBe('svc status: svc is not running here: no pid file at .svc.pid (start it with svc run, or pass --pidfile)\n')
+    const reload = await runSvcCli(['reload'], { cwd: dir })
+    expect(reload.code).toBe(1)
+    expect(reload.stderr).toMatch(/^svc reload: svc is not running here/)
+    const scope = await runSvcCli(['reload', '--scope', 'everything'], { cwd: dir })
+    expect(scope.code).toBe(2)
+    expect(scope.stderr).toBe(`svc reload: --scope must be 'gateway' or 'full' (got "everything")\n`)
+  }, 60_000)
+
+  it('the control socket is the owner\'s only (mode 0600) and refuses what is not a control request', async () => {
+    writeFileSync(file(), appSource('v0'))
+    await startSvc({ target: 'app.ts:app', cwd: dir, pidfile: true, env: { SVC_UI_COMMAND: undefined } })
+    const socket = join(dir, '.svc.pid.sock')
+    expect(statSync(socket).mode & 0o777).toBe(0o600)
+    const { createConnection } = await import('node:net')
+    const answer = await new Promise<string>((resolve) => {
+      const c = createConnection(socket, () => c.write('{"svc":1,"op":"shutdown"}\n'))
+      let text = ''
+      c.on('data', (d: Buffer) => (text += d.toString()))
+      c.on('end', () => resolve(text))
+    })
+    expect(JSON.parse(answer)).toMatchObject({ svc: 1, ok: false, error: { code: 'SVC_ERR_CONTROL_BAD_REQUEST' } })
+  }, 60_000)
+})
