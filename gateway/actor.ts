@@ -43,6 +43,8 @@ export class GatewayActor extends Lifecycle {
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
   readonly #pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>()
+  /** Takes a sign-out made elsewhere in the tree into the app's record; null until the app loaded (the supervisor sends the list after `loaded`). */
+  #receiveSignOut: ((sid: string, until: number) => void) | null = null
 
   constructor(opts: GatewayActorOptions) {
     super()
@@ -63,6 +65,10 @@ export class GatewayActor extends Lifecycle {
     try {
       const { app } = await loadTarget(this.#opts.target)
       settings = app.settings
+      // Sign-outs made here (the logout route) reach the rest of the tree through the supervisor.
+      const revocations = app.sessionRevocations
+      revocations.relayTo((sid, until) => channel.send({ svc: 1, type: 'sessions_revoked', sessions: [{ sid, until }] }))
+      this.#receiveSignOut = (sid, until) => revocations.receive(sid, until)
       const runtime = new GatewayRuntime(this.#opts.uiUpstream)
       this.#runtime = runtime
       if (settings.gateway_max_requests > 0) {
@@ -124,6 +130,9 @@ export class GatewayActor extends Lifecycle {
         else pending?.reject(new Error(msg.error ?? 'metrics collection failed'))
         return
       }
+      case 'sessions_revoked':
+        for (const { sid, until } of msg.sessions) this.#receiveSignOut?.(sid, until)
+        return
       default:
         msg satisfies never
     }

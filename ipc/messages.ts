@@ -9,6 +9,16 @@ import { settingsFromData, type ResolvedSettings } from '../src/settings/resolve
  */
 const v1 = { svc: z.literal(1) }
 
+/**
+ * Sign-ins that were signed out (src/auth/session-revocations.ts): each sid (as svc mints them)
+ * and when its identity cookie expires (epoch ms). A gateway worker reports the sign-outs it
+ * made; the supervisor relays them to every other process and hands the whole list to each
+ * process it starts.
+ */
+const sessionsRevoked = {
+  type: z.literal('sessions_revoked'),
+  sessions: z.array(z.object({ sid: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/), until: z.number().int() })).max(100_000),
+}
 /** Resolved settings handed over whole: checked field by field against the settings schema. */
 const HandedSettings = z.record(z.string(), z.unknown()).transform((data, ctx): ResolvedSettings => {
   try {
@@ -119,6 +129,8 @@ export const SupervisorToGateway = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('metrics_result'), id: z.number().int(), text: z.string().optional(), error: z.string().optional() }),
   /** `svc status` asks: answer `stats` with the same id. */
   z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int() }),
+  /** Sign-outs made elsewhere in the tree (or, after `loaded`, all still in force). */
+  z.object({ ...v1, ...sessionsRevoked }),
 ])
 export type SupervisorToGateway = z.infer<typeof SupervisorToGateway>
 
@@ -149,6 +161,8 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('stats'), id: z.number().int(), requests: z.number().int().min(0) }),
   /** This worker served `gateway_max_requests` (plus its jitter): replace it (sent once). */
   z.object({ ...v1, type: z.literal('recycle_request'), reason: z.literal('requests'), requests: z.number().int().min(0) }),
+  /** Sign-outs this worker made (its logout route): the supervisor relays them. */
+  z.object({ ...v1, ...sessionsRevoked }),
 ])
 export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
@@ -191,6 +205,8 @@ export const SupervisorToSidecar = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int(), window_ms: z.number().int().min(0).max(5_000) }),
   /** `svc dev`: the type check's latest result, for the open tabs' overlay (`total: 0` clears it). */
   z.object({ ...v1, type: z.literal('type_errors'), ...typeCheckReport }),
+  /** Sign-outs made in the tree: open pages of those sign-ins sign out at once. */
+  z.object({ ...v1, ...sessionsRevoked }),
 ])
 export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>
 

@@ -26,6 +26,7 @@ import type { OidcLogin } from './auth/oidc-bff-routes.js'
 import type { OIDCProvider } from './auth/oidc-client.js'
 import { OidcPageIdentity } from './auth/page-identity.js'
 import type { OidcBffStore } from './auth/oidc-store.js'
+import type { SessionRevocations } from './auth/session-revocations.js'
 import { SvcError } from './errors.js'
 import { SharedState, redisReadiness } from './shared-state/shared-state.js'
 import type { RedisConnection } from './shared-state/redis-connection.js'
@@ -111,6 +112,11 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   /** The OIDC login store `attachOidcLogin` uses unless given one (Redis when `redis_url` is set). */
   get oidcStore(): OidcBffStore {
     return this.#shared.oidcStore
+  }
+
+  /** Sign-outs of the app's OIDC login, checked on every page run and API call (Redis when `redis_url` is set). */
+  get sessionRevocations(): SessionRevocations {
+    return this.#shared.sessionRevocations
   }
 
   /** Where the page server snapshots page sessions: the shared Redis (`redis_url`), else null. */

@@ -75,6 +75,7 @@ export const ERRORS = {
   SVC_ERR_CLIENT_CONFIG: { status: 500, error: 'client_config_invalid' },
   SVC_ERR_CLIENT_HTTP_ERROR: { status: 500, error: 'api_call_failed' },
   SVC_ERR_CLIENT_BAD_RESPONSE: { status: 500, error: 'client_bad_response' },
+  SVC_ERR_CLIENT_PATH_PARAM: { status: 500, error: 'client_bad_path_param' },
   // UI: page registration and page runs
   SVC_ERR_UI_DUPLICATE_PAGE: { status: 500, error: 'duplicate_page' },
   SVC_ERR_UI_DUPLICATE_WIDGET: { status: 500, error: 'duplicate_widget' },
@@ -84,6 +85,7 @@ export const ERRORS = {
   SVC_ERR_UI_SIDECAR_START: { status: 500, error: 'ui_start_failed' },
   SVC_ERR_UI_CACHE: { status: 500, error: 'page_cache' },
   SVC_ERR_UI_PAGE_THREAD: { status: 500, error: 'page_thread_failed' },
+  SVC_ERR_UI_PAGE_MEMORY: { status: 500, error: 'page_thread_out_of_memory' },
   SVC_ERR_UI_MESSAGE_TOO_LARGE: { status: 500, error: 'page_message_too_large' },
   SVC_ERR_UI_UPLOAD_TOO_LARGE: { status: 413, error: 'payload_too_large' },
   SVC_ERR_UI_UPLOAD_REJECTED: { status: 400, error: 'bad_request' },

@@ -212,9 +212,14 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     })
   }
 
-  /** `svc dev`'s type check: the bundled page server shows the errors in its open tabs (a `ui_command` sidecar is told nothing). */
+  /** Send the bundled page server a message; a `ui_command` sidecar (or a gone one) is never told. */
+  tell(msg: SupervisorToSidecar): void {
+    if (this.spec.kind === 'bundled' && this.#proc && !this.#exit) this.#proc.channel.send(msg)
+  }
+
+  /** `svc dev`'s type check: the bundled page server shows the errors in its open tabs. */
   showTypeErrors(report: TypeCheckReport): void {
-    if (this.spec.kind === 'bundled' && this.#proc && !this.#exit) this.#proc.channel.send({ svc: 1, type: 'type_errors', errors: report.errors, total: report.total })
+    this.tell({ svc: 1, type: 'type_errors', errors: report.errors, total: report.total })
   }
 
   /**

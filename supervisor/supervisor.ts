@@ -8,6 +8,7 @@ import type { AppProfile, GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, forkSidecar, Sidecar, type SidecarExit, type SidecarLauncher, type SidecarSpec } from './sidecar.js'
 import { forkWorker, WorkerHandle, type ListenTarget, type WorkerProcess } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
+import { RevokedSessions } from './revoked-sessions.js'
 import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
@@ -137,6 +138,8 @@ export class Supervisor extends Lifecycle {
   /** Standby workers by slot (`standbyWorkers`); not serving, not in the topology. */
   #spares: (WorkerHandle | undefined)[] = []
   readonly #crashes: number[] = []
+  /** Sign-outs made in the tree, handed to every gateway worker and page server it starts. */
+  readonly #revoked = new RevokedSessions()
   #reloading: Promise<ReloadResult> | null = null
   #reloadPending: ReloadScope | null = null
   /** The newest probe read among the requests made while a reload ran. */
@@ -206,6 +209,7 @@ export class Supervisor extends Lifecycle {
       const sidecar = await this.#startSidecar()
       this.#workers = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
       await sidecar.waitHealthy(settings.ui_startup_timeout_s * 1000)
+      this.#tellRevoked(sidecar)
       this.#stillStarting()
       // One worker listens on the port itself: no supervisor hop to pay for.
       if (settings.workers > 1) {
@@ -286,6 +290,12 @@ export class Supervisor extends Lifecycle {
     return Promise.all(spares.map((w) => w.destroy())).then(() => undefined)
   }
 
+  /** A page server that answers its health check listens to IPC: it gets the sign-outs so far. */
+  #tellRevoked(sidecar: Sidecar): void {
+    const sessions = this.#revoked.list()
+    if (sessions.length > 0) sidecar.tell({ svc: 1, type: 'sessions_revoked', sessions })
+  }
+
   async #startSidecar(settings = this.#settings): Promise<Sidecar> {
     const spec = await this.#o.sidecarSpec(settings, this.#bound!)
     // A stop began while the port was picked: it has stopped the sidecars it knew of.
@@ -315,6 +325,10 @@ export class Supervisor extends Lifecycle {
     const env = { ...this.#o.workerEnv(settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
     const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker'), this.#o.workerStdout), { loadTimeoutMs: settings.gateway_start_timeout_s * 1000, shutdownGraceMs: settings.shutdown_grace_s * 1000 })
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
+    w.on('loaded', () => {
+      const sessions = this.#revoked.list()
+      if (sessions.length > 0) w.send({ svc: 1, type: 'sessions_revoked', sessions })
+    })
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     if (!standby) w.start(settings)
     this.#o.logger.debug({ pid: w.pid, worker: slot, standby }, `forked ${standby ? 'standby' : 'gateway'} worker ${w.pid} (slot ${slot})`)
@@ -332,6 +346,16 @@ export class Supervisor extends Lifecycle {
       case 'metrics_data':
         this.#metrics.receive(msg.id, msg.data)
         return
+      case 'sessions_revoked': {
+        // A sign-out on one worker: every other process of the tree refuses that sign-in too.
+        const sessions = this.#revoked.add(msg.sessions)
+        if (sessions.length === 0) return
+        for (const other of [...this.#workers, ...this.#spares, ...this.#retiring.map((e) => e.worker)]) {
+          if (other && other !== w) other.send({ svc: 1, type: 'sessions_revoked', sessions })
+        }
+        for (const sidecar of new Set([this.#sidecar, this.#freshSidecar])) sidecar?.tell({ svc: 1, type: 'sessions_revoked', sessions })
+        return
+      }
       case 'stats':
         this.#statsAnswers.get(msg.id)?.(msg.requests)
         this.#statsAnswers.delete(msg.id)
@@ -537,6 +561,7 @@ export class Supervisor extends Lifecycle {
         fresh = await this.#startSidecar(settings)
         this.#freshSidecar = fresh
         await fresh.waitHealthy(settings.ui_startup_timeout_s * 1000)
+        this.#tellRevoked(fresh)
       } catch (err) {
         const message = `ui sidecar reload failed: ${(err as Error).message}`
         const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START'

@@ -3,6 +3,7 @@ import { SvcError } from '../errors.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 import type { OIDCBFFConfig } from './oidc-bff-config.js'
 import type { OidcBffStore } from './oidc-store.js'
+import type { SessionRevocations } from './session-revocations.js'
 import { registerOidcBffRoutes, type OidcLogin } from './oidc-bff-routes.js'
 import type { OIDCProvider } from './oidc-client.js'
 
@@ -14,6 +15,8 @@ interface AppLike {
   readonly settings: Pick<ResolvedSettings, 'public_base_url' | 'oidc_bff_secret' | 'api_mount_path' | 'root_path' | 'workers' | 'redis_url'>
   /** The app's shared store (Redis when `redis_url` is set); the default for `options.store`. */
   readonly oidcStore?: OidcBffStore
+  /** The app's record of sign-outs (shared through Redis with `redis_url`); the default for `options.revocations`. */
+  readonly sessionRevocations?: SessionRevocations
 }
 
 /** The names of the logins attached to each app: one login per name. */
@@ -53,6 +56,7 @@ export function attachOidcLogin(app: AppLike, provider: OIDCProvider, options: A
     ...named,
     ...options,
     store: options.store ?? app.oidcStore,
+    revocations: options.revocations ?? app.sessionRevocations,
     firstPartySecret,
     provider,
   })

@@ -8,6 +8,7 @@ export const AUTH_DETAIL = {
   empty: 'Empty bearer token',
   expired: 'Token expired',
   invalid: 'Invalid token',
+  ended: 'Sign-in ended (signed out); sign in again',
   scope: 'Insufficient scope',
   role: 'Insufficient role',
 } as const

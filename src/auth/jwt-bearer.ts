@@ -30,6 +30,11 @@ export interface JWTBearerOptions {
   leewaySeconds?: number
   /** Where omitted options come from; default: the process settings (env, svc.config.json). Pass `app.settings`. */
   settings?: JwtSettings
+  /**
+   * Checked after the signature: true refuses the token with 401 "Sign-in ended". The OIDC
+   * login's guard (`login.bearer`) refuses the tokens of a sign-in that was signed out.
+   */
+  isRevoked?: (claims: StandardClaims) => Promise<boolean>
 }
 
 /** What a bearer guard checks, without its key material. */
@@ -48,11 +53,11 @@ export interface JWTBearerConfig {
  */
 export class TokenRejected extends SvcError {
   constructor(
-    readonly kind: 'expired' | 'invalid',
+    readonly kind: 'expired' | 'invalid' | 'ended',
     readonly operational = false,
     options?: ErrorOptions,
   ) {
-    super('SVC_ERR_AUTH_UNAUTHORIZED', kind === 'expired' ? AUTH_DETAIL.expired : AUTH_DETAIL.invalid, options)
+    super('SVC_ERR_AUTH_UNAUTHORIZED', AUTH_DETAIL[kind], options)
     this.name = 'TokenRejected'
   }
 
@@ -118,6 +123,7 @@ export function JWTBearer(options: JWTBearerOptions = {}): JWTBearer {
     }
     const parsed = StandardClaims.safeParse(payload)
     if (!parsed.success) throw new TokenRejected('invalid', false, { cause: parsed.error })
+    if (options.isRevoked && (await options.isRevoked(parsed.data))) throw new TokenRejected('ended')
     return parsed.data
   }
 

@@ -4,6 +4,7 @@ import { DEFAULT_ACCESS_TOKEN_TTL_S } from './issue-token.js'
 import { isGenericOIDCClient } from './oidc-brand.js'
 import type { OIDCProvider } from './oidc-client.js'
 import { MemoryOidcBffStore, type OidcBffStore } from './oidc-store.js'
+import { SessionRevocations } from './session-revocations.js'
 
 export interface OIDCBFFConfig {
   /** The identity provider: a `GenericOIDCClient` with discovery loaded, or a custom `OIDCProvider`. */
@@ -57,6 +58,11 @@ export interface OIDCBFFConfig {
   userTtlSeconds?: number
   /** id_token claims kept in the identity cookie (`st.user.claims`). */
   userClaims?: readonly string[]
+  /**
+   * Where sign-outs are recorded and checked (docs/auth.md#sign-out); `attachOidcLogin` passes
+   * the app's (shared through Redis with `redis_url`). Default: this process only.
+   */
+  revocations?: SessionRevocations
 }
 
 export type ResolvedOIDCBFFConfig = Readonly<
@@ -134,7 +140,7 @@ export function resolveBffConfig(config: OIDCBFFConfig): ResolvedOIDCBFFConfig {
       'UserWarning',
     )
   }
-  return Object.freeze({ ...c, publicBaseUrl, store: c.store ?? new MemoryOidcBffStore() })
+  return Object.freeze({ ...c, publicBaseUrl, store: c.store ?? new MemoryOidcBffStore(), revocations: c.revocations ?? new SessionRevocations() })
 }
 
 function stripUndefined<T extends object>(o: T): T {

@@ -8,6 +8,7 @@ import { loadJose } from './jose-loader.js'
 import { isGenericOIDCClient } from './oidc-brand.js'
 import { USER_TOKEN_AUDIENCE, resolveBffConfig, type OIDCBFFConfig, type ResolvedOIDCBFFConfig } from './oidc-bff-config.js'
 import { pkceChallenge, pkceVerifier, randomToken } from './pkce.js'
+import { secretBytes } from './algorithms.js'
 
 /** What registration gives back: the guard for first-party tokens and the resolved config. */
 export interface OidcLogin {
@@ -35,7 +36,11 @@ const BIND_COOKIE = 'svc_oidc_bind'
  */
 export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfig): OidcLogin {
   const c = resolveBffConfig(config)
-  const bearer = JWTBearer({ issuer: c.tokenIssuer, audience: c.tokenAudience, secret: c.firstPartySecret, leewaySeconds: 0 })
+  // A token of a sign-in that was signed out is refused (tokens without a sid: service tokens).
+  const bearer = JWTBearer({
+    issuer: c.tokenIssuer, audience: c.tokenAudience, secret: c.firstPartySecret, leewaySeconds: 0,
+    isRevoked: async (claims) => typeof claims.sid === 'string' && (await c.revocations.isRevoked(claims.sid)),
+  })
   const routeSchema = { schema: { tags: ['auth'] } }
 
   api.get(c.loginPath, routeSchema, storeGuarded(async (request, reply) => {
@@ -86,15 +91,17 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
     const sub = idClaims.sub
     if (typeof sub !== 'string' || sub === '') return fail(request, reply, 'SVC_ERR_AUTH_IDP', 'id_token missing sub')
 
+    // This sign-in's id: in the identity cookie and every API token it gets, so sign-out ends them all.
+    const sid = randomToken(18)
     const accessToken = await issueAccessToken({
       subject: sub,
       issuer: c.tokenIssuer,
       audience: c.tokenAudience,
       secret: c.firstPartySecret,
       ttlSeconds: c.accessTokenTtlSeconds,
-      claims: c.claimsFromIdToken?.(idClaims) ?? {},
+      claims: { ...(c.claimsFromIdToken?.(idClaims) ?? {}), sid },
     })
-    if (c.userCookieName !== false) reply.header('Set-Cookie', await userCookie(c, request, sub, idClaims))
+    if (c.userCookieName !== false) reply.header('Set-Cookie', await userCookie(c, request, sub, sid, idClaims))
     const authCode = randomToken()
     const stored: z.infer<typeof AuthCodeEntry> = { access_token: accessToken, expires_in: c.accessTokenTtlSeconds }
     await c.store.set(`code:${authCode}`, JSON.stringify(stored), c.authCodeTtlSeconds)
@@ -123,12 +130,15 @@ export function registerOidcBffRoutes(api: FastifyInstance, config: OIDCBFFConfi
   // One sign-out route per API, shared by every login of the app (they share the identity cookie).
   if (c.userCookieName !== false && !api.hasRoute({ method: 'GET', url: c.logoutPath })) {
     const cookieName = c.userCookieName
-    api.get(c.logoutPath, routeSchema, async (request, reply) => {
+    api.get(c.logoutPath, routeSchema, storeGuarded(async (request, reply) => {
       const base = publicBase(request, c)
       const returnTo = safeReturnPath((request.query as Record<string, unknown>).return_to) ?? c.uiRedirectPath
+      // Ended for every tab, replica and copy of the cookie, not only for this browser's jar.
+      const ended = await signInOf(c, readCookie(request, cookieName))
+      if (ended) await c.revocations.revoke(ended.sid, ended.untilMs)
       reply.header('Set-Cookie', `${cookieName}=; ${userCookieAttributes(base)}; Max-Age=0`)
       return reply.code(302).header('Cache-Control', 'no-store').header('Location', base + returnTo).send()
-    })
+    }))
   }
 
   return { bearer, config: c }
@@ -147,16 +157,28 @@ const MAX_USER_COOKIE_BYTES = 3800
  * The identity cookie `st.user` reads: an HS256 token (audience `svc-user`, so no API accepts it
  * as a bearer) with `sub`, the login's name and the `userClaims` of the verified id_token.
  */
-async function userCookie(c: ResolvedOIDCBFFConfig, request: FastifyRequest, sub: string, idClaims: Record<string, unknown>): Promise<string> {
+async function userCookie(c: ResolvedOIDCBFFConfig, request: FastifyRequest, sub: string, sid: string, idClaims: Record<string, unknown>): Promise<string> {
   const mint = async (claims: Record<string, unknown>): Promise<string> =>
-    issueAccessToken({ subject: sub, issuer: c.tokenIssuer, audience: USER_TOKEN_AUDIENCE, secret: c.firstPartySecret, ttlSeconds: c.userTtlSeconds, claims: { prv: c.name, ...claims } })
-  const kept = Object.fromEntries(c.userClaims.filter((k) => idClaims[k] !== undefined && k !== 'prv').map((k) => [k, idClaims[k]]))
+    issueAccessToken({ subject: sub, issuer: c.tokenIssuer, audience: USER_TOKEN_AUDIENCE, secret: c.firstPartySecret, ttlSeconds: c.userTtlSeconds, claims: { ...claims, prv: c.name, sid } })
+  const kept = Object.fromEntries(c.userClaims.filter((k) => idClaims[k] !== undefined && k !== 'prv' && k !== 'sid').map((k) => [k, idClaims[k]]))
   let token = await mint(kept)
   if (token.length > MAX_USER_COOKIE_BYTES) {
     request.log.warn({ claims: Object.keys(kept) }, 'oidc callback: the id_token claims do not fit in the identity cookie; st.user keeps name and email only')
     token = await mint({ name: kept.name, email: kept.email })
   }
   return `${c.userCookieName}=${token}; ${userCookieAttributes(publicBase(request, c))}; Max-Age=${c.userTtlSeconds}`
+}
+
+/** The sign-in an identity cookie belongs to (verified), and when the cookie expires; null for none or a bad one. */
+async function signInOf(c: ResolvedOIDCBFFConfig, cookie: string | undefined): Promise<{ sid: string; untilMs: number } | null> {
+  if (!cookie) return null
+  const jose = await loadJose()
+  try {
+    const { payload } = await jose.jwtVerify(cookie, secretBytes(c.firstPartySecret, 'identity cookie'), { issuer: c.tokenIssuer, audience: USER_TOKEN_AUDIENCE, algorithms: ['HS256'] })
+    return typeof payload.sid === 'string' && typeof payload.exp === 'number' ? { sid: payload.sid, untilMs: payload.exp * 1000 } : null
+  } catch {
+    return null
+  }
 }
 
 async function idTokenClaims(c: ResolvedOIDCBFFConfig, idToken: string, nonce: string): Promise<Record<string, unknown>> {

@@ -7,12 +7,15 @@ import { USER_TOKEN_AUDIENCE, type ResolvedOIDCBFFConfig } from './oidc-bff-conf
 /**
  * The app's logins as pages see them (`st.user`, `st.login()`, `st.logout()`): reads the
  * identity cookie the OIDC callback sets, verified with the login's first-party secret, and
- * builds the login and logout URLs. Stateless: every replica with the same `SVC_OIDC_BFF_SECRET`
- * reads the same cookie, so a browser stays signed in whichever replica serves its page socket.
+ * builds the login and logout URLs. Every replica with the same `SVC_OIDC_BFF_SECRET` reads the
+ * same cookie, so a browser stays signed in whichever replica serves its page socket, until the
+ * sign-in is signed out (session-revocations.ts): then every check of it fails, everywhere.
  */
 export class OidcPageIdentity implements PageIdentity {
   readonly #logins: ResolvedOIDCBFFConfig[] = []
   readonly #apiMountPath: string
+  /** The sign-in (sid) of each user this identity read from a cookie. */
+  readonly #sessions = new WeakMap<SignedInUser, { sid: string; login: ResolvedOIDCBFFConfig }>()
 
   constructor(apiMountPath: string) {
     this.#apiMountPath = apiMountPath
@@ -67,10 +70,31 @@ export class OidcPageIdentity implements PageIdentity {
         audience: USER_TOKEN_AUDIENCE,
         algorithms: ['HS256'],
       })
-      return signedInUser(login.name, payload as Record<string, unknown>)
+      // A cookie without a sign-in id (minted before sign-out could end it) counts as signed out.
+      const sid = payload.sid
+      if (typeof sid !== 'string' || (await ended(login, sid))) return null
+      const user = signedInUser(login.name, payload as Record<string, unknown>)
+      this.#sessions.set(user, { sid, login })
+      return user
     } catch {
       // Expired, forged or signed with another secret: signed out, as without a cookie.
       return null
+    }
+  }
+
+  async stillSignedIn(user: SignedInUser): Promise<boolean> {
+    const session = this.#sessions.get(user)
+    return session !== undefined && user.expiresAt.getTime() > Date.now() && !(await ended(session.login, session.sid))
+  }
+
+  sessionOf(user: SignedInUser): string | null {
+    return this.#sessions.get(user)?.sid ?? null
+  }
+
+  onSignOut(listener: (sid: string) => void): () => void {
+    const stops = [...new Set(this.#logins.map((l) => l.revocations))].map((r) => r.onRevoked(listener))
+    return () => {
+      for (const stop of stops) stop()
     }
   }
 
@@ -81,7 +105,12 @@ export class OidcPageIdentity implements PageIdentity {
   }
 }
 
-const REGISTERED = new Set(['iss', 'aud', 'iat', 'exp', 'nbf', 'jti', 'prv'])
+/** Whether sign-in `sid` was signed out; when the shared store does not answer, it counts as signed out. */
+async function ended(login: ResolvedOIDCBFFConfig, sid: string): Promise<boolean> {
+  return login.revocations.isRevoked(sid).catch(() => true)
+}
+
+const REGISTERED = new Set(['iss', 'aud', 'iat', 'exp', 'nbf', 'jti', 'prv', 'sid'])
 
 function signedInUser(provider: string, payload: Record<string, unknown>): SignedInUser {
   const claims = Object.fromEntries(Object.entries(payload).filter(([k]) => !REGISTERED.has(k)))

@@ -34,8 +34,14 @@ export interface PageIdentity {
   readonly providers: readonly string[]
   /** The identity cookie's name (`svc_user`). */
   readonly cookieName: string
-  /** The user of a page socket's cookies: null when there is no valid, unexpired identity cookie. */
+  /** The user of a page socket's cookies: null when there is no valid, unexpired identity cookie, or its sign-in was signed out. */
   user(cookies: Readonly<Record<string, string>>): Promise<SignedInUser | null>
+  /** Whether a user `user()` returned is still signed in (not expired, not signed out since). */
+  stillSignedIn(user: SignedInUser): Promise<boolean>
+  /** The sign-in a user `user()` returned belongs to (its sid), or null. */
+  sessionOf(user: SignedInUser): string | null
+  /** `listener(sid)` whenever a sign-in is signed out (here, in the tree or on another replica); returns the unsubscribe. */
+  onSignOut(listener: (sid: string) => void): () => void
   /** App-relative URL (no root path) that starts the login of `provider` and comes back to `returnTo`. */
   loginUrl(provider: string, returnTo: string): string
   /** App-relative URL that clears the identity cookie and comes back to `returnTo`. */

@@ -35,14 +35,25 @@ export function routeName(route: RouteHandle): string {
   return `${route.method.toUpperCase()} ${route.url}`
 }
 
-/** `/orders/:id` with `{ id: 7 }` → `/orders/7`; a missing parameter is a usage error. */
+/**
+ * `/orders/:id` with `{ id: 7 }` → `/orders/7`. Each value stays inside its segment:
+ * `encodeURIComponent` escapes `/`, `\\`, `?`, `#` and `%` (so `a/b` arrives as `a/b` and `%2e` as
+ * `%2e`). A value that is or holds a dot segment (`.`, `..`, `../x`, `a\\..`) is refused before any
+ * request: URL parsers resolve `.` and `..` in any spelling, and the gateway refuses a path whose
+ * decoded form could cross the API mount, so such a value could only reach another route or a 400.
+ * A missing parameter is a usage error too.
+ */
 export function fillPath(route: RouteHandle, params: Record<string, unknown> | undefined): string {
   const fill = (name: string): string => {
     const value = params?.[name]
     if (value === undefined || value === null || value === '') {
       throw new ApiClientUsageError('SVC_ERR_CLIENT_CONFIG', `client.call(${routeName(route)}): the path parameter "${name}" is missing; pass { params: { ${name}: ... } }`)
     }
-    return encodeURIComponent(String(value))
+    const text = String(value)
+    if (text.split(/[/\\]/).some((segment) => segment === '.' || segment === '..')) {
+      throw new ApiClientUsageError('SVC_ERR_CLIENT_PATH_PARAM', `client.call(${routeName(route)}): the path parameter "${name}" is ${JSON.stringify(text)}: a "." or ".." segment would leave its place in the path and reach another route; check the value before calling (no id needs a dot segment)`)
+    }
+    return encodeURIComponent(text)
   }
   return route.url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, (_m, name: string) => fill(name)).replace(/\*$/, () => fill('*'))
 }

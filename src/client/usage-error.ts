@@ -6,7 +6,7 @@ import { kSvcError } from '../errors.js'
  */
 export class ApiClientUsageError extends TypeError {
   readonly [kSvcError] = true
-  readonly code: 'SVC_ERR_CLIENT_ABSOLUTE_PATH' | 'SVC_ERR_CLIENT_CONFIG'
+  readonly code: 'SVC_ERR_CLIENT_ABSOLUTE_PATH' | 'SVC_ERR_CLIENT_CONFIG' | 'SVC_ERR_CLIENT_PATH_PARAM'
   constructor(code: ApiClientUsageError['code'], message: string) {
     super(message)
     this.name = 'ApiClientUsageError'

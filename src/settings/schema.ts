@@ -215,6 +215,11 @@ export const FIELDS = {
   ui_user_storage_max_value_bytes: { schema: z.number().int().min(64).max(16 * 1024 * 1024), default: 64 * 1024, parse: asNumber },
   /** Keys one signed-in user may keep in `st.userStorage`. */
   ui_user_storage_max_keys: { schema: z.number().int().min(1).max(10_000), default: 64, parse: asNumber },
+  /**
+   * Heap cap of each page thread (V8's old generation, MiB): a thread that reaches it is replaced
+   * and its sessions resume, as after a crash; 0 = V8's default (about 2-4 GiB).
+   */
+  ui_page_thread_max_heap_mb: { schema: z.number().int().min(0).max(1_048_576), default: 512, parse: asNumber },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
   /** `svc dev` type-checks the project beside the tree (its own TypeScript and tsconfig.json); off: no checker. */

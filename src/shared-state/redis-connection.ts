@@ -59,6 +59,9 @@ export class RedisConnection extends Lifecycle implements RedisCommands {
   readonly keyPrefix: string
   readonly #opts: Required<RedisConnectionOptions>
   #client: Promise<RedisClientType> | null = null
+  /** A second connection in subscriber mode (RESP2 allows no other command on it), opened by the first `subscribe`. */
+  #subscriber: Promise<RedisClientType> | null = null
+  #subscriberClient: RedisClientType | null = null
   /** Aborted by destroy(): commands still waiting fail with its error. */
   readonly #aborted = new AbortController()
   #down = false
@@ -142,6 +145,41 @@ export class RedisConnection extends Lifecycle implements RedisCommands {
     return this.#run('HKEYS', (c) => c.hKeys(this.keyPrefix + key))
   }
 
+  /** PUBLISH `message` on `channel` (under the key prefix); resolves once Redis took it. */
+  async publish(channel: string, message: string): Promise<void> {
+    await this.#run('PUBLISH', (c) => c.publish(this.keyPrefix + channel, message))
+  }
+
+  /**
+   * Call `listener` with every message published on `channel` (under the key prefix), by this
+   * process or any other, from now on. The subscription lives on a connection of its own, opened
+   * by the first call (again every 2 s while Redis is away), which reconnects and subscribes
+   * again by itself after an outage. Messages published meanwhile are not delivered: readers that
+   * must not miss one also read the key the message announces.
+   */
+  subscribe(channel: string, listener: (message: string) => void): void {
+    if (this.closed) return
+    const opened = (this.#subscriber ??= this.#openSubscriber())
+    void opened.then((sub) => sub.subscribe(this.keyPrefix + channel, (message) => listener(message))).catch(() => undefined)
+  }
+
+  async #openSubscriber(): Promise<RedisClientType> {
+    let client: RedisClientType | null = null
+    while (client === null) {
+      client = await this.#connected().catch(async (err: unknown) => {
+        if (this.closed) throw err
+        await new Promise((resolve) => setTimeout(resolve, 2_000).unref())
+        return null
+      })
+    }
+    const sub = client.duplicate() as RedisClientType
+    this.#subscriberClient = sub
+    sub.on('error', (err: unknown) => (this.#lastError = describe(err)))
+    // Retries by itself (the reconnect strategy is the main client's) until it connects or is destroyed.
+    await sub.connect()
+    return sub
+  }
+
   /**
    * PING with the deadline, the server version, and a small write (a key that expires by itself),
    * so that a Redis that answers but refuses every write (`maxmemory` with `noeviction`,
@@ -182,6 +220,9 @@ export class RedisConnection extends Lifecycle implements RedisCommands {
   }
 
   async #stop(how: (c: RedisClientType) => Promise<unknown>): Promise<void> {
+    const sub = this.#subscriberClient
+    if (sub?.isReady) await how(sub).catch(() => undefined)
+    else if (sub) sub.destroy()
     const pending = this.#client
     if (!pending) return
     const client = await pending.catch(() => null)

@@ -1,6 +1,7 @@
 import type { OidcBffStore } from '../auth/oidc-store.js'
+import type { RevocationBackend } from '../auth/session-revocations.js'
 import type { SessionData, SessionStore } from '../ui/url-session.js'
-import type { RedisCommands } from './redis-connection.js'
+import type { RedisCommands, RedisConnection } from './redis-connection.js'
 
 /** OIDC back-for-front login state and one-time codes: `SET … EX` and `GETDEL`, so a code is used once. */
 export class RedisOidcBffStore implements OidcBffStore {
@@ -45,5 +46,33 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(id: string): Promise<void> {
     await this.#redis.del(`url-session:${id}`)
+  }
+}
+
+/**
+ * Ended sign-ins (sign-out), shared by every replica: one key per sid that expires with the
+ * identity cookie it ended (`oidc:ended:<sid>`), and a message on the channel of the same name so
+ * that open pages on other replicas sign out at once.
+ */
+export class RedisSessionRevocations implements RevocationBackend {
+  readonly #redis: RedisConnection
+  constructor(redis: RedisConnection) {
+    this.#redis = redis
+  }
+
+  async revoke(sid: string, ttlSeconds: number): Promise<void> {
+    await this.#redis.set(`oidc:ended:${sid}`, '1', ttlSeconds)
+    await this.#redis.publish('oidc:ended', `${sid} ${Date.now() + ttlSeconds * 1000}`)
+  }
+
+  async isRevoked(sid: string): Promise<boolean> {
+    return (await this.#redis.get(`oidc:ended:${sid}`)) !== null
+  }
+
+  subscribe(listener: (sid: string, untilMs: number) => void): void {
+    this.#redis.subscribe('oidc:ended', (message) => {
+      const [sid = '', until = ''] = message.split(' ')
+      listener(sid, Number(until))
+    })
   }
 }

@@ -4,9 +4,10 @@ import { Lifecycle } from '../internal/lifecycle.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 import { InMemorySessionStore, type SessionStore } from '../ui/url-session.js'
 import { RedisConnection, type RedisProbe } from './redis-connection.js'
-import { RedisOidcBffStore, RedisSessionStore } from './redis-stores.js'
 import { FileUserStore, type UserStore } from '../ui/storage/user-store.js'
 import { RedisUserStore } from './redis-user-store.js'
+import { RedisOidcBffStore, RedisSessionRevocations, RedisSessionStore } from './redis-stores.js'
+import { SessionRevocations } from '../auth/session-revocations.js'
 
 export type SharedStateSettings = Pick<ResolvedSettings, 'redis_url' | 'redis_key_prefix' | 'redis_timeout_s' | 'redis_max_value_bytes'> & Partial<Pick<ResolvedSettings, 'ui_user_storage_dir'>>
 
@@ -21,6 +22,7 @@ export class SharedState extends Lifecycle {
   #sessions: SessionStore | null = null
   #users: UserStore | null = null
   readonly #userDir: string
+  #revocations: SessionRevocations | null = null
 
   constructor(settings: SharedStateSettings, logger: Logger) {
     super()
@@ -39,6 +41,12 @@ export class SharedState extends Lifecycle {
   get oidcStore(): OidcBffStore {
     this.#oidc ??= this.redis ? new RedisOidcBffStore(this.redis) : new MemoryOidcBffStore()
     return this.#oidc
+  }
+
+  /** Ended sign-ins (sign-out): this tree's, and every replica's with Redis. */
+  get sessionRevocations(): SessionRevocations {
+    this.#revocations ??= new SessionRevocations(this.redis ? new RedisSessionRevocations(this.redis) : null)
+    return this.#revocations
   }
 
   get sessionStore(): SessionStore {

@@ -190,6 +190,10 @@ export interface DataEditorProps extends Omit<DataframeProps, 'selectionMode' | 
   value: EditingState
   formId: string | null
   key: string | null
+  /** The `rowKey` column: read-only on existing rows (set on added ones); null without one or with a key function. */
+  keyColumn: string | null
+  /** Why the server refused the browser's last edit (a repeated row key, …); absent when it took it. */
+  refused?: string
 }
 
 /**

@@ -15,7 +15,8 @@ export const MAX_MIME_CHARS = 255
 /** Longer names are refused: most file systems stop at 255 bytes, and a header should stay small. */
 export const MAX_FILE_NAME_CHARS = 255
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+/** A UTF-16 surrogate without its pair (no UTF-8 encoding exists for it). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
 /** Sent with every media answer: a document opened from a media URL runs no script and loads nothing. */
 export const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"

@@ -33,6 +33,14 @@ const EXT: Record<string, string> = {
   'video/ogg': 'ogv',
 }
 
+const TYPE_OF_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries([...Object.entries(EXT).map(([type, ext]): [string, string] => [ext, type]), ['jpeg', 'image/jpeg']])
+
+/** The MIME type of a file name's extension (`report.CSV` → `text/csv`), for the types above; undefined otherwise. */
+export function typeOfExtension(name: string): string | undefined {
+  const dot = name.lastIndexOf('.')
+  return dot < 0 ? undefined : TYPE_OF_EXTENSION[name.slice(dot + 1).toLowerCase()]
+}
+
 export interface MediaEntry {
   readonly bytes: Uint8Array
   /** Content type, disposition and the security headers it is served with (from its MIME type and file name). */

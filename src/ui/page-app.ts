@@ -7,6 +7,7 @@ import type { UserStore } from './storage/user-store.js'
 import type { TaskDefinition } from './tasks/task-types.js'
 import type { NavigationFn, NavigationPosition } from './navigation.js'
 import type { PageIdentity } from '../auth/user.js'
+import type { SessionRevocations } from '../auth/session-revocations.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 
 /**
@@ -62,4 +63,6 @@ export interface PageServerApp extends PageApp {
   readonly settings: ResolvedSettings
   /** The shared Redis when `redis_url` is set, else null. */
   readonly pageSnapshotStore: PageSnapshotStore | null
+  /** Sign-outs of the app's login: the page server is told of those made elsewhere in the tree. */
+  readonly sessionRevocations: SessionRevocations
 }

@@ -525,7 +525,7 @@ export interface DroppedEdits {
   editedRows: Record<string, Record<string, Cell>>
   /** Ids of rows that had been deleted. */
   deletedRows: RowId[]
-  /** Without a `rowKey`: the rows that had been added (the data's rows changed, so all edits went). */
+  /** Rows that had been added: without a `rowKey` all of them when the data's rows changed; with one, those whose key the data now holds. */
   addedRows: Record<string, Cell>[]
 }
 

@@ -140,4 +140,33 @@ describe('row identity in the browser', () => {
     await screenshot(page, 'row-identity-detail-unkeyed')
     expect(errors).toEqual([])
   })
+
+  it('with rowKey: a key cannot be edited on an existing row; an added row with a key in use is refused, with the reason shown', async () => {
+    await page.goto(new URL('stock', svc.url).href)
+    await page.getByRole('heading', { name: 'Stock' }).waitFor()
+    await shows('skus: ', 'k1=1 k2=2')
+    // The key cell of an existing row opens no editor; its other cells do.
+    await cell('k1', 'sku').click()
+    expect(await editor().getByLabel('Edit SKU').count()).toBe(0)
+    expect(await cell('k1', 'sku').getAttribute('tabindex')).toBeNull()
+    await page.getByRole('button', { name: '+ Add row' }).click()
+    await shows('skus: ', 'k1=1 k2=2 null=null')
+    const added = editor().locator('tbody tr').last()
+    const setSku = async (sku: string) => {
+      await added.locator('td[data-col="sku"]').click()
+      await editor().getByLabel('Edit SKU').fill(sku)
+      await editor().getByLabel('Edit SKU').press('Enter')
+    }
+    await setSku('k1')
+    const refusal = page.getByRole('alert').filter({ hasText: 'Not saved' })
+    await expect.poll(() => refusal.textContent()).toBe('Not saved: added row 1: the key "k1" is already used by another row; each row needs its own key')
+    // The control went back to what the server holds: the new row without a key.
+    await expect.poll(() => added.locator('td[data-col="sku"]').textContent()).not.toBe('k1')
+    await shows('skus: ', 'k1=1 k2=2 null=null')
+    await screenshot(page, 'row-identity-key-refused')
+    await setSku('k3')
+    await shows('skus: ', 'k1=1 k2=2 k3=null')
+    expect(await refusal.count()).toBe(0)
+    expect(errors).toEqual([])
+  })
 })

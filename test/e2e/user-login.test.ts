@@ -9,7 +9,7 @@ import { signInAtIdp, startAppIdp, type AppIdp, type TestIdp } from '../helpers/
 import { NGINX, runNginx, stopNginx } from '../helpers/nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
 import { REPO, startSvc, stopAllTrees } from '../helpers/svc-process.js'
-import { freePort } from '../helpers/ui-sidecar.js'
+import { freePort, PageClient } from '../helpers/ui-sidecar.js'
 
 /**
  * #25.6 and #25.8 in Chromium against a real IdP (oidc-provider on loopback) and real svc trees:
@@ -113,13 +113,28 @@ describe('st.user, st.login, st.logout and app.navigation in Chromium (oidc-prov
       await second.goto(`${base}/admin`)
       await second.getByRole('heading', { name: 'Not available' }).waitFor()
       expect(await second.getByRole('link', { name: 'Sign in' }).count()).toBe(0)
+      await second.goto(`${base}/team`)
+      await second.getByText('Hello bob, here is your team.').waitFor()
 
+      // Issue #34.2: sign-out ends the sign-in everywhere. The other tab, its page socket open,
+      // is signed out at once without a reload, and a copy of the cookie taken before opens nothing.
+      const copy = cookie!.value
       await page.getByRole('button', { name: 'Sign out' }).click()
       await page.getByText('You are not signed in.').waitFor({ timeout: 20_000 })
       expect(new URL(page.url()).search).toBe('?tab=2')
       expect((await context.cookies(base)).some((c) => c.name === 'svc_user')).toBe(false)
-      await second.goto(`${base}/team`)
-      await second.getByRole('heading', { name: 'Not available' }).waitFor()
+      await second.getByRole('heading', { name: 'Not available' }).waitFor({ timeout: 10_000 })
+      expect(new URL(second.url()).pathname).toBe('/team')
+      await screenshot(second, 'user-signed-out-other-tab')
+      const replay = await new PageClient(`${base.replace('http:', 'ws:')}/_stcore/stream`, { cookie: `svc_user=${copy}` }).open()
+      try {
+        replay.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+        const shown = JSON.stringify((await replay.render(20_000)).main)
+        expect(shown).toContain('You are not signed in.')
+        expect(shown).not.toContain('Signed in as')
+      } finally {
+        await replay.close()
+      }
       expect(errors).toEqual([])
     } catch (err) {
       await screenshot(page, 'user-login-failure')
@@ -136,11 +151,14 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('st.user across two replicas sh
   let nginx: ChildProcess
   let browser: Browser
   let base: string
+  let portA: number
+  let portB: number
   const dir = `${REPO}test/.tmp/user-replicas-${randomUUID()}`
 
   beforeAll(async () => {
     mkdirSync(dir, { recursive: true })
-    const [nginxPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort()])
+    let nginxPort: number
+    ;[nginxPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort()])
     base = `http://127.0.0.1:${nginxPort}`
     let app: AppIdp
     ;[redis, app, browser] = await Promise.all([RedisServer.start(), startAppIdp({ envPrefix: 'IDP', bffSecret: SECRET, port: nginxPort }), launchBrowser()])
@@ -207,5 +225,29 @@ describe.skipIf(!existsSync(NGINX) || !hasRedis)('st.user across two replicas sh
     expect([...seen].sort()).toEqual(['A', 'B'])
     await screenshot(page, 'user-two-replicas')
     expect(errors).toEqual([])
+
+    // Issue #34.2: a sign-out on replica A ends the sign-in on replica B too: a page open there
+    // (its socket on B) is signed out at once (Redis pub/sub), and the cookie is refused on both.
+    const cookie = (await page.context().cookies(base)).find((c) => c.name === 'svc_user')!.value
+    const onB = await new PageClient(`ws://127.0.0.1:${portB}/_stcore/stream`, { cookie: `svc_user=${cookie}` }).open()
+    try {
+      onB.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+      expect(JSON.stringify((await onB.render(20_000)).main)).toContain('carol@idp.test')
+      const out = await fetch(`http://127.0.0.1:${portA}/api/auth/logout`, { headers: { cookie: `svc_user=${cookie}` }, redirect: 'manual' })
+      expect(out.status).toBe(302)
+      const pushed = await onB.render(10_000)
+      expect(JSON.stringify(pushed.main)).toContain('You are not signed in.')
+    } finally {
+      await onB.close()
+    }
+    for (const port of [portA, portB]) {
+      const copy = await new PageClient(`ws://127.0.0.1:${port}/_stcore/stream`, { cookie: `svc_user=${cookie}` }).open()
+      try {
+        copy.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+        expect(JSON.stringify((await copy.render(20_000)).main), `replica on ${port}`).toContain('You are not signed in.')
+      } finally {
+        await copy.close()
+      }
+    }
   }, 120_000)
 })

@@ -123,6 +123,35 @@ describe('OIDC BFF against a real IdP (oidc-provider)', () => {
     expect((await browser.fetch(`${base}/api/auth/logout?return_to=//evil.example/x`)).location).toBe(`${base}/`)
   })
 
+  it('sign-out ends the sign-in: a copy of the identity cookie and the API tokens of that sign-in are refused; another sign-in of the same user is not', async () => {
+    const signIn = async (user: string) => {
+      const browser = new TestBrowser()
+      const back = await loginAs(browser, user)
+      const code = new URL(back.location as string).searchParams.get('auth_code') as string
+      return { browser, cookie: browser.cookies(base).get('svc_user')!, token: String((await exchange(code)).body.access_token) }
+    }
+    const me = async (token: string) => request(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } })
+    const laptop = await signIn('erin')
+    const phone = await signIn('erin')
+    const identity = app[kIdentity]!
+    expect((await me(laptop.token)).statusCode).toBe(200)
+    expect(await identity.user({ svc_user: laptop.cookie })).toMatchObject({ sub: 'erin' })
+
+    const out = await laptop.browser.fetch(`${base}/api/auth/logout?return_to=/`)
+    expect(out.status).toBe(302)
+    // The copy taken before the sign-out opens nothing, for its whole 12 hours.
+    expect(await identity.user({ svc_user: laptop.cookie })).toBeNull()
+    const refused = await me(laptop.token)
+    expect(refused.statusCode).toBe(401)
+    expect(await refused.body.json()).toMatchObject({ error: 'unauthorized', message: 'Sign-in ended (signed out); sign in again' })
+    // The same person's other sign-in (another browser) goes on.
+    expect((await me(phone.token)).statusCode).toBe(200)
+    expect(await identity.user({ svc_user: phone.cookie })).toMatchObject({ sub: 'erin' })
+    // Signing out again, or without a cookie, is fine.
+    expect((await laptop.browser.fetch(`${base}/api/auth/logout`)).status).toBe(302)
+    expect((await new TestBrowser().fetch(`${base}/api/auth/logout`)).status).toBe(302)
+  })
+
   it('comes back to the return_to page with its query, the fresh auth_code replacing any in it', async () => {
     const browser = new TestBrowser()
     const start = await browser.follow(`${base}/api/auth/login?return_to=${encodeURIComponent('/reports?x=1&auth_code=planted')}`)

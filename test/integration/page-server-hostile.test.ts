@@ -28,6 +28,14 @@ function walk(nodes: readonly UiNode[], visit: (n: UiNode) => void): void {
   }
 }
 
+function texts(nodes: readonly UiNode[]): string[] {
+  const out: string[] = []
+  walk(nodes, (n) => {
+    if (n.type === 'text') out.push(String(n.props.text))
+  })
+  return out
+}
+
 /** One raw HTTP exchange (the client sends bytes undici would refuse); resolves with the status, or null if none came. */
 function raw(port: number, head: Buffer): Promise<number | null> {
   return new Promise((resolve) => {
@@ -123,6 +131,57 @@ describe('the page server survives hostile requests and page-author input (real 
     expect(texts.filter((t) => !t.endsWith(': SVC_ERR_UI_BAD_CALL'))).toEqual([])
     await treeIntact()
   }, 180_000)
+
+  it('issue #34: an upload\'s name and type reach the page tidied, for each hostile string as the name and as the declared type', async () => {
+    const client = await new PageClient(`${svc.url.replace('http:', 'ws:')}/_stcore/stream`).open()
+    try {
+      client.send({ type: 'hello', sessionId: null, path: '/upload', query: '' })
+      const { sessionId } = await client.next('session', 15_000)
+      const first = await client.render(15_000)
+      const uploader = (key: string) => first.main.find((n) => n.type === 'fileUploader' && n.props.key === key)!.id
+      const shown = async (): Promise<Record<string, { name: string; type: string } | null>> => {
+        const lines = texts((await client.settled(15_000)).main)
+        return Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')), l.endsWith(': none') ? null : JSON.parse(l.slice(l.indexOf(':') + 2))]))
+      }
+      // eslint-disable-next-line no-control-regex -- control characters are what a name must not keep
+      const UNSAFE = /[/\\\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
+      const seen: { name: string; type: string }[] = []
+      for (const v of HOSTILE_STRINGS) {
+        const file = (name: string, type: string) => [{ name, type, dataBase64: Buffer.from('a,b\n').toString('base64') }]
+        client.send({ type: 'widget', id: uploader('csv'), value: file(v, 'text/html') })
+        client.send({ type: 'widget', id: uploader('any'), value: file(v, 'text/html') })
+        const byName = await shown()
+        client.send({ type: 'widget', id: uploader('csv'), value: file('data.csv', v) })
+        client.send({ type: 'widget', id: uploader('any'), value: file('data.csv', v) })
+        const byType = await shown()
+        for (const f of [byName.csv, byName.any, byType.csv, byType.any]) if (f) seen.push(f)
+        // Only extensions listed: the declared type never passes (text/html from a .csv).
+        expect(byType.csv, JSON.stringify(v)).toEqual({ name: 'data.csv', type: 'text/csv' })
+      }
+      for (const f of seen) {
+        expect(f.name, JSON.stringify(f)).not.toMatch(UNSAFE)
+        expect(f.name.length).toBeGreaterThan(0)
+        expect(f.name.length).toBeLessThanOrEqual(255)
+        expect(f.type, JSON.stringify(f)).toMatch(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/)
+      }
+      // The reported repro, through the real upload endpoint (the browser's way).
+      const post = async (name: string, type: string): Promise<string> => {
+        const res = await fetch(`${svc.url}/_stcore/upload`, { method: 'POST', headers: { 'x-svc-session': sessionId, 'x-svc-file-name': encodeURIComponent(name), 'content-type': type }, body: 'a,b\n' })
+        expect(res.status).toBe(200)
+        return ((await res.json()) as { ref: string }).ref
+      }
+      client.send({ type: 'widget', id: uploader('csv'), value: [{ ref: await post('../../x.csv', 'text/html') }] })
+      client.send({ type: 'widget', id: uploader('any'), value: [{ ref: await post('..\\..\\win\u0000dows\\x.csv', 'Text/CSV; charset=utf-8') }] })
+      expect(await shown()).toEqual({ csv: { name: 'x.csv', type: 'text/csv' }, any: { name: 'x.csv', type: 'text/csv' } })
+      // A NUL cannot smuggle another extension past accept: 'a.csv\0.exe' is 'a.csv.exe', refused.
+      client.send({ type: 'widget', id: uploader('csv'), value: [{ ref: await post('a.csv\u0000.exe', 'text/csv') }] })
+      client.send({ type: 'rerun' })
+      expect((await shown()).csv).toEqual({ name: 'x.csv', type: 'text/csv' })
+    } finally {
+      await client.close()
+    }
+    await treeIntact()
+  }, 120_000)
 
   it('seeded random requests to the page server, directly and through the gateway, never get a 5xx or a crash', async () => {
     const rng = new Rng(SEED)

@@ -45,8 +45,57 @@ function expectNoValue(text: string): void {
   for (const v of VALUES) expect(text).not.toContain(v)
 }
 
+/** The issue's secret: a quote and a backslash, so every encoding spells it differently. */
+const ISSUE_KEY = 'sk_live_SuperSecret"Value\\42xyz'
+
+async function encodingsProject(): Promise<string> {
+  const dir = await tempDir('svc-secrets-encoded-')
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n')
+  await writeFile(
+    join(dir, 'app.ts'),
+    `import { Svc } from ${JSON.stringify(`${REPO}dist/src/app.js`)}
+export const app = new Svc({ title: 'Encoded secrets', show_error_details: true })
+app.page('/', (st) => {
+  const k = String(st.secrets.apiKey)
+  app.logger.warn('uri ' + encodeURIComponent(k) + ' twice ' + encodeURIComponent(encodeURIComponent(k)))
+  app.logger.warn('b64 ' + Buffer.from('x' + k).toString('base64') + ' hex ' + Buffer.from(k).toString('hex'))
+  app.logger.warn({ nested: JSON.stringify(JSON.stringify({ k })) }, 'split ' + k.slice(0, 9) + '\\n' + k.slice(9))
+  throw new Error('cfg ' + JSON.stringify({ k: st.secrets.apiKey }))
+})
+`,
+  )
+  await mkdir(join(dir, '.svc'))
+  await writeFile(join(dir, '.svc', 'secrets.json'), JSON.stringify({ apiKey: ISSUE_KEY }))
+  await chmod(join(dir, '.svc', 'secrets.json'), 0o600)
+  return dir
+}
+
 describe('secrets in a real svc tree', () => {
   afterEach(stopAllTrees, 30_000)
+
+  it('issue #34.1: a secret JSON-escaped, URL-encoded, base64, hex or split across lines never reaches a log line or the page', async () => {
+    const dir = await encodingsProject()
+    const svc = await startSvc({ cwd: dir, target: 'app.ts:app', env: { SVC_UI_COMMAND: undefined, SVC_LOG_FORMAT: 'json' } })
+    const page = await new PageClient(`${svc.url.replace('http:', 'ws:')}/_stcore/stream`).open()
+    page.send({ type: 'hello', sessionId: null, path: '/', query: '' })
+    const render = await page.render(20_000)
+    await page.close()
+    const shown = render.main.find((n) => n.type === 'exception')
+    expect(shown?.props.message).toBe('cfg {"k":"<redacted>"}')
+    await svc.waitForLine('stdout', /"message":"ui page exception"/)
+    await svc.waitForLine('stdout', /"message":"split <redacted>"/)
+    await svc.stop()
+    const out = [...svc.stdout, ...svc.stderr].join('\n')
+    const k = ISSUE_KEY
+    const spellings = [
+      k, JSON.stringify(k).slice(1, -1), JSON.stringify(JSON.stringify(k)).slice(1, -1), encodeURIComponent(k), encodeURIComponent(encodeURIComponent(k)),
+      Buffer.from('x' + k).toString('base64').slice(4, -4), Buffer.from(k).toString('hex'), JSON.stringify(k.slice(0, 9) + '\n' + k.slice(9)).slice(1, -1),
+    ]
+    for (const s of spellings) expect(out, s).not.toContain(s)
+    // Not even a piece of it, once escapes are taken out.
+    expect(out.replace(/\\/g, '')).not.toContain('SuperSecret')
+    expect(out).toContain('cfg {\\"k\\":\\"<redacted>\\"}')
+  }, 60_000)
 
   it('svc run: pages and routes use them; logs of every process and the debug snapshot never show a value', async () => {
     const dir = await project()

@@ -25,10 +25,10 @@ describe('typed routes on a real tree', () => {
   }, 60_000)
   afterAll(stopAllTrees, 30_000)
 
-  async function visit(path: string, requestId: string): Promise<Render> {
+  async function visit(path: string, requestId: string, query = ''): Promise<Render> {
     const page = await new PageClient(`${svc.url.replace('http:', 'ws:')}/_stcore/stream`, { 'x-request-id': requestId }).open()
     try {
-      page.send({ type: 'hello', sessionId: null, path, query: '' })
+      page.send({ type: 'hello', sessionId: null, path, query })
       return await page.render(15_000)
     } finally {
       await page.close()
@@ -96,6 +96,25 @@ describe('typed routes on a real tree', () => {
   it('the API\'s 400 and 500 reach the page as typed errors with their status and body', async () => {
     expect(texts((await visit('/bad-request', 'typed-page-400')).main)).toEqual(['code=SVC_ERR_CLIENT_HTTP_ERROR status=400 error=bad_request at=querystring.region'])
     expect(texts((await visit('/broken', 'typed-page-500')).main)).toEqual(['code=SVC_ERR_CLIENT_HTTP_ERROR status=500 error=internal at='])
+  })
+
+  it('a path parameter stays in its segment whatever it holds; a dot segment is refused before any request', async () => {
+    const cases: [string, string][] = [
+      ['..', 'refused SVC_ERR_CLIENT_PATH_PARAM'],
+      ['.', 'refused SVC_ERR_CLIENT_PATH_PARAM'],
+      ['../../orders', 'refused SVC_ERR_CLIENT_PATH_PARAM'],
+      ['a\\..\\b', 'refused SVC_ERR_CLIENT_PATH_PARAM'],
+      ['a/b', 'route=pair x="a/b" y=tail'],
+      ['a\\b', 'route=pair x="a\\\\b" y=tail'],
+      ['%2e%2e', 'route=pair x="%2e%2e" y=tail'],
+      ['%2F..%2F', 'route=pair x="%2F..%2F" y=tail'],
+      ['..%00', 'route=pair x="..%00" y=tail'],
+      ['?q=1#f', 'route=pair x="?q=1#f" y=tail'],
+      ['...', 'route=pair x="..." y=tail'],
+    ]
+    for (const [v, expected] of cases) {
+      expect(texts((await visit('/param', 'typed-param', new URLSearchParams({ v }).toString())).main), v).toEqual([expected])
+    }
   })
 
   it('typed events stream into st.writeStream', async () => {

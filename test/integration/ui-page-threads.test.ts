@@ -30,6 +30,15 @@ describe('ui page threads (real sidecar, two threads)', () => {
     await new Promise((resolve) => api?.close(resolve))
   })
 
+  it('a page thread has a heap cap by default (ui_page_thread_max_heap_mb 512)', async () => {
+    const c = await server.connect()
+    c.send({ type: 'hello', sessionId: null, path: '/heap', query: '' })
+    // The old generation's cap plus the young generation (3 x 12 MiB semi-spaces at most).
+    const limit = Number(/heap limit MiB=(\d+)/.exec(textOf(await c.render(15_000)))![1])
+    expect(limit).toBeGreaterThanOrEqual(512)
+    expect(limit).toBeLessThan(560)
+  }, 60_000)
+
   it("a page's API client reaches the API from its thread", async () => {
     const c = await server.connect()
     c.send({ type: 'hello', sessionId: null, path: '/api', query: '' })
@@ -216,5 +225,38 @@ describe('ui page threads: a crashed thread', () => {
     }
     const [code] = await closed
     expect(code).toBe(1011)
+  }, 90_000)
+})
+
+describe('ui page threads: the heap cap (issue #34.5)', () => {
+  const server = new PageServerFixture()
+  let sc: Sidecar
+
+  // One thread, so the page that allocates and a quiet session share it.
+  beforeAll(async () => {
+    sc = await server.start('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '1', SVC_UI_PAGE_THREAD_MAX_HEAP_MB: '96', SVC_LOG_LEVEL: 'info' })
+  }, 70_000)
+  afterAll(() => server.stop())
+
+  it('a page that allocates without end stops only its thread at the cap; the sessions on it resume on a new thread with their state', async () => {
+    const quiet = await server.connect()
+    const { session: sq, render: rq } = await server.hello(quiet)
+    quiet.send({ type: 'widget', id: buttonId(rq, 'Add'), value: true, trigger: true })
+    expect(textOf(await quiet.render())).toContain('count=1')
+    const hog = await server.connect()
+    const { render: rh } = await server.hello(hog)
+    hog.send({ type: 'widget', id: buttonId(rh, 'Hog'), value: true, trigger: true })
+    await hog.next('resume', 30_000)
+    await quiet.next('resume', 30_000)
+    const again = await server.hello(quiet, sq.sessionId)
+    expect(again.session).toMatchObject({ sessionId: sq.sessionId, restored: true })
+    expect(textOf(again.render)).toContain('count=1')
+    expect(sc.proc.exitCode).toBeNull()
+    const line = sc.stdout().split('\n').find((l) => l.includes('SVC_ERR_UI_PAGE_MEMORY'))
+    expect(JSON.parse(line!)).toMatchObject({ level: 'error', max_heap_mb: 96, pages: ['/'] })
+    // The page server itself stayed small: the thread's heap went with it.
+    const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${sc.proc.pid}/status`, 'utf8'))![1]) / 1024
+    console.log(`page server RSS after a page hit the 96 MiB cap: ${rssMb.toFixed(0)} MiB`)
+    expect(rssMb).toBeLessThan(400)
   }, 90_000)
 })

@@ -88,6 +88,53 @@ describe('the page server holds every widget to what it drew', () => {
     await tree.stop()
   }, 60_000)
 
+  it('issue #34: row keys stay unique and unchanged, a slider value off its grid by float error and an over-long chat message are refused', async () => {
+    const tree = await startSvc({ target: APP, env: { SVC_UI_COMMAND: undefined } })
+    const { client, render } = await open(tree)
+    expect(textOf(render)).toContain('stock: k1=1 k2=2')
+    const editor = render.main.find((n) => n.type === 'dataEditor' && n.props.key === 'stock')!
+    const stockId = editor.id
+    expect(editor.props.keyColumn).toBe('id')
+    const edits = (s: object) => ({ editedRows: {}, addedRows: [], deletedRows: [], ...s })
+    const refusedWith = async (value: object, reason: RegExp): Promise<void> => {
+      client.send({ type: 'widget', id: stockId, value })
+      const again = await client.render(10_000)
+      const node = again.main.find((n) => n.id === stockId)!
+      expect(node.props.refused).toMatch(reason)
+      expect(textOf(again)).toContain('stock: k1=1 k2=2')
+    }
+    // The reported repro: k1's key edited to k2, and a row added under k1 (the page got k2,k2,k1).
+    await refusedWith(edits({ editedRows: { k1: { id: 'k2' } } }), /^row k1: its key cannot be changed/)
+    await refusedWith(edits({ addedRows: [{ id: 'k1', qty: 9 }] }), /^added row 1: the key "k1" is already used by another row/)
+    await refusedWith(edits({ addedRows: [{ id: 'k3' }, { id: 'k3' }] }), /^added row 2: the key "k3" is already used/)
+    // Deleting k1 does not free its key for an added row in the same edit.
+    await refusedWith(edits({ deletedRows: ['k1'], addedRows: [{ id: 'k1' }] }), /already used/)
+    await refusedWith(edits({ addedRows: [{ id: true }] }), /^added row 1, column "id": expected text/)
+    // What the browser sends for new rows is taken: a new key, and a row without a key yet.
+    client.send({ type: 'widget', id: stockId, value: edits({ editedRows: { k1: { qty: 5, id: 'k1' } }, addedRows: [{ id: 'k3', qty: 3 }, { qty: 4 }] }) })
+    const took = await client.settled(10_000)
+    expect(textOf(took)).toContain('stock: k1=5 k2=2 k3=3 null=4')
+    expect(took.main.find((n) => n.id === stockId)!.props.refused).toBeUndefined()
+
+    const level = find(render, 'slider', 'Level').id
+    client.send({ type: 'widget', id: level, value: 30.000000000000004 })
+    client.send({ type: 'widget', id: level, value: 0.1 + 0.2 })
+    client.send({ type: 'rerun' })
+    expect(textOf(await client.settled(10_000))).toContain('level: 0 ')
+    client.send({ type: 'widget', id: level, value: 30 })
+    expect(textOf(await client.settled(10_000))).toContain('level: 30 ')
+
+    // maxChars 5: six code units are refused whole (slicing would have split the emoji).
+    const say = find(render, 'chatInput', 'Say').id
+    client.send({ type: 'widget', id: say, value: 'abcd😀', trigger: true })
+    client.send({ type: 'rerun' })
+    expect(textOf(await client.settled(10_000))).toContain('said: null')
+    client.send({ type: 'widget', id: say, value: 'abc😀', trigger: true })
+    expect(textOf(await client.settled(10_000))).toContain('said: "abc😀"')
+    await client.close()
+    await tree.stop()
+  }, 60_000)
+
   describe.skipIf(!hasRedis)('with Redis', () => {
     let redis: RedisServer
     let inspect: RedisConnection

@@ -10,7 +10,7 @@ import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
 import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../protocol.js'
 import { visiblePages, type NavigationFn, type NavigationPosition } from '../navigation.js'
 import { SIGNED_OUT, type PageIdentity, type StUser } from '../../auth/user.js'
-import { DEFAULT_AUTH_CODE_QUERY_KEY, exchangeAuthCodeFromQuery } from '../../auth/ui.js'
+import { DEFAULT_AUTH_CODE_QUERY_KEY, clearAccessToken, exchangeAuthCodeFromQuery } from '../../auth/ui.js'
 import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
@@ -240,6 +240,16 @@ export class PageSession implements RunHost {
   /** The test handle's `user` option: this user instead of the identity cookie (null: the cookie again). */
   setTestUser(user: StUser | null): void {
     this.#testUser = user
+  }
+
+  /**
+   * Sign-in `sid` was signed out (in another tab, on another replica): if it is this session's,
+   * its API token goes and the page runs again now, signed out, without waiting for a click.
+   */
+  signOut(sid: string): void {
+    if (!this.user.isLoggedIn || this.identity?.sessionOf(this.user) !== sid) return
+    clearAccessToken({ sessionState: this.state })
+    this.requestRerun()
   }
 
   redirect(url: string): void {
@@ -491,7 +501,8 @@ export class PageSession implements RunHost {
     const identity = this.identity
     if (!identity) return SIGNED_OUT
     const cookie = this.context.cookies[identity.cookieName]
-    if (cookie === this.#userCookie && (!this.user.isLoggedIn || this.user.expiresAt.getTime() > Date.now())) return this.user
+    // The cookie's signature is checked once per value; whether it was signed out since, on every run.
+    if (cookie === this.#userCookie) return this.user.isLoggedIn && !(await identity.stillSignedIn(this.user)) ? SIGNED_OUT : this.user
     this.#userCookie = cookie
     return cookie === undefined ? SIGNED_OUT : ((await identity.user(this.context.cookies)) ?? SIGNED_OUT)
   }

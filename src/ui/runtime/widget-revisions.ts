@@ -9,8 +9,8 @@
 export class WidgetRevisions {
   /** Per widget: how often the server overrode what its control may show (absent: never). */
   readonly #revisions = new Map<string, number>()
-  /** Widgets whose revision went up since the tree was last stamped (`stamp`). */
-  readonly #unstamped = new Set<string>()
+  /** Widgets whose revision went up since the tree was last stamped (`stamp`), with why a value was refused (or null). */
+  readonly #unstamped = new Map<string, string | null>()
   /** `st.sessionState` keys the page set or deleted since their widget was last drawn. */
   readonly #writtenKeys = new Set<string>()
 
@@ -19,10 +19,13 @@ export class WidgetRevisions {
     return this.#revisions.get(id) ?? 0
   }
 
-  /** The server's value departs from what the widget's control may show: the control must follow. */
-  bump(id: string): void {
+  /**
+   * The server's value departs from what the widget's control may show: the control must follow.
+   * `refused`: why the browser's value was refused, shown by controls that explain (the data editor).
+   */
+  bump(id: string, refused: string | null = null): void {
     this.#revisions.set(id, this.of(id) + 1)
-    this.#unstamped.add(id)
+    this.#unstamped.set(id, refused)
   }
 
   /** The widget is gone; drawn again, it is a new control. */
@@ -55,12 +58,18 @@ export class WidgetRevisions {
     return this.#unstamped.size > 0
   }
 
-  /** Write current revisions into the props of the widget nodes in `nodes` whose revision went up. */
+  /** Write current revisions (and refusal reasons) into the props of the widget nodes in `nodes` whose revision went up. */
   stamp(nodes: readonly StampedNode[]): void {
     if (this.#unstamped.size === 0) return
     const walk = (list: readonly StampedNode[]): void => {
       for (const n of list) {
-        if (this.#unstamped.has(n.id)) (n.props as { rev?: number }).rev = this.of(n.id)
+        if (this.#unstamped.has(n.id)) {
+          const props = n.props as { rev?: number; refused?: string }
+          props.rev = this.of(n.id)
+          const refused = this.#unstamped.get(n.id)
+          if (refused) props.refused = refused
+          else delete props.refused
+        }
         if (n.children) walk(n.children)
       }
     }

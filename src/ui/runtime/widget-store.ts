@@ -86,8 +86,9 @@ export class WidgetStore {
     let value: unknown
     try {
       value = meta.deserialize(raw)
-    } catch {
-      return this.#refuse(id)
+    } catch (err) {
+      const reason = (err as { visitorReason?: unknown } | null)?.visitorReason
+      return this.#refuse(id, typeof reason === 'string' ? reason : null)
     }
     const batch = this.#open(seq)
     batch.values.set(id, value)
@@ -95,8 +96,8 @@ export class WidgetStore {
     return true
   }
 
-  #refuse(id: string): false {
-    this.revisions.bump(id)
+  #refuse(id: string, reason: string | null = null): false {
+    this.revisions.bump(id, reason)
     return false
   }
 

@@ -72,6 +72,8 @@ export class LocalSessions extends Lifecycle implements SessionHost {
   readonly #logger: Logger
   readonly #basePath: string
   readonly #maxPendingUploadBytes: number
+  /** Stops listening for sign-outs of the app's login. */
+  #stopSignOut: () => void = () => undefined
 
   constructor(options: {
     app: PageApp
@@ -130,6 +132,16 @@ export class LocalSessions extends Lifecycle implements SessionHost {
           ...(options.maxTasksPerSession === undefined ? {} : { maxTasksPerSession: options.maxTasksPerSession }),
         }),
     })
+    this.#listenForSignOuts()
+  }
+
+  /** A sign-out anywhere reruns, at once, the open pages of that sign-in (every tab of the browser). */
+  #listenForSignOuts(): void {
+    this.#stopSignOut()
+    this.#stopSignOut =
+      this.#app[kIdentity]?.onSignOut((sid) => {
+        for (const id of this.#sockets.keys()) this.#manager.get(id)?.signOut(sid)
+      }) ?? (() => undefined)
   }
 
   get size(): number {
@@ -209,6 +221,7 @@ export class LocalSessions extends Lifecycle implements SessionHost {
   replaceApp(app: PageApp): number {
     this.#directory = new PageDirectory(app.pages)
     this.#app = app
+    this.#listenForSignOuts()
     return this.#manager.rerunAll()
   }
 
@@ -218,12 +231,14 @@ export class LocalSessions extends Lifecycle implements SessionHost {
   }
 
   protected async drain(): Promise<void> {
+    this.#stopSignOut()
     await this.#manager.flushSnapshots()
     this.#manager.closeAll()
   }
 
   /** Sessions end without their last snapshot; a drain still writing them ends its sessions again (a no-op). */
   protected async abort(): Promise<void> {
+    this.#stopSignOut()
     this.#manager.closeAll()
   }
 

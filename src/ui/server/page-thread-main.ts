@@ -143,6 +143,9 @@ port.on('message', (m: ToPageThread) => {
     case 'snapshot_value':
       local?.answer(m.id, m.value)
       return
+    case 'revoked':
+      for (const { sid, until } of m.sessions) app.sessionRevocations.receive(sid, until)
+      return
     case 'handover':
       void host.handover().finally(() => post({ t: 'handed_over' }))
       return

@@ -38,6 +38,8 @@ export type ToPageThread =
   /** Write every session's snapshot now (the threads are being replaced). */
   | { t: 'handover' }
   | { t: 'snapshot_value'; id: number; value: string | null }
+  /** Sign-outs made in the tree (sid, until epoch ms): those sign-ins are refused, their open pages sign out. */
+  | { t: 'revoked'; sessions: { sid: string; until: number }[] }
   | { t: 'close' }
   /** News of a task of a session on this thread (null: the page server does not know the key). */
   | { t: 'task'; sessionId: string; key: string; record: TaskRecord | null }

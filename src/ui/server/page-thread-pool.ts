@@ -50,6 +50,8 @@ export interface PageThreadPoolOptions {
   maxHeapBytes?: number
   /** `recycle_check_interval_s` in ms. */
   recycleCheckMs?: number
+  /** `ui_page_thread_max_heap_mb`: each thread's hard heap cap (Node stops the thread there); 0 = V8's default. */
+  heapCapMb?: number
 }
 
 /**
@@ -77,12 +79,15 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #maxHeapBytes: number
   readonly #recycleCheckMs: number
   #lastRecycleCheck = 0
+  readonly #heapCapMb: number
   readonly #threads: PageThread[] = []
   /** Each live thread's slot, and what happened to each slot (`svc status`). */
   readonly #slots = new ThreadSlots()
   readonly #bySession = new Map<string, PageThread>()
   readonly #snapshots = new LocalSnapshotStore()
   readonly #resumes = new Map<string, number[]>()
+  /** Sign-outs made in the tree, told to every thread (a thread started later gets them first). */
+  readonly #revoked = new Map<string, number>()
   #nextConn = 1
   #nextUpload = 1
   #watchdog: NodeJS.Timeout | null = null
@@ -98,6 +103,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     this.#runTimeoutMs = options.runTimeoutMs
     this.#tasks = options.tasks ?? null
     this.#sessionTtlMs = options.sessionTtlMs ?? 120_000
+    this.#heapCapMb = options.heapCapMb ?? 0
     this.#maxHeapBytes = options.maxHeapBytes ?? 0
     this.#recycleCheckMs = options.recycleCheckMs ?? 5_000
   }
@@ -156,6 +162,14 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       const conn: Conn = { id: this.#nextConn++, out, hello, context, opened: resolve, failed: reject, placements: 0, sessionId: null, runSince: null, runPage: null, acks: [] }
       this.#place(conn)
     })
+  }
+
+  /** Sign-outs made in the tree: every thread refuses those sign-ins, and their open pages sign out. */
+  revoked(sessions: readonly { sid: string; until: number }[]): void {
+    const now = Date.now()
+    for (const [sid, until] of this.#revoked) if (until <= now) this.#revoked.delete(sid)
+    for (const { sid, until } of sessions) this.#revoked.set(sid, until)
+    for (const t of this.#threads) t.post({ t: 'revoked', sessions: [...sessions] })
   }
 
   async upload(upload: UploadIn): Promise<UploadOutcome> {
@@ -275,13 +289,17 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   }
 
   #spawn(): PageThread {
-    const thread = new PageThread(this.#data)
+    const thread = new PageThread(this.#data, this.#heapCapMb)
     this.#threads.push(thread)
     this.#slots.take(thread)
+    // Queued until the thread listens (after it loaded the app), before any session opens there.
+    if (this.#revoked.size > 0) thread.post({ t: 'revoked', sessions: [...this.#revoked].map(([sid, until]) => ({ sid, until })) })
     thread.worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m))
     thread.worker.on('error', (err) => {
       thread.error = err
-      if (thread.retired === null) this.#logger.error({ err }, 'ui page thread crashed')
+      if (thread.retired !== null) return
+      if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') this.#outOfMemory(thread)
+      else this.#logger.error({ err }, 'ui page thread crashed')
     })
     thread.worker.on('exit', (code) => this.#onExit(thread, code))
     this.#watchdog ??= setInterval(() => this.#watch(), WATCHDOG_MS)
@@ -406,6 +424,15 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.post({ t: 'release', conn: conn.id })
       },
     }
+  }
+
+  /** The thread reached its heap cap: Node stopped it; its exit replaces it as after a crash. */
+  #outOfMemory(thread: PageThread): void {
+    const pages = [...new Set([...thread.conns.values()].flatMap((c) => (c.runSince === null ? [] : [c.runPage ?? '/'])))]
+    this.#logger.error(
+      { code: 'SVC_ERR_UI_PAGE_MEMORY', max_heap_mb: this.#heapCapMb, pages, sockets: thread.conns.size },
+      `ui page thread reached its heap cap of ${this.#heapCapMb} MiB (ui_page_thread_max_heap_mb) and was stopped; its sessions continue on a new thread`,
+    )
   }
 
   #onExit(thread: PageThread, code: number): void {

@@ -9,14 +9,17 @@ import { BUSY_AFTER_MS, type PageThreadData, type ToPageThread, type UploadOutco
 import type { AppProfile } from '../../../ipc/messages.js'
 
 /**
- * A page thread's young generation. V8's `--max-semi-space-size` applies to every isolate of the
- * process, so under svc (which forks the page server with `=4`, supervisor/child-exec-argv.ts) or
- * with the user's own size threads follow it; without the flag (a page server started by hand)
- * they get the same 4 MB semi-spaces instead of V8's 16.
+ * A page thread's heap. The old generation is capped at `ui_page_thread_max_heap_mb` (0: V8's
+ * default), so one page cannot take the page server's memory: at the cap Node stops the thread
+ * (`ERR_WORKER_OUT_OF_MEMORY`) and the pool replaces it. The young generation: V8's
+ * `--max-semi-space-size` applies to every isolate of the process, so under svc (which forks the
+ * page server with `=4`, supervisor/child-exec-argv.ts) or with the user's own size threads
+ * follow it; without the flag (a page server started by hand) they get the same 4 MB semi-spaces
+ * instead of V8's 16.
  */
-export function pageThreadResourceLimits(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): ResourceLimits | undefined {
+export function pageThreadResourceLimits(heapCapMb: number, execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): ResourceLimits {
   const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--max[-_]semi[-_]space[-_]size(?:=|$)/.test(flag))
-  return chosen ? undefined : { maxYoungGenerationSizeMb: 12 }
+  return { ...(chosen ? {} : { maxYoungGenerationSizeMb: 12 }), ...(heapCapMb > 0 ? { maxOldGenerationSizeMb: heapCapMb } : {}) }
 }
 
 /** The hello a socket opened its session with, kept to place it again when its thread goes. */
@@ -78,12 +81,12 @@ export class PageThread {
   handedOver: (() => void) | null = null
   #settle: { ready: (m: AppProfile) => void; failed: (err: Error) => void }
 
-  constructor(data: PageThreadData) {
+  constructor(data: PageThreadData, heapCapMb: number) {
     // esbuild's synchronous calls then run in a process of their own, waited for at once, not in a
     // service that a nested thread of esbuild starts and that no thread could reap after this one
     // ends (src/target/transform-service.ts).
     const env = { ...process.env, ESBUILD_WORKER_THREADS: '0' }
-    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, env, resourceLimits: pageThreadResourceLimits() })
+    this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, env, resourceLimits: pageThreadResourceLimits(heapCapMb) })
     let settle!: { ready: (m: AppProfile) => void; failed: (err: Error) => void }
     this.ready = new Promise<AppProfile>((ready, failed) => (settle = { ready, failed }))
     this.#settle = settle

@@ -52,6 +52,8 @@ export interface RunningSidecar {
   logger: Logger
   /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
   reload(): Promise<PagesReload>
+  /** Sign-outs made in the tree: the pages of those sign-ins sign out at once, and refuse them from now on. */
+  revoked(sessions: readonly { sid: string; until: number }[]): void
   /** Sessions and page threads, for `svc status` and the process metrics; CPU over `windowMs`. */
   stats(windowMs: number): Promise<PageServerStats>
   /** `svc dev`'s type check: the open tabs show its errors. */
@@ -79,7 +81,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
   const media = new MediaStore({ basePath: env.basePath })
   const assets = new ClientAssets(clientDir())
   // Tasks (`st.task`) run on task threads of their own, whichever thread runs the sessions.
-  const taskThreads = new TaskThreadPool({ size: settings.ui_task_threads, data: { target: env.target, cwd: data.cwd, devMode: env.devMode }, logger })
+  const taskThreads = new TaskThreadPool({ size: settings.ui_task_threads, data: { target: env.target, cwd: data.cwd, devMode: env.devMode }, logger, heapCapMb: settings.ui_page_thread_max_heap_mb })
   let deliver: TaskDelivery = () => undefined
   const tasks = new TaskManager({
     executor: taskThreads,
@@ -99,6 +101,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
         recycleCheckMs: settings.recycle_check_interval_s * 1000,
         tasks,
         sessionTtlMs: settings.ui_session_ttl_s * 1000,
+        heapCapMb: settings.ui_page_thread_max_heap_mb,
       })
   const cookieKeys = new CookieKeys(settings.cookie_secret, ticketKey)
   const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails, tasks, cookieKeys }) : null
@@ -162,6 +165,10 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
       const next = reloading.then(reload)
       reloading = next.catch(() => undefined)
       return next
+    },
+    revoked(sessions) {
+      if (pool) pool.revoked(sessions)
+      else for (const { sid, until } of sessions) loaded!.app.sessionRevocations.receive(sid, until)
     },
     stats: async (windowMs) => pool?.stats(windowMs) ?? { sessions: local!.size, threads: [], thread_exits: { crashed: 0, killed: 0, recycled: 0 } },
     showTypeErrors: (report) => server.showTypeErrors(report),
@@ -229,8 +236,9 @@ function siteOf(profile: AppProfile): PageSite {
 
 /**
  * Answer the supervisor: `reload` (it announces a reload once the pages and the gateway workers
- * both serve the new code), `stats_request` (`svc status`, the process metrics) and, under `svc
- * dev`, `type_errors` (the type check's errors, for the open tabs).
+ * both serve the new code), `stats_request` (`svc status`, the process metrics),
+ * `sessions_revoked` (sign-outs made in the tree: their open pages sign out at once) and, under
+ * `svc dev`, `type_errors` (the type check's errors, for the open tabs).
  */
 export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
   channel.onMessage((m) => {
@@ -239,6 +247,10 @@ export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<Super
       return
     }
     if (m.type === 'type_errors') return sidecar.showTypeErrors({ errors: m.errors, total: m.total })
+    if (m.type === 'sessions_revoked') {
+      sidecar.revoked(m.sessions)
+      return
+    }
     if (m.type !== 'reload') return
     void sidecar.reload().then(
       (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),

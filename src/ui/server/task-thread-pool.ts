@@ -27,10 +27,10 @@ class TaskThread {
   /** Why it ended, for the runs it still had. */
   failure: string | null = null
 
-  constructor(data: TaskThreadData) {
+  constructor(data: TaskThreadData, heapCapMb: number) {
     // As for page threads: esbuild's synchronous calls in a process of their own, waited for at once.
     const env = { ...process.env, ESBUILD_WORKER_THREADS: '0' }
-    this.worker = new Worker(new URL('./task-thread-main.js', import.meta.url), { workerData: data, env, resourceLimits: pageThreadResourceLimits() })
+    this.worker = new Worker(new URL('./task-thread-main.js', import.meta.url), { workerData: data, env, resourceLimits: pageThreadResourceLimits(heapCapMb) })
   }
 
   post(m: ToTaskThread): void {
@@ -49,11 +49,14 @@ class TaskThread {
 export class TaskThreadPool extends Lifecycle implements TaskExecutor {
   readonly #size: number
   readonly #data: TaskThreadData
+  readonly #heapCapMb: number
   readonly #logger: Logger
   readonly #threads: TaskThread[] = []
 
-  constructor(options: { size: number; data: TaskThreadData; logger: Logger }) {
+  /** `heapCapMb`: each task thread's heap cap, as page threads' (`ui_page_thread_max_heap_mb`); a task past it fails with its thread. */
+  constructor(options: { size: number; data: TaskThreadData; logger: Logger; heapCapMb?: number }) {
     super()
+    this.#heapCapMb = options.heapCapMb ?? 0
     this.#size = Math.max(1, options.size)
     this.#data = options.data
     this.#logger = options.logger
@@ -140,7 +143,7 @@ export class TaskThreadPool extends Lifecycle implements TaskExecutor {
   }
 
   #spawn(): TaskThread {
-    const thread = new TaskThread(this.#data)
+    const thread = new TaskThread(this.#data, this.#heapCapMb)
     this.#threads.push(thread)
     thread.worker.on('message', (m: FromTaskThread) => this.#onMessage(thread, m))
     thread.worker.on('error', (err) => {

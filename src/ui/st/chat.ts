@@ -65,7 +65,9 @@ export function chatInput(c: Container, placeholder = 'Your message', o: ChatInp
   }
   const fileReader = attach && fileRules(c, held, { accept: attach.accept, maxBytes: attach.maxBytes })
   const audioReader = attach?.audioSampleRate != null ? fileRules(c, held, audioRules(attach.audioSampleRate === 0 ? null : attach.audioSampleRate, attach.maxBytes)) : null
-  const text = (r: unknown, empty: boolean): string => (typeof r === 'string' && (empty || r.trim() !== '') ? (max !== null ? r.slice(0, max) : r) : bad('expected a non-empty string'))
+  // Refused whole, as textInput does: cutting could split a character (an emoji is two code units).
+  const text = (r: unknown, empty: boolean): string =>
+    typeof r !== 'string' || (!empty && r.trim() === '') ? bad('expected a non-empty string') : max !== null && r.length > max ? bad(`longer than ${max} characters`) : r
   /** A submit with attachments: its text may be empty when it carries a file or a recording. */
   const read = (r: unknown, file: (f: unknown) => UploadedFile, audio: ((f: unknown) => UploadedFile) | null): ChatInputValue => {
     const p = r as { text?: unknown; files?: unknown; audio?: unknown } | null
@@ -80,7 +82,7 @@ export function chatInput(c: Container, placeholder = 'Your message', o: ChatInp
   const deserialize = (r: unknown): string | ChatInputValue => (attach === null ? text(r, false) : read(r, fileReader!.fromWire, audioReader?.fromWire ?? null))
   const fromState = (v: unknown): string | ChatInputValue | null => {
     if (v === null) return null
-    if (attach === null) return typeof v === 'string' ? v : bad('expected a string or null')
+    if (attach === null) return typeof v === 'string' ? text(v, true) : bad('expected a string or null')
     return read(typeof v === 'string' ? { text: v } : v, fileReader!.fromState, audioReader?.fromState ?? null)
   }
   const onSubmit = o.onSubmit

@@ -7,6 +7,7 @@ import { resolveColumns } from './column-config.js'
 import { normalizeRaw, tabularOf, toCell } from './data.js'
 import { drawTable, emitPaged, originalsOf, pageSizeOf, pageView, record, RowsVersion, tableOptions, WireRowId, type Drawn, type PagedTable } from './dataframe.js'
 import { positionOf, rowsByIndex, type RowIdentity } from './row-identity.js'
+import { rowKeyRules, type RowKeyRules } from './row-key-rules.js'
 import type { Emitter } from './widgets.js'
 
 /**
@@ -87,6 +88,8 @@ export interface EditorShape {
   /** Rows are named by a row key (else by index). */
   keyed: boolean
   numRows: 'fixed' | 'dynamic'
+  /** With a row key: why an editing state would change a row's key or repeat one (row-key-rules.ts). */
+  keyProblem: ((state: EditingState) => string | null) | null
 }
 
 /**
@@ -100,7 +103,8 @@ export interface EditorShape {
 export function parseEdits(value: unknown, shape: EditorShape, drawn: Drawn | null = null): EditingState {
   const parsed = EditingStateSchema.safeParse(value)
   const bad = (why: string): never => {
-    throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid dataEditor edits: ${why}`)
+    // The reason goes back to the browser with the refusal (the editor shows it).
+    throw Object.assign(new SvcError('SVC_ERR_UI_BAD_CALL', `invalid dataEditor edits: ${why}`), { visitorReason: why })
   }
   if (!parsed.success) return bad(parsed.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; '))
   const { editedRows, addedRows, deletedRows, rowsVersion } = parsed.data
@@ -131,11 +135,15 @@ export function parseEdits(value: unknown, shape: EditorShape, drawn: Drawn | nu
     checkCells(cells, `row ${row}`, false)
     if (known(rowOf(row, 'edited row'))) edited[row] = cells
   }
-  addedRows.forEach((cells, i) => checkCells(cells, `added row ${i}`, true))
+  addedRows.forEach((cells, i) => checkCells(cells, `added row ${i + 1}`, true))
   if (shape.numRows === 'fixed' && (addedRows.length || deletedRows.length)) bad('rows cannot be added or deleted (numRows is "fixed")')
   const deleted = [...new Set(deletedRows.map((r) => rowOf(r, 'deleted row')))].filter(known)
   if (!keyed) (deleted as number[]).sort((a, b) => a - b)
-  return { editedRows: edited, addedRows, deletedRows: deleted }
+  const state = { editedRows: edited, addedRows, deletedRows: deleted }
+  // From the page or a snapshot the run fits the state to its data instead (reconcileEdits).
+  const keyProblem = drawn ? shape.keyProblem?.(state) : null
+  if (keyProblem) bad(keyProblem)
+  return state
 }
 
 /** The value a page sees for an edited cell: dates come back as `Date` where the data had `Date`s. */
@@ -152,7 +160,10 @@ function sameCell(column: DataColumn, edit: Cell, data: Cell | undefined): boole
 /**
  * Fit held edits to this run's data: edits and deletions of rows that are gone are dropped
  * (without a row key, when the rows changed at all, everything is), and cells the data already
- * holds are spent (after a save they are no change any more). Returns `state` itself when it fits.
+ * holds are spent (after a save they are no change any more). With a row key, an edit that
+ * would change its row's key and an added row whose key the data now holds (saved, or set by
+ * the page) are dropped too, so the rows a page gets never share a key. Returns `state` itself
+ * when it fits.
  */
 export function reconcileEdits(
   state: EditingState,
@@ -160,6 +171,7 @@ export function reconcileEdits(
   identity: RowIdentity,
   rows: readonly (readonly Cell[])[],
   rowsChanged: boolean,
+  keys: RowKeyRules | null = null,
 ): { state: EditingState; dropped: DroppedEdits } {
   const dropped: DroppedEdits = { editedRows: {}, deletedRows: [], addedRows: [] }
   const empty = state.addedRows.length === 0 && state.deletedRows.length === 0 && Object.keys(state.editedRows).length === 0
@@ -170,7 +182,7 @@ export function reconcileEdits(
   const colAt = new Map(shape.columns.map((c, i) => [c.name, i]))
   for (const [row, cells] of Object.entries(state.editedRows)) {
     const at = positionOf(identity, row)
-    if (at === undefined) {
+    if (at === undefined || keys?.problem({ editedRows: { [row]: cells }, addedRows: [] }, identity)) {
       dropped.editedRows[row] = cells
       touched = true
       continue
@@ -187,7 +199,22 @@ export function reconcileEdits(
     dropped.deletedRows = state.deletedRows.filter((r) => positionOf(identity, r) === undefined)
     touched = true
   }
-  return { state: touched ? { editedRows, addedRows: state.addedRows, deletedRows } : state, dropped }
+  let addedRows = state.addedRows
+  if (keys) {
+    const seen = new Set<string>()
+    addedRows = state.addedRows.filter((cells, j) => {
+      const key = keys.addedKey(cells, j)
+      if (key === null) return true
+      if (identity.byKey?.has(key) || seen.has(key)) {
+        dropped.addedRows.push(cells)
+        return false
+      }
+      seen.add(key)
+      return true
+    })
+    if (addedRows.length !== state.addedRows.length) touched = true
+  }
+  return { state: touched ? { editedRows, addedRows, deletedRows } : state, dropped }
 }
 
 /**
@@ -237,10 +264,14 @@ export function dataEditor(em: Emitter, data: TableData, o: DataEditorOptions = 
   }
   const { all, visible } = resolveColumns(tab.columns, o.columnConfig, o.columnOrder, o.disabled ?? false)
   const originals = originalsOf(data, o)
-  // Hidden columns are never sent to the browser, so it cannot have edited them.
-  const shape: EditorShape = { columns: all, editable: new Set(visible.map((i) => all[i]!).filter((c) => !c.disabled).map((c) => c.name)), keyed: o.rowKey !== undefined, numRows }
+  const keys = o.rowKey === undefined ? null : rowKeyRules(o.rowKey, names, raw, all, originals)
   // Set once the widget has its id; browser values arrive only after the run.
   let drawn: Drawn = { identity: rowsByIndex(0), version: null }
+  // Hidden columns are never sent to the browser, so it cannot have edited them.
+  const shape: EditorShape = {
+    columns: all, editable: new Set(visible.map((i) => all[i]!).filter((c) => !c.disabled).map((c) => c.name)), keyed: o.rowKey !== undefined, numRows,
+    keyProblem: keys && ((state) => keys.problem(state, drawn.identity)),
+  }
   const r = em.ctx.widget<EditingState>({
     type: 'dataEditor', label: '', key: o.key, identity: [names, numRows, typeof o.rowKey === 'function' ? 'fn' : (o.rowKey ?? null)], formId: em.formId,
     default: EMPTY_EDITS, disabled: o.disabled === true,
@@ -248,7 +279,7 @@ export function dataEditor(em: Emitter, data: TableData, o: DataEditorOptions = 
   })
   const { changed, ...now } = drawTable(em, r.id, 'dataEditor()', names, raw, tab.rows, o, originals)
   drawn = now
-  const fitted = reconcileEdits(r.value, shape, drawn.identity, tab.rows, changed)
+  const fitted = reconcileEdits(r.value, shape, drawn.identity, tab.rows, changed, keys)
   if (fitted.state !== r.value) em.ctx.replaceValue(r.id, fitted.state)
   const build = (state: EditingState) => {
     const edited = applyEdits(names, raw, tab.rows, all, state, drawn.identity.ids, originals)
@@ -257,6 +288,7 @@ export function dataEditor(em: Emitter, data: TableData, o: DataEditorOptions = 
   const { edited, table } = build(fitted.state)
   emitPaged(em, 'dataEditor', table, {
     ...tableOptions(o), baseRows: raw.length, numRows, value: fitted.state, formId: em.formId, key: o.key ?? null, disabled: o.disabled === true, rowsVersion: drawn.version,
+    keyColumn: typeof o.rowKey === 'string' ? o.rowKey : null,
   }, r.id)
   em.ctx.widgetDefaults.set(r.id, EMPTY_EDITS)
   // A reset after drawing (cleared form, deleted key): show the data without the edits.

@@ -16,7 +16,8 @@ export interface RowIdentity {
   readonly byKey: Map<string, number> | null
 }
 
-function keyString(v: unknown): string | null {
+/** A key value as the string rows are named by; null for a value that cannot be a key. */
+export function keyString(v: unknown): string | null {
   if (typeof v === 'string') return v
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : null
   if (typeof v === 'bigint') return v.toString()

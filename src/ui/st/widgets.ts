@@ -144,10 +144,22 @@ export function onGrid(n: unknown, min: number, max: number, step: number, allow
   if (typeof n !== 'number' || !Number.isFinite(n)) return bad('expected a number')
   if (allowed.includes(n)) return n
   if (n < min || n > max) return bad(`${n} is outside ${min}..${max}`)
+  if (n === max) return n
   const steps = (n - min) / step
-  // Decimal steps (0.1) do not divide exactly in binary floating point.
-  if (n !== max && Math.abs(steps - Math.round(steps)) > 1e-7) return bad(`${n} is not a step of ${step} from ${min}`)
+  const k = Math.round(steps)
+  // Decimal steps (0.1) do not divide exactly in binary floating point: find the step with a
+  // tolerance, then take only its exact value, written with the decimals of min and step (what a
+  // browser's range input sends: 0.3, never 0.30000000000000004; 30, never 30.000000000000004).
+  const exact = Number((min + k * step).toFixed(decimalsOf(min, step)))
+  if (Math.abs(steps - k) > 1e-7 || n !== exact) return bad(`${n} is not a step of ${step} from ${min}`)
   return n
+}
+
+/** How many decimals write both numbers exactly (0.25 → 2, 10 → 0, 1e-7 → 7), at most 20. */
+function decimalsOf(...ns: number[]): number {
+  let d = 0
+  for (const n of ns) while (d < 20 && Number(n.toFixed(d)) !== n) d++
+  return d
 }
 
 export function slider(em: Emitter, label: string, o: SliderOptions<number | [number, number]> = {}): number | [number, number] {

@@ -94,6 +94,16 @@ describe('typed calls through SvcTestClient and the page test handle', () => {
     expect(events).toEqual(['a', 'b'])
   })
 
+  it('SvcTestClient.call keeps a path parameter in its segment, and refuses a dot segment before any request', async () => {
+    for (const name of ['..', '.', '../..', 'x\\..\\y', 'a/.']) {
+      await expect(client.call(restock, { params: { name }, body: { add: 1 } })).rejects.toMatchObject({ code: 'SVC_ERR_CLIENT_PATH_PARAM' })
+    }
+    for (const name of ['a/b', 'a\\b', '%2e%2e', '%2F..%2F', '...', '?q=1#f']) {
+      const err = await client.call(restock, { params: { name }, body: { add: 1 } }).catch((e: unknown) => e)
+      expect(err, name).toMatchObject({ status: 404, body: { error: 'not_found', message: `no item ${name}` } })
+    }
+  })
+
   it('a page run by client.ui() calls the API in-process: cacheData, a fragment, errors and writeStream', async () => {
     const at = await client.ui({ target: '/' }).run()
     expect(at.exception).toEqual([])

@@ -19,7 +19,7 @@ async function run(page: (st: St) => void | Promise<void>) {
 
 /** The editor as drawn: every column shown, editable unless disabled; rows named by index. */
 function editorShape(all: DataColumn[], numRows: 'fixed' | 'dynamic'): EditorShape {
-  return { columns: all, editable: new Set(all.filter((c) => !c.disabled).map((c) => c.name)), keyed: false, numRows }
+  return { columns: all, editable: new Set(all.filter((c) => !c.disabled).map((c) => c.name)), keyed: false, numRows, keyProblem: null }
 }
 
 const lastRows = (messages: readonly ServerMessage[]) => {

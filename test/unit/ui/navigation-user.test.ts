@@ -125,12 +125,31 @@ describe('st.user, st.login, st.logout', () => {
 
   it('reads the identity cookie of the socket: typed claims; a forged, foreign or API token is signed out', async () => {
     const { app } = opsApp()
-    const ok = await createUiTestHandle(app, { target: '/account', cookies: { svc_user: await cookie({ email: 'ada@example.com', roles: 'admin', picture: 'https://x/p.png' }) } }).run()
+    const ok = await createUiTestHandle(app, { target: '/account', cookies: { svc_user: await cookie({ sid: 'sign-in-0123456789abcd', email: 'ada@example.com', roles: 'admin', picture: 'https://x/p.png' }) } }).run()
     expect(ok.text[0]!.value).toBe('signed in as ada (ada@example.com)')
-    for (const bad of [await cookie({}, { audience: 'svc-app' }), await cookie({}, { secret: 'another-secret-0123456789abcdef-0123' }), 'not-a-jwt']) {
+    // A cookie without a sign-in id (minted before sign-out could end it) is signed out too.
+    for (const bad of [await cookie({ sid: 'sign-in-0123456789abcd' }, { audience: 'svc-app' }), await cookie({ sid: 'sign-in-0123456789abcd' }, { secret: 'another-secret-0123456789abcdef-0123' }), 'not-a-jwt', await cookie({})]) {
       const at = await createUiTestHandle(app, { target: '/account', cookies: { svc_user: bad } }).run()
       expect(at.page?.title).toBe('Not available')
     }
+  })
+
+  it('a sign-out ends the sign-in for every session on its next run, and its cookie from then on (open pages rerun at once: e2e)', async () => {
+    const { app } = opsApp()
+    const svc_user = await cookie({ sid: 'sign-in-ended-0123456789' })
+    const tabA = await createUiTestHandle(app, { target: '/account', cookies: { svc_user } }).run()
+    const tabB = await createUiTestHandle(app, { target: '/account', cookies: { svc_user } }).run()
+    expect(tabB.text[0]!.value).toBe('signed in as ada (no email)')
+    const other = await createUiTestHandle(app, { target: '/account', cookies: { svc_user: await cookie({ sid: 'another-sign-in-0123456' }) } }).run()
+    await app.sessionRevocations.revoke('sign-in-ended-0123456789', Date.now() + 600_000)
+    await tabB.run()
+    expect(tabB.page?.title).toBe('Not available')
+    await tabA.run()
+    expect(tabA.page?.title).toBe('Not available')
+    const copy = await createUiTestHandle(app, { target: '/account', cookies: { svc_user } }).run()
+    expect(copy.page?.title).toBe('Not available')
+    await other.run()
+    expect(other.text[0]!.value).toBe('signed in as ada (no email)')
   })
 
   it('st.login() sends the browser to the login with this page to come back to; st.logout() to the sign-out route', async () => {

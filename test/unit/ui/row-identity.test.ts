@@ -230,4 +230,37 @@ describe('dataEditor edits', () => {
     expect(at.sessionState.o).toEqual({ editedRows: {}, addedRows: [{ id: 1, customer: 'New' }], deletedRows: ['10004'] })
     expect(JSON.stringify(edited)).not.toContain('dropped')
   })
+
+  it('with a key function: an edit that changes the key it computes, or an added row under a key in use, is refused; a blank added row has no key yet', async () => {
+    const db = seed().slice(0, 2)
+    let edited!: EditedRows<Order>
+    const at = await start((st) => {
+      edited = st.dataEditor<Order>(db, { key: 'o', rowKey: (o) => `${String(o.customer)}/${String(o.id)}`, numRows: 'dynamic' })
+    })
+    const id = at.dataEditor[0]!.id
+    const n = (at.dataEditor[0]!.props as { rev?: number }).rev ?? 0
+    await at.send(widgetMessage(id, { editedRows: { 'Acme/10001': { customer: 'Globex', id: 10002 } }, addedRows: [], deletedRows: [] }))
+    expect(at.dataEditor[0]!.props).toMatchObject({ rev: n + 1, refused: "row Acme/10001: this edit would change the row's key" })
+    await at.send(widgetMessage(id, { editedRows: {}, addedRows: [{ customer: 'Acme', id: 10001 }], deletedRows: [] }))
+    expect(at.dataEditor[0]!.props.refused).toMatch(/^added row 1: the key "Acme\/10001" is already used/)
+    expect(edited.map((o) => o.id)).toEqual([10001, 10002])
+    await at.send(widgetMessage(id, { editedRows: { 'Acme/10001': { note: 'ok' } }, addedRows: [{}, {}, { customer: 'Stark', id: 7 }], deletedRows: [] }))
+    expect(edited.map((o) => `${String(o.customer)}/${String(o.id)}:${o.note}`)).toEqual(['Acme/10001:ok', 'Globex/10002:', 'null/null:null', 'null/null:null', 'Stark/7:null'])
+    expect(at.dataEditor[0]!.props.refused).toBeUndefined()
+  })
+
+  it('an added row whose key the data now holds (saved, the editor not cleared) is dropped, so the page never gets one key twice', async () => {
+    const db = seed().slice(0, 2)
+    let edited!: EditedRows<Order>
+    const at = await start((st) => {
+      edited = st.dataEditor<Order>(db, { key: 'o', rowKey: 'id', numRows: 'dynamic' })
+    })
+    await at.send(widgetMessage(at.dataEditor[0]!.id, { editedRows: {}, addedRows: [{ id: 7, customer: 'Stark' }, { customer: 'No key yet' }], deletedRows: [] }))
+    expect(edited.map((o) => o.id)).toEqual([10001, 10002, 7, null])
+    db.push({ id: 7, customer: 'Stark', status: 'open', note: '' })
+    await at.run()
+    expect(edited.map((o) => o.id)).toEqual([10001, 10002, 7, null])
+    expect(edited.dropped.addedRows).toEqual([{ id: 7, customer: 'Stark' }])
+    expect(at.sessionState.o).toEqual({ editedRows: {}, addedRows: [{ customer: 'No key yet' }], deletedRows: [] })
+  })
 })

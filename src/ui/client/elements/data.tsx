@@ -252,7 +252,7 @@ interface TableProps {
   props: DataframeProps | DataEditorProps
   selection?: { mode: 'single-row' | 'multi-row'; rows: RowId[]; set: (rows: RowId[]) => void }
   picks?: Picks
-  editor?: { state: EditingState; baseRows: number; dynamic: boolean; locked: boolean; commit: (next: EditingState) => void; editing: Editing | null; setEditing: (e: Editing | null) => void }
+  editor?: { state: EditingState; baseRows: number; dynamic: boolean; locked: boolean; keyColumn: string | null; commit: (next: EditingState) => void; editing: Editing | null; setEditing: (e: Editing | null) => void }
   onAdd?: () => void
 }
 
@@ -367,7 +367,8 @@ function DataTable({ node, props, selection, picks, editor, onAdd }: TableProps)
                     const k = colSlots[i]!
                     const local = editor ? editedValue(editor.state, editor.baseRows, rowId, c.name) : null
                     const value = local ? local.value : row[i]
-                    const editable = editor !== undefined && !c.disabled
+                    // A row's key names it: set on an added row, never changed on an existing one.
+                    const editable = editor !== undefined && !c.disabled && !(c.name === editor.keyColumn && !(typeof rowId === 'number' && rowId >= editor.baseRows))
                     const isEditing = editable && editor.editing?.rowId === rowId && editor.editing.column === c.name
                     // Cells with an editor open it on click or Enter (checkboxes are edited in place).
                     const opens = editable && c.type !== 'checkbox' && !isEditing
@@ -472,6 +473,15 @@ export function DataEditor({ node, props }: ElementProps<DataEditorProps>) {
   const [editing, setEditing] = useLocal<Editing>(w)
   const dynamic = props.numRows === 'dynamic'
   const commit = (next: EditingState) => w.commit(withVersion(next, props.rowsVersion))
-  const editor = { state: w.value, baseRows: props.baseRows, dynamic, locked: props.disabled, commit, editing, setEditing }
-  return <DataTable node={node} props={props} editor={editor} onAdd={dynamic && !props.disabled ? () => commit(addRow(w.value, props.columns)) : undefined} />
+  const editor = { state: w.value, baseRows: props.baseRows, dynamic, locked: props.disabled, keyColumn: props.keyColumn ?? null, commit, editing, setEditing }
+  return (
+    <>
+      <DataTable node={node} props={props} editor={editor} onAdd={dynamic && !props.disabled ? () => commit(addRow(w.value, props.columns)) : undefined} />
+      {props.refused ? (
+        <p class="svc-field-error svc-editor-refused" role="alert">
+          Not saved: {props.refused}
+        </p>
+      ) : null}
+    </>
+  )
 }
