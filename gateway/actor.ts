@@ -1,7 +1,7 @@
 import { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { isSvcError } from '../src/errors.js'
-import { loadTarget } from '../src/target/load-target.js'
+import { loadTarget, stopAppTransforms } from '../src/target/load-target.js'
 import type { Channel } from '../ipc/channel.js'
 import type { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { buildGateway, type Gateway } from './build.js'
@@ -59,7 +59,7 @@ export class GatewayActor extends Lifecycle {
     channel.onDisconnect(() => this.#onDrain(ORPHAN_GRACE_MS, 'shutdown', 0))
     this.#state = 'loading'
     try {
-      const { app } = await loadTarget(this.#opts.target)
+      const { app } = await loadTarget(this.#opts.target).finally(stopAppTransforms)
       this.#settings = { ...app.settings }
       const runtime = new GatewayRuntime(this.#opts.uiUpstream)
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })

@@ -1,3 +1,4 @@
+import '../src/target/one-shot-transforms.js'
 import { resolveProcessSettings } from '../src/settings/resolve.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { processChannel } from '../ipc/channel.js'

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, expect, it } from 'vitest'
+import { isZombie } from '../../src/process/process-check.js'
+import { waitUntil } from '../helpers/cli-processes.js'
 import { descendants, REPO, startSvc, stopAllTrees } from '../helpers/svc-process.js'
 
 /**
@@ -100,12 +102,22 @@ it('a gateway worker loads undici\'s pool for the proxy and probes readiness wit
   expect(out.modules).toBeLessThan(50)
 }, 40_000)
 
+// With an empty tsx cache (its own TMPDIR, as in a fresh container) the gateway transforms the
+// app with esbuild at start; the service process that does it is stopped (and reaped) once the app
+// is loaded.
 it('svc run with the bundled page server is three svc processes, no esbuild service', async () => {
-  const svc = await startSvc({ target: 'examples/hello/app.ts:app', env: { SVC_UI_COMMAND: undefined } })
-  const res = await fetch(`${svc.url}/api/readyz`)
-  expect(res.status).toBe(200)
-  const titles = descendants(svc.pid).map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[0])
-  expect(titles.sort()).toEqual(['svc gateway', 'svc sidecar'])
+  const tmp = mkdtempSync(join(tmpdir(), 'svc-cold-tsx-'))
+  try {
+    const svc = await startSvc({ target: 'examples/hello/app.ts:app', env: { SVC_UI_COMMAND: undefined, TMPDIR: tmp } })
+    const res = await fetch(`${svc.url}/api/readyz`)
+    expect(res.status).toBe(200)
+    await waitUntil('no exited child left unreaped in the tree', () => !descendants(svc.pid).some(isZombie), 5_000)
+    const titles = descendants(svc.pid).map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[0])
+    expect(titles.sort()).toEqual(['svc gateway', 'svc sidecar'])
+  } finally {
+    await stopAllTrees()
+    rmSync(tmp, { recursive: true, force: true })
+  }
 }, 60_000)
 
 /** One process's report as a [title, flags] entry; none while the file is still being written. */
