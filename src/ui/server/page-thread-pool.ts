@@ -5,9 +5,10 @@ import type { MediaStore } from '../media-store.js'
 import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
-import type { FromPageThread, PageManifest, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
+import { BEAT_MS, BUSY_AFTER_MS, type FromPageThread, type PageLocation, type PageManifest, type PageThreadData, type UploadIn, type UploadOutcome } from './page-thread-messages.js'
 import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
+import { sessionOfSnapshotKey } from './session-snapshots.js'
 import { reloadManifest, unexplainedLoadError } from './manifest.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
@@ -37,6 +38,8 @@ export interface PageThreadPoolOptions {
   media: MediaStore
   /** `ui_run_timeout_s` in ms; 0 = none. */
   runTimeoutMs: number
+  /** `ui_page_thread_idle_s` in ms: a thread that ran nothing this long is let go; 0 = never. */
+  idleMs: number
 }
 
 /**
@@ -44,9 +47,16 @@ export interface PageThreadPoolOptions {
  * thread. The main thread keeps HTTP and the sockets, relays page messages as raw bytes (each
  * thread parses its own) and never imports the app.
  *
- * - Threads start on demand, up to `ui_page_threads`: a new session goes to a thread without
- *   sessions, else a new thread, else the least loaded among those whose event loop turns. When
- *   every thread has been stalled for `OVERFLOW_AFTER_MS`, one extra thread starts.
+ * - Threads start as load needs them, up to `ui_page_threads`: a new session goes to the least
+ *   loaded thread with no run in progress whose event loop turns; only when every thread is busy
+ *   does another start. When every thread has been stalled for `OVERFLOW_AFTER_MS`, one extra
+ *   thread starts.
+ * - A session whose thread is held up by another session's run moves: its message waits here
+ *   until the thread turns again (forwarded) or is busy (`BUSY_AFTER_MS`): then the session opens
+ *   on another thread (started if need be) from its snapshot, where the message goes.
+ * - A thread that ran nothing for `ui_page_thread_idle_s` is let go: its sessions move to another
+ *   thread, or, when it is the last one and no socket is left on it, it stops (the next visitor
+ *   starts one).
  * - A session stays on the thread that holds it. Without Redis its snapshot is kept here
  *   (`LocalSnapshotStore`), so when its thread goes (a dev reload, a runaway page, a crash) the
  *   socket is told to say hello again (`resume`) and the session continues on another thread.
@@ -59,6 +69,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #logger: Logger
   readonly #media: MediaStore
   readonly #runTimeoutMs: number
+  readonly #idleMs: number
   readonly #threads: PageThread[] = []
   readonly #bySession = new Map<string, PageThread>()
   readonly #snapshots = new LocalSnapshotStore()
@@ -76,6 +87,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     this.#logger = options.logger
     this.#media = options.media
     this.#runTimeoutMs = options.runTimeoutMs
+    this.#idleMs = options.idleMs
   }
 
   /** Live sessions across the threads. */
@@ -107,7 +119,23 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   open(hello: Hello, context: StContext, out: SessionOutput): Promise<BoundSession> {
     this.warm()
     return new Promise<BoundSession>((resolve, reject) => {
-      const conn: Conn = { id: this.#nextConn++, out, hello, context, opened: resolve, failed: reject, placements: 0, sessionId: null, runSince: null, runPage: null, acks: [] }
+      const conn: Conn = {
+        id: this.#nextConn++,
+        out,
+        hello,
+        context,
+        opened: resolve,
+        failed: reject,
+        placements: 0,
+        sessionId: null,
+        runSince: null,
+        runPage: null,
+        acks: [],
+        thread: null,
+        at: { path: hello.path, query: hello.query },
+        held: [],
+        moving: false,
+      }
       this.#place(conn)
     })
   }
@@ -196,14 +224,20 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       return
     }
     const pinned = conn.hello.requestedId === null ? undefined : this.#bySession.get(conn.hello.requestedId)
-    const thread = pinned?.placeable ? pinned : this.#pick()
     conn.placements++
+    this.#openOn(pinned?.placeable ? pinned : this.#pick(), conn, conn.hello.requestedId, conn.hello)
+  }
+
+  /** Open `conn`'s session (`requestedId`, or a new one) on `thread` once it has loaded. */
+  #openOn(thread: PageThread, conn: Conn, requestedId: string | null, at: PageLocation): void {
+    conn.thread = thread
     thread.pendingOpens++
     thread.conns.set(conn.id, conn)
+    thread.lastActive = performance.now()
     void thread.ready.then(
       () => {
         thread.pendingOpens--
-        thread.post({ t: 'open', conn: conn.id, requestedId: conn.hello.requestedId, path: conn.hello.path, query: conn.hello.query, context: conn.context })
+        thread.post({ t: 'open', conn: conn.id, requestedId, path: at.path, query: at.query, context: conn.context })
       },
       // The thread did not load; its exit places the session again.
       () => thread.pendingOpens--,
@@ -213,10 +247,10 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   /** Where a new session goes (see the class comment); may start a thread. */
   #pick(): PageThread {
     const now = performance.now()
+    const free = this.#free(now)
+    if (free) return free
+    if (this.#maySpawn()) return this.#spawn()
     const live = this.#threads.filter((t) => t.placeable)
-    const empty = live.find((t) => t.load === 0 && t.running === 0 && !t.busy(now))
-    if (empty) return empty
-    if (live.length < this.#size && !(this.#saveBroken && live.some((t) => t.state === 'ready'))) return this.#spawn()
     const turning = live.filter((t) => !t.busy(now))
     if (turning.length === 0 && live.length <= this.#size && live.every((t) => t.stalledFor(now) > OVERFLOW_AFTER_MS)) {
       this.#logger.warn({ page_threads: live.length }, 'ui every page thread is stalled; starting one more for new sessions')
@@ -227,6 +261,25 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     let best = candidates[0]!
     for (const t of candidates) if (t.load < best.load) best = t
     return best
+  }
+
+  /**
+   * The least loaded thread that takes a session at once (loading, or turning with no run in
+   * progress; `loaded`: not loading), other than `except`.
+   */
+  #free(now: number, except?: PageThread, loaded = false): PageThread | undefined {
+    let best: PageThread | undefined
+    for (const t of this.#threads) {
+      if (t === except || !t.placeable || t.running > 0 || t.busy(now) || (loaded && t.state !== 'ready')) continue
+      if (best === undefined || t.load < best.load) best = t
+    }
+    return best
+  }
+
+  /** Fewer threads than `ui_page_threads` take sessions (and the last save loads). */
+  #maySpawn(): boolean {
+    const live = this.#threads.filter((t) => t.placeable)
+    return live.length < this.#size && !(this.#saveBroken && live.some((t) => t.state === 'ready'))
   }
 
   #spawn(): PageThread {
@@ -248,6 +301,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       case 'beat':
         thread.lastBeat = performance.now()
         thread.running = m.running
+        this.#flushHeld(thread)
         return
       case 'out':
         thread.conns.get(m.conn)?.out.send(m.data)
@@ -256,12 +310,22 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.conns.get(m.conn)?.out.close(m.code, m.reason)
         return
       case 'run': {
+        const now = performance.now()
         thread.running = m.running
+        thread.lastActive = now
+        if (m.page !== null) thread.lastRunStart = now
         const conn = thread.conns.get(m.conn)
         if (conn) {
-          conn.runSince = m.page === null ? null : performance.now()
+          conn.runSince = m.page === null ? null : now
           conn.runPage = m.page
+          conn.at = m.at
+          // A moved session's first run there knows its widgets again: what waited for it goes now.
+          if (conn.moving && m.page === null) {
+            conn.moving = false
+            this.#flush(conn)
+          }
         }
+        if (thread.running === 0) this.#flushHeld(thread)
         return
       }
       case 'ack':
@@ -276,13 +340,19 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         if (previous && previous !== thread) previous.sessions.delete(m.sessionId)
         this.#bySession.set(m.sessionId, thread)
         thread.sessions.add(m.sessionId)
+        if (conn?.moving) {
+          // Its snapshot could not be read: the session started afresh, under a new id.
+          if (conn.sessionId !== m.sessionId && this.#bySession.get(conn.sessionId!) === thread) this.#bySession.delete(conn.sessionId!)
+          conn.sessionId = m.sessionId
+          return
+        }
         if (!conn?.opened) {
           thread.conns.delete(m.conn)
           thread.post({ t: 'release', conn: m.conn })
           return
         }
         conn.sessionId = m.sessionId
-        conn.opened(this.#bind(thread, conn))
+        conn.opened(this.#bind(conn))
         conn.opened = conn.failed = null
         return
       }
@@ -301,9 +371,13 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.uploads.get(m.id)?.(m.outcome)
         thread.uploads.delete(m.id)
         return
-      case 'snapshot':
+      case 'snapshot': {
+        // A thread a session moved away from may write it once more before it hears: the copy on the new thread wins.
+        const owner = m.call.op === 'get' ? undefined : this.#bySession.get(sessionOfSnapshotKey(m.call.key))
+        if (owner !== undefined && owner !== thread) return
         this.#snapshots.apply(m.call, (id, value) => thread.post({ t: 'snapshot_value', id, value }))
         return
+      }
       case 'handed_over':
         thread.handedOver?.()
         return
@@ -312,6 +386,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         return
       case 'ready':
         thread.loaded(m.manifest)
+        // Sessions waiting on a thread held up by a run may move here now.
+        for (const t of this.#threads) if (t !== thread && t.busy(performance.now())) this.#settleHeld(t)
         return
       case 'fatal':
         thread.failedToLoad(m.code, m.message, m.devError)
@@ -323,8 +399,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     }
   }
 
-  #bind(thread: PageThread, conn: Conn): BoundSession {
-    const current = (): boolean => thread.alive && thread.conns.get(conn.id) === conn
+  #bind(conn: Conn): BoundSession {
+    const current = (): boolean => conn.thread !== null && conn.thread.alive && conn.thread.conns.get(conn.id) === conn
     return {
       id: conn.sessionId!,
       handle: (bytes, done) => {
@@ -332,15 +408,93 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         conn.acks.push(done)
         // A copy the thread owns (the socket's buffer may hold more than this message), moved without another copy.
         const own = new Uint8Array(bytes)
-        thread.post({ t: 'msg', conn: conn.id, bytes: own }, [own.buffer])
+        if (conn.held.length > 0 || conn.moving || this.#heldUp(conn)) {
+          conn.held.push(own)
+          this.#watchHeld(conn.thread!)
+        } else this.#forward(conn, own)
       },
       release: () => {
         if (!current()) return
+        const thread = conn.thread!
         thread.conns.delete(conn.id)
+        conn.held.length = 0
         for (const done of conn.acks.splice(0)) done()
         thread.post({ t: 'release', conn: conn.id })
       },
     }
+  }
+
+  #forward(conn: Conn, bytes: Uint8Array): void {
+    const thread = conn.thread!
+    thread.lastActive = performance.now()
+    thread.post({ t: 'msg', conn: conn.id, bytes }, [bytes.buffer as ArrayBuffer])
+  }
+
+  /**
+   * Whether a message of `conn` waits here rather than behind another session's run on its
+   * thread: that run has not let the thread turn since it started (or the thread is busy),
+   * nothing else of this socket is in flight there, and its session could move.
+   */
+  #heldUp(conn: Conn): boolean {
+    const thread = conn.thread!
+    if (conn.acks.length > 1 || conn.sessionId === null || conn.opened !== null || conn.runSince !== null) return false
+    const now = performance.now()
+    const blocked = thread.busy(now) || (thread.running > 0 && thread.lastBeat < thread.lastRunStart)
+    return blocked && (this.#free(now, thread) !== undefined || this.#maySpawn())
+  }
+
+  /** Once `thread` may be called busy: its held messages move with their sessions, or go to it. */
+  #watchHeld(thread: PageThread, afterMs = BUSY_AFTER_MS): void {
+    thread.heldTimer ??= setTimeout(() => {
+      thread.heldTimer = null
+      this.#settleHeld(thread)
+    }, afterMs)
+  }
+
+  #settleHeld(thread: PageThread): void {
+    const now = performance.now()
+    if (!thread.busy(now)) {
+      // No beat since the run started, and not silent for long enough yet: look again shortly.
+      if (thread.running > 0 && thread.lastBeat < thread.lastRunStart) this.#watchHeld(thread, BEAT_MS)
+      else this.#flushHeld(thread)
+      return
+    }
+    const waiting = [...thread.conns.values()].filter((c) => c.held.length > 0 && !c.moving)
+    if (waiting.length === 0) return
+    if (this.#free(now, thread, true) !== undefined) {
+      for (const conn of waiting) this.#move(conn, this.#free(now, thread, true)!)
+      return
+    }
+    // A thread that is still loading may take longer than the run that holds this one up: the
+    // messages wait for whichever comes first, this thread turning or that one loading.
+    if (this.#free(now, thread) !== undefined) return
+    if (this.#maySpawn()) this.#spawn()
+    else for (const conn of waiting) this.#flush(conn)
+  }
+
+  /** `thread` turned: messages waiting for it go to it. */
+  #flushHeld(thread: PageThread): void {
+    for (const conn of thread.conns.values()) if (conn.held.length > 0 && !conn.moving) this.#flush(conn)
+  }
+
+  #flush(conn: Conn): void {
+    for (const bytes of conn.held.splice(0)) this.#forward(conn, bytes)
+  }
+
+  /**
+   * Continue `conn`'s session on `to`, from its snapshot, where it is now; its old thread drops its
+   * copy (when it turns again) without writing it. Messages wait in `held` until the session has
+   * run there once (a widget message needs the widgets of a run).
+   */
+  #move(conn: Conn, to: PageThread): void {
+    const from = conn.thread!
+    const id = conn.sessionId!
+    from.conns.delete(conn.id)
+    from.sessions.delete(id)
+    from.post({ t: 'drop', conn: conn.id, sessionId: id })
+    this.#bySession.set(id, to)
+    conn.moving = true
+    this.#openOn(to, conn, id, conn.at)
   }
 
   #onExit(thread: PageThread, code: number): void {
@@ -360,6 +514,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
 
   /** A socket whose thread is gone: open again elsewhere, or tell the browser to say hello again. */
   #rehome(conn: Conn, reason: PageThread['retired']): void {
+    conn.held.length = 0
+    conn.moving = false
     if (conn.opened) {
       if (conn.placements < MAX_PLACEMENTS) this.#place(conn)
       else conn.failed?.(new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page thread stopped while the session was opening'))
@@ -402,6 +558,33 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       const spare = placeable.find((t) => t.state === 'ready' && t.load === 0 && t.conns.size === 0 && !t.busy(now))
       if (spare) this.#retire(spare, 'shrink')
     }
+    if (this.#idleMs > 0) this.#letIdleGo(now)
+  }
+
+  /**
+   * Threads that ran nothing for `ui_page_thread_idle_s`: one with no socket left stops (its
+   * sessions wrote their snapshots); of the others, the one with the fewest sockets hands them to
+   * a thread that takes them at once, and stops on a later look.
+   */
+  #letIdleGo(now: number): void {
+    const idle = this.#threads.filter((t) => t.state === 'ready' && t.running === 0 && t.pendingOpens === 0 && !t.busy(now) && now - t.lastActive > this.#idleMs)
+    let fewest: PageThread | undefined
+    for (const t of idle) {
+      if (t.conns.size === 0) this.#letGo(t)
+      else if (fewest === undefined || t.conns.size < fewest.conns.size) fewest = t
+    }
+    if (fewest === undefined) return
+    for (const conn of [...fewest.conns.values()]) {
+      const settled = conn.sessionId !== null && conn.opened === null && conn.acks.length === 0 && !conn.moving && conn.runSince === null
+      const to = settled ? this.#free(now, fewest) : undefined
+      if (to) this.#move(conn, to)
+    }
+  }
+
+  #letGo(thread: PageThread): void {
+    thread.state = 'retiring'
+    this.#logger.info({ idle_s: this.#idleMs / 1000, sessions: thread.sessions.size }, 'ui page thread let go: it ran nothing for ui_page_thread_idle_s')
+    void this.#ask(thread, (done) => (thread.handedOver = done), { t: 'handover' }).then(() => this.#retire(thread, 'idle'))
   }
 
   #runaway(thread: PageThread, stalledMs: number): void {
