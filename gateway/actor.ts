@@ -9,6 +9,7 @@ import { createObservability } from './observability.js'
 import { GatewayRuntime } from './runtime.js'
 import { ORPHAN_GRACE_MS } from '../src/internal/deadlines.js'
 import { Lifecycle } from '../src/internal/lifecycle.js'
+import type { ResolvedSettings } from '../src/settings/schema.js'
 
 /**
  * A gateway worker as an actor: it reacts to the supervisor's messages (listen, upstream, drain,
@@ -38,7 +39,6 @@ export class GatewayActor extends Lifecycle {
   #gateway: Gateway | null = null
   /** Set by the first `drainWithin`; a plain `close()` drains within `shutdownGraceMs`. */
   #graces: { graceMs: number; wsGraceMs: number } | null = null
-  #settings: Record<string, unknown> = {}
   #metricsJson: (() => Promise<unknown>) | null = null
   #nextMetricsId = 1
   readonly #pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>()
@@ -58,9 +58,10 @@ export class GatewayActor extends Lifecycle {
     // Nobody waits for an orphan: WebSockets a reload's drain was keeping close now too.
     channel.onDisconnect(() => this.#onDrain(ORPHAN_GRACE_MS, 'shutdown', 0))
     this.#state = 'loading'
+    let settings: ResolvedSettings
     try {
       const { app } = await loadTarget(this.#opts.target).finally(stopAppTransforms)
-      this.#settings = { ...app.settings }
+      settings = app.settings
       const runtime = new GatewayRuntime(this.#opts.uiUpstream)
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
@@ -80,13 +81,13 @@ export class GatewayActor extends Lifecycle {
       return
     }
     this.#state = 'loaded'
-    channel.send({ svc: 1, type: 'loaded', pid: process.pid, settings: this.#settings })
+    channel.send({ svc: 1, type: 'loaded', pid: process.pid, settings })
   }
 
   #onMessage(msg: SupervisorToGateway, handle: unknown): void {
     switch (msg.type) {
       case 'start':
-        // Read by a standby worker before the actor exists (gateway/standby.ts): nothing to do here.
+        // Read before the actor exists (gateway/await-start.ts): nothing to do here.
         return
       case 'listen':
         void this.#listen(handle)

@@ -1,5 +1,4 @@
 import '../src/target/one-shot-transforms.js'
-import { resolveProcessSettings } from '../src/settings/resolve.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { processChannel } from '../ipc/channel.js'
 import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
@@ -7,18 +6,16 @@ import { GatewayActor } from './actor.js'
 import { parseChildEnv } from '../src/process/child-env.js'
 import { endOwnTree } from '../src/process/kill-tree.js'
 import { runProcess } from '../src/process/run-process.js'
+import { awaitStart } from './await-start.js'
 
 const env = parseChildEnv()
-if (env.standby) {
-  // Not a gateway worker yet for `ps` and process checks: it serves nothing until started.
-  process.title = 'svc standby worker'
-  await (await import('./standby.js')).standBy()
-}
+// A standby worker is not a gateway worker yet for `ps` and process checks: it serves nothing until started.
+process.title = env.standby ? 'svc standby worker' : 'svc gateway'
+const settings = await awaitStart(env.standby)
 await runProcess(
   // The actor drains an orphan itself, on its own shorter deadline.
   { title: 'svc gateway', parentGone: 'part', beforeExit: endOwnTree },
   async (proc) => {
-    const settings = resolveProcessSettings()
     const logger = childLogger(createRootLogger(settings), 'svc.gateway', { worker_pid: process.pid })
     proc.logUncaught(logger, 'this gateway worker exits 1; the supervisor restarts it')
     const channel = processChannel(process, { incoming: SupervisorToGateway, outgoing: GatewayToSupervisor }, logger, 'supervisor')

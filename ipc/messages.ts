@@ -1,4 +1,5 @@
 import { z } from '../src/internal/zod.js'
+import { settingsFromData, type ResolvedSettings } from '../src/settings/resolve.js'
 
 /**
  * The control plane: one discriminated union per direction, every message branded `svc: 1`.
@@ -7,9 +8,62 @@ import { z } from '../src/internal/zod.js'
  */
 const v1 = { svc: z.literal(1) }
 
+/** Resolved settings handed over whole: checked field by field against the settings schema. */
+const HandedSettings = z.record(z.string(), z.unknown()).transform((data, ctx): ResolvedSettings => {
+  try {
+    return settingsFromData(data)
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message })
+    return z.NEVER
+  }
+})
+
+/**
+ * What svc knows of an app once it was loaded (by the probe child at start, by a page thread at a
+ * reload): its resolved settings, how to find its pages, its module and the components it declared.
+ */
+export const AppProfile = z.object({
+  settings: HandedSettings,
+  pages: z.array(z.object({ path: z.string(), slug: z.string(), title: z.string() })),
+  /** The app module's file and export (the dev-reload watcher watches its folder). */
+  file: z.string(),
+  exportName: z.string(),
+  /** Components the app declared: the page server serves their files and frames their origins. */
+  components: z.object({
+    folders: z.array(z.object({ name: z.string(), folder: z.string(), entry: z.string(), sameOrigin: z.boolean() })),
+    frameOrigins: z.array(z.string()),
+  }),
+})
+export type AppProfile = z.infer<typeof AppProfile>
+
+/**
+ * The probe child (probe/main.ts) to the supervisor, then it exits. First the settings known
+ * without the app (`provisional`: the supervisor claims the pid file they name while the app
+ * loads), then the app as loaded, or why not. `settings` stage: a flag, variable or
+ * svc.config.json value, or the target path, is wrong (nothing of the app ran). `app` stage: the
+ * app did not load; `settings` then holds what was resolved without it.
+ */
+export const ProbeToSupervisor = z.discriminatedUnion('type', [
+  z.object({ ...v1, type: z.literal('provisional'), settings: HandedSettings }),
+  z.object({ ...v1, type: z.literal('probed'), profile: AppProfile }),
+  z.object({
+    ...v1,
+    type: z.literal('probe_failed'),
+    stage: z.enum(['settings', 'app']),
+    code: z.string(),
+    message: z.string(),
+    settings: HandedSettings.nullable(),
+  }),
+])
+export type ProbeToSupervisor = z.infer<typeof ProbeToSupervisor>
+
 export const SupervisorToGateway = z.discriminatedUnion('type', [
-  /** To a standby worker (`SVC_WORKER_STANDBY=1`, svc dev --reload): load the app now. */
-  z.object({ ...v1, type: z.literal('start') }),
+  /**
+   * The first message every worker gets: load the app now, with these settings for the worker's
+   * own logs and limits. A standby worker (`SVC_WORKER_STANDBY=1`, svc dev --reload) loaded svc's
+   * runtime before it; the others get it at once.
+   */
+  z.object({ ...v1, type: z.literal('start'), settings: HandedSettings }),
   /** Sent with the listening socket handle: start accepting on it. */
   z.object({ ...v1, type: z.literal('listen') }),
   /**
@@ -44,9 +98,9 @@ export type SupervisorToGateway = z.infer<typeof SupervisorToGateway>
 export const GatewayToSupervisor = z.discriminatedUnion('type', [
   /**
    * App imported and gateway built; waiting for `listen`. Carries the app's resolved settings:
-   * the supervisor never imports the app itself, so this is how it learns `new Svc({...})` options.
+   * after a reload the supervisor serves with them (the probe read them at start).
    */
-  z.object({ ...v1, type: z.literal('loaded'), pid: z.number().int(), settings: z.record(z.string(), z.unknown()) }),
+  z.object({ ...v1, type: z.literal('loaded'), pid: z.number().int(), settings: HandedSettings }),
   /** Accepting connections on the public port. */
   z.object({ ...v1, type: z.literal('ready'), pid: z.number().int() }),
   /** After `upstream`: new requests go to `url`, and those in flight to the old sidecar are done. */
@@ -68,11 +122,15 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
 export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
 /**
- * To the bundled page server under `svc dev --reload` (the supervisor is the one file watcher):
- * load the app again. It answers `reloaded` or `reload_failed` with the same `id`. A
- * `ui_command` sidecar is never sent anything.
+ * To the bundled page server: first what it serves (`configure`); then, on a reload (`svc reload`,
+ * SIGHUP, or a save under `svc dev --reload`), load the app again on fresh page threads. It
+ * answers `reloaded` or `reload_failed` with the same `id`. A `ui_command` sidecar is never sent anything.
  */
-export const SupervisorToSidecar = z.discriminatedUnion('type', [z.object({ ...v1, type: z.literal('reload'), id: z.number().int() })])
+export const SupervisorToSidecar = z.discriminatedUnion('type', [
+  /** The first message to the bundled page server: the app it serves, as the probe read it. */
+  z.object({ ...v1, type: z.literal('configure'), profile: AppProfile }),
+  z.object({ ...v1, type: z.literal('reload'), id: z.number().int() }),
+])
 export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>
 
 /**

@@ -30,6 +30,7 @@ export const ERRORS = {
   SVC_ERR_PROCESS_WORKER_START_TIMEOUT: { status: 500, error: 'worker_start_timeout' },
   SVC_ERR_PROCESS_CRASH_LOOP: { status: 500, error: 'worker_crash_loop' },
   SVC_ERR_PROCESS_START_CANCELLED: { status: 500, error: 'start_cancelled' },
+  SVC_ERR_PROCESS_RELOAD_REFUSED: { status: 500, error: 'reload_refused' },
   // GATEWAY: answers the gateway gives itself
   SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },
   SVC_ERR_GATEWAY_BAD_UPGRADE: { status: 400, error: 'bad_request' },

@@ -39,6 +39,11 @@ const StateV1 = z.object({
 const StateV2 = StateV1.extend({
   version: z.literal(2),
   tree_id: z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 lower-case hex digits'),
+  /**
+   * The supervisor's control socket (owner-only), where `svc status` and `svc reload` ask; absent
+   * before svc 0.2 and while the tree starts.
+   */
+  control_socket: z.string().min(1).optional(),
 })
 
 export const SvcState = z.discriminatedUnion('version', [StateV1, StateV2])

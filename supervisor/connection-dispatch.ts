@@ -68,6 +68,8 @@ export class ConnectionDispatcher extends Lifecycle {
         reject(new SvcError('SVC_ERR_PROCESS_PORT_IN_USE', `cannot listen on the public port: ${err.code ?? err.message}`, { cause: err }))
       }
       this.#server.once('error', onListenError)
+      // Closed (a stop during start-up) before it listened: the listen callback never comes.
+      this.#server.once('close', () => reject(new SvcError('SVC_ERR_PROCESS_START_CANCELLED', 'svc stopped before the public port was accepted on')))
       this.#server.listen(this.#handle, () => {
         this.#server.off('error', onListenError)
         // Accept errors (EMFILE…): node goes on accepting; report them instead of crashing.

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { http } from '../src/internal/node-http.js'
 import type { Logger } from 'pino'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
-import { SidecarToSupervisor, SupervisorToSidecar } from '../ipc/messages.js'
+import { SidecarToSupervisor, SupervisorToSidecar, type AppProfile } from '../ipc/messages.js'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { signalGroup, killTree } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
@@ -100,7 +100,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
 }
 
 /** The bundled page server's answer to `reload`: the new code serves, or why it did not load. */
-export type PagesReload = { ok: true; moved: number; ms: number } | { ok: false; summary: string }
+export type PagesReloadAnswer = { ok: true; moved: number; ms: number } | { ok: false; summary: string }
 
 export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   readonly spec: SidecarSpec
@@ -117,7 +117,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   readonly #lifecycle = new ComposedLifecycle({ drain: () => this.#stop(), abort: () => this.#kill() })
   #reloadIds = 0
   /** `reload` requests sent and not answered yet, by id. */
-  readonly #reloads = new Map<number, (r: PagesReload) => void>()
+  readonly #reloads = new Map<number, (r: PagesReloadAnswer) => void>()
 
   /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
   readonly #cookie: string | null
@@ -141,11 +141,15 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     return this.#exit
   }
 
-  /** `logger`: where a malformed message from the sidecar is reported. */
-  start(logger: Logger): void {
+  /**
+   * `logger`: where a malformed message from the sidecar is reported. `profile`: the app the
+   * bundled page server serves (its first message); a `ui_command` sidecar is told nothing.
+   */
+  start(logger: Logger, profile: AppProfile): void {
     this.#logger = logger
     const proc = this.#launch(this.spec, this.#cookie, logger)
     this.#proc = proc
+    if (this.spec.kind === 'bundled') proc.channel.send({ svc: 1, type: 'configure', profile })
     proc.channel.onMessage((msg) => {
       if (msg.type === 'child_started') this.#commandPid = msg.pid
       else if (msg.type === 'fatal') this.#fatal = { code: msg.code, message: msg.message }
@@ -167,7 +171,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
    * Ask the bundled page server to load the app again and wait for its answer (null: a
    * `ui_command` sidecar, which is never told). Not answered within `timeoutMs`: a failure.
    */
-  reloadPages(timeoutMs: number): Promise<PagesReload> | null {
+  reloadPages(timeoutMs: number): Promise<PagesReloadAnswer> | null {
     const proc = this.#proc
     if (this.spec.kind !== 'bundled' || !proc) return null
     const id = ++this.#reloadIds
@@ -181,7 +185,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     })
   }
 
-  #answer(id: number, r: PagesReload): void {
+  #answer(id: number, r: PagesReloadAnswer): void {
     const settle = this.#reloads.get(id)
     this.#reloads.delete(id)
     settle?.(r)

@@ -1,25 +1,27 @@
-import { existsSync } from 'node:fs'
-import { resolve as resolvePath, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, resolve as resolvePath } from 'node:path'
+import type { Logger } from 'pino'
 import { isSvcError } from '../src/errors.js'
-import { configFileLayer, envLayer, flagsLayer, resolveSettings } from '../src/settings/resolve.js'
+import type { AppProfile } from '../ipc/messages.js'
 import type { ResolvedSettings, SettingKey } from '../src/settings/schema.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
-import { parseTarget, resolveTargetFile } from '../src/target/target-path.js'
-import { stateFilePath, writeStateFile, removeStateFileSync } from '../state/state-file.js'
 import { readCmdline, SUPERVISOR_TITLE } from '../src/process/process-check.js'
 import { describeLeftovers, endLeftoverTree } from '../state/leftovers.js'
-import { PidfileHold } from './pidfile-hold.js'
+import { stateFilePath } from '../state/state-file.js'
 import { compileCacheDir } from '../src/internal/compile-cache.js'
-import { loadedFiles, ownPaths } from '../state/reload-ignore.js'
-import { bindPublicPort, freeLoopbackPort, internalApiBase, reserveLoopbackPort, type BoundPort } from './bind.js'
+import { runProbe, type ProbeOutcome } from '../probe/run-probe.js'
+import { parseTarget } from '../src/target/target-path.js'
+import { bindPublicPort, internalApiBase } from './bind.js'
 import { Supervisor, type ReloadScope, type Topology } from './supervisor.js'
-import type { SidecarSpec } from './sidecar.js'
 import { settingsToEnv } from './settings-env.js'
 import { debugLine, listeningLine, workbenchBanner } from './banner.js'
-import { childEnv } from '../src/process/child-env.js'
+import { ChildSpecs } from './child-specs.js'
+import { StateKeeper, type TreeState } from './state-keeper.js'
+import { DevLoop, waitsForFix } from './dev-loop.js'
+import { childExecArgv } from './child-exec-argv.js'
 import { runProcess, type ProcessControl } from '../src/process/run-process.js'
 import { EXIT } from '../src/process/exit-codes.js'
+
+export { BUNDLED_SIDECAR } from './child-specs.js'
 
 /** What `svc run|dev|workbench` asks of the supervisor. */
 export interface ServeRequest {
@@ -28,265 +30,221 @@ export interface ServeRequest {
   reload: ReloadScope | null
 }
 
-/** The bundled page server (src/ui/server/main.ts), next to this file in dist/. */
-export const BUNDLED_SIDECAR = fileURLToPath(new URL('../src/ui/server/main.js', import.meta.url))
-
 function fail(message: string): void {
   process.stderr.write(`svc: error: ${message}\n`)
 }
 
+/** Start failures that are the user's to fix before anything can run (exit 2). */
+function isUsageError(code: string): boolean {
+  return /^SVC_ERR_(TARGET_|PIDFILE_|CONFIG_)/.test(code) || code === 'SVC_ERR_PROCESS_HOST_UNRESOLVABLE'
+}
+
 /**
- * The supervisor's main: validate settings (flags named in errors) and the target path, start
- * the actor, wire signals. The supervisor never imports the app (it runs no user code and stays
- * small); the first gateway worker reports the app's settings. Resolves with the exit code only
- * for errors found before any child started; afterwards the actor ends the process.
+ * The supervisor's main. The supervisor never runs the app: a probe child loads it once and
+ * reports its settings and pages (flags named in its errors); then the pid file is claimed, the
+ * port bound and the tree started with those settings. Resolves with the exit code when the
+ * start ends before the tree serves; afterwards the tree ends the process.
  */
-export async function serve(req: ServeRequest): Promise<number> {
-  let provisional: ResolvedSettings
-  let portFixed: boolean
-  try {
-    const layers = [configFileLayer(), envLayer(), flagsLayer(req.flags)]
-    provisional = resolveSettings(layers)
-    // Set above the app's options (flag, env, config): what is bound now is final.
-    portFixed = layers.some((l) => l.values.gateway_port !== undefined)
-    // A missing module is a usage error worth catching before anything starts.
-    resolveTargetFile(parseTarget(provisional.target).module)
-  } catch (err) {
-    if (isSvcError(err)) {
-      fail(err.message)
-      return EXIT.USAGE
-    }
-    throw err
-  }
-  const pidfile = new PidfileHold()
+export function serve(req: ServeRequest): Promise<number> {
+  const state = new StateKeeper(readCmdline(process.pid) ?? undefined)
   return runProcess(
     {
       // `svc shutdown` recognises the supervisor by its title (src/process/process-check.ts), and so can `ps`.
       title: SUPERVISOR_TITLE,
       interruptNotice: 'svc: stopping (Ctrl-C again to force)\n',
-      onForcedExit: () => pidfile.release(),
+      onForcedExit: () => state.release(),
+      beforeExit: async () => {
+        await state.flushed()
+        state.release()
+      },
     },
-    (proc) => supervise(req, provisional, portFixed, pidfile, proc),
+    (proc) => new Start(req, state, proc).run(),
   )
 }
 
-/** The supervisor from the pidfile on; signals reach it through `proc` (src/process/run-process.ts). */
-async function supervise(req: ServeRequest, provisional: ResolvedSettings, portFixed: boolean, pidfile: PidfileHold, proc: ProcessControl): Promise<number> {
-  // Children (and the app in them) see flags as SVC_* env: CLI > env > config > options.
-  const flagValues: Partial<Record<SettingKey, unknown>> = {}
-  for (const [k, f] of Object.entries(req.flags)) if (f) flagValues[k as SettingKey] = f.value
-  Object.assign(process.env, settingsToEnv(flagValues))
+/** One `svc run|dev|workbench` from the probe to the tree, and again after a fix under `svc dev --reload`. */
+class Start {
+  readonly #req: ServeRequest
+  readonly #state: StateKeeper
+  readonly #proc: ProcessControl
+  readonly #specs: ChildSpecs
+  /** `svc dev --reload`: made once the app's folder is known (the probe's settings name the target). */
+  #dev: DevLoop | null = null
+  #root: Logger | null = null
+  #logger: Logger | null = null
+  /** Resolves the start's promise with an exit code (only before the tree serves). */
+  #done!: (code: number) => void
+  #launching = false
 
-  const root = createRootLogger(provisional)
-  const logger = childLogger(root, 'svc.supervisor')
-  proc.logUncaught(logger, 'the supervisor exits 1; its children notice and stop')
-  const target = provisional.target
-  let settingsFinal = false
-  const cacheDir = compileCacheDir()
-  // Our own children (gateway workers, bundled sidecar) get the cache from their first module on.
-  const cacheEnv = childEnv({ compileCache: cacheDir })
-  // Until the first worker has reported the app's settings, children must resolve them exactly
-  // as the app would: no SVC_GATEWAY_PORT of ours may shadow a `new Svc({ gateway_port })`,
-  // unless a flag, env or config fixed the port already (then they see the real one, never 0).
-  const baseEnv = (s: ResolvedSettings, bound: BoundPort): NodeJS.ProcessEnv => ({
-    ...process.env,
-    ...childEnv({ app: target, internalApiBase: internalApiBase(s.gateway_host, bound.port, s.api_mount_path) }),
-    ...(settingsFinal || portFixed ? { SVC_GATEWAY_PORT: String(bound.port) } : {}),
-  })
-  const sidecarSpec = async (s: ResolvedSettings, bound: BoundPort): Promise<SidecarSpec> => {
-    // The bundled server inherits a socket the supervisor holds bound; a ui_command binds {port} itself.
-    const listenSocket = s.ui_command ? undefined : reserveLoopbackPort()
-    const port = listenSocket ? listenSocket.port : await freeLoopbackPort()
-    const upstream = `http://127.0.0.1:${port}`
-    const env: NodeJS.ProcessEnv = {
-      ...baseEnv(s, bound),
-      ...childEnv({ uiUpstream: upstream, uiPort: port, uiHost: '127.0.0.1', rootPath: s.root_path }),
-    }
-    if (s.ui_command) {
-      const fill = (v: string): string => v.replaceAll('{port}', String(port)).replaceAll('{host}', '127.0.0.1').replaceAll('{base_path}', s.root_path)
-      return { kind: 'command', script: '', argv: s.ui_command.map(fill), env, port, healthUrl: upstream + fill(s.ui_health_path ?? '/') }
-    }
-    return { kind: 'bundled', script: BUNDLED_SIDECAR, argv: [], env: { ...env, ...childEnv({ devReload: Boolean(req.reload), devMode: req.mode === 'dev' }), ...cacheEnv }, port, listenSocket, healthUrl: `${upstream}${s.root_path}/_stcore/health` }
+  constructor(req: ServeRequest, state: StateKeeper, proc: ProcessControl) {
+    this.#req = req
+    this.#state = state
+    this.#proc = proc
+    // Children (and the app in them) see flags as SVC_* env: CLI > env > config > options.
+    const flagValues: Partial<Record<SettingKey, unknown>> = {}
+    for (const [k, f] of Object.entries(req.flags)) if (f) flagValues[k as SettingKey] = f.value
+    Object.assign(process.env, settingsToEnv(flagValues))
+    this.#specs = new ChildSpecs({ mode: req.mode, devReload: Boolean(req.reload), compileCache: compileCacheDir(), env: process.env })
   }
 
-  // One app per pidfile, decided before anything is bound or started.
-  try {
-    pidfile.take(provisional.no_pidfile ? null : provisional.pidfile)
-  } catch (err) {
-    if (!isSvcError(err)) throw err
-    fail(err.message)
-    return EXIT.USAGE
+  /** The dev loop of `svc dev --reload`, watching the folder of the app these settings name; null otherwise. */
+  #devLoop(settings: ResolvedSettings): DevLoop | null {
+    if (!this.#req.reload) return null
+    this.#dev ??= new DevLoop({ scope: this.#req.reload, dir: dirname(resolvePath(parseTarget(settings.target).module)), logger: this.#logger ?? this.#quiet() })
+    return this.#dev
   }
-  // A run killed together with its sidecar guard may have left its ui_command tree behind.
-  if (pidfile.path !== null) {
-    const ended = await endLeftoverTree(stateFilePath(pidfile.path))
-    if (ended > 0) logger.warn(`previous run with ${provisional.pidfile} was killed${describeLeftovers(ended)}`)
-  }
-  // A stop asked for before the supervisor exists ends the start quietly (a clean Ctrl-C).
-  if (proc.stopRequested) {
-    pidfile.release()
-    return 0
-  }
-  const startedAt = new Date().toISOString()
-  const cmdline = readCmdline(process.pid) ?? undefined
-  /** The topology the supervisor started with, for the banner. */
-  // Typed by assertion: set in a callback, so TypeScript must not narrow it to null.
-  let started = null as Topology | null
-  /** The newest topology, for the state file. */
-  let latest = null as Topology | null
-  let stateWrites = Promise.resolve()
-  const appDir = dirname(resolvePath(parseTarget(target).module))
-  /** The supervisor of this start (a new one after `svc dev --reload` waited for a fix). */
-  let supervisor: Supervisor
-  /** `svc dev --reload` waiting for a save after a failed start: start again on the next one. */
-  let startAgain: (() => void) | null = null
-  let stopWatching: (() => Promise<void>) | null = null
-  const newSupervisor = (): Supervisor => new Supervisor({
-    settings: provisional,
-    logger,
-    bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
-    standbyWorkers: Boolean(req.reload),
-    reloadPages: Boolean(req.reload),
-    sidecarSpec,
-    workerEnv: (s, bound, uiUpstream) => ({ ...baseEnv(s, bound), ...cacheEnv, ...childEnv({ uiUpstream, devMode: req.mode === 'dev' }) }),
-    onSettings: (s, bound) => {
-      settingsFinal = true
-      // The app's own options may name another pidfile (or none): held before anything serves.
-      pidfile.take(s.no_pidfile ? null : s.pidfile)
-      if (s.debug) process.stderr.write(debugLine(s, internalApiBase(s.gateway_host, bound.port, s.api_mount_path)))
-    },
-    onTopology: (topology) => {
-      started ??= topology
-      latest = topology
-      writeState(topology)
-    },
-    onExit: (code, message, startError) => {
-      if (req.reload && started === null && startError !== undefined && waitsForFix(startError)) {
-        if (message) fail(message)
-        void waitForFix()
-        return
-      }
-      void exit(code, message)
-    },
-  })
-  /** The pidfile and state file for `topology`; chained, so a later topology is never overwritten by an earlier write. */
-  const writeState = (topology: Topology): void => {
-    const { treeId, bound, sidecar, workers } = topology
-    const path = pidfile.path
-    if (!path) return
-    stateWrites = stateWrites
-      .then(async () => {
-        // Never the state of another svc's pidfile; a pidfile deleted by hand is claimed again.
-        if (!pidfile.ensure()) {
-          logger.warn(`${path} now names another running svc; this one no longer writes it or its state file (stop it with a signal to pid ${process.pid})`)
-          return
-        }
-        await writeStateFile(stateFilePath(path), {
-          version: 2,
-          tree_id: treeId,
-          supervisor_pid: process.pid,
-          ui_upstream: sidecar.url,
-          gateway_host: bound.host,
-          gateway_port: bound.port,
-          workers: workers.map((w) => ({ pid: w.pid, started_at: w.startedAt.toISOString() })),
-          sidecar_pid: sidecar.pid,
-          started_at: startedAt,
-          target,
-          ...(cmdline ? { cmdline } : {}),
-        })
-      })
-      .catch((err: Error) => logger.warn({ err }, `cannot write ${path} or its state file`))
-  }
-  // A pidfile or state file deleted while the tree runs (by hand, `git clean -x`) is written
-  // again within PIDFILE_CHECK_MS, so `svc shutdown` finds the tree without waiting for a restart.
-  const restoreState = setInterval(() => {
-    const path = pidfile.path
-    if (latest === null || path === null) return
-    if (!existsSync(path) || (!existsSync(stateFilePath(path)) && pidfile.owns())) {
-      logger.warn(`${path} or its state file was deleted while svc runs; written again`)
-      writeState(latest)
-    }
-  }, PIDFILE_CHECK_MS)
-  restoreState.unref()
-  const exit = async (code: number, message?: string): Promise<never> => {
-    clearInterval(restoreState)
-    await stopWatching?.()
-    await stateWrites
-    // Only our own pidfile: another svc may have taken the path since.
-    const path = pidfile.path
-    if (path !== null && pidfile.owns()) {
-      removeStateFileSync(stateFilePath(path))
-      pidfile.release()
-    }
-    if (message && code !== 0) fail(message)
-    root.flush()
-    process.exit(code)
-  }
-  /** Like nodemon after a crash: the terminal says what broke; the next save starts the tree again. */
-  const waitForFix = async (): Promise<void> => {
-    proc.serve({ close: () => exit(0), destroy: () => exit(1) })
-    if (proc.stopRequested) return
-    startAgain = () => {
-      startAgain = null
-      void launch()
-    }
-    await watch()
-    // Said once the watcher sees every save (as the --reload line is).
-    process.stderr.write(`svc: waiting for a change in ${appDir} to start again (Ctrl-C to stop)\n`)
-  }
-  /** What the watcher ignores and follows, as JSON: the app's own options may move the pidfile or the secrets file. */
-  let watchedFor = ''
-  /**
-   * The reload watcher: it reloads a running tree, or starts one that is waiting for a fix. One
-   * started while waiting knew only the settings without the app; it is replaced when the app's differ.
-   */
-  const watch = async (): Promise<void> => {
-    if (!req.reload) return
-    const scope = req.reload
-    const settings = started?.settings ?? provisional
-    const paths = { own: ownPaths(settings), loaded: loadedFiles(settings) }
-    if (JSON.stringify(paths) === watchedFor) return
-    await stopWatching?.()
-    watchedFor = JSON.stringify(paths)
-    // Loaded only for --reload: chokidar is not needed otherwise.
-    const { watchForReload } = await import('./reload-watcher.js')
-    stopWatching = await watchForReload(appDir, paths.own, paths.loaded, logger, () => {
-      if (startAgain) {
-        startAgain()
-        return 'starting'
-      }
-      void supervisor.reload(scope)
-      return 'reloading'
+
+  run(): Promise<number> {
+    return new Promise<number>((resolve) => {
+      this.#done = resolve
+      void this.#launch()
     })
   }
-  const launch = async (): Promise<void> => {
-    supervisor = newSupervisor()
-    proc.serve(supervisor)
-    await supervisor.start()
-    if (supervisor.state !== 'running') return
-    // The pidfile and state file exist before the line a script waits for (then runs `svc shutdown`).
-    await stateWrites
-    const { settings, bound, sidecar } = started!
-    if (req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, bound.host, bound.port))
-    process.stderr.write(listeningLine(settings, bound.host, bound.port, sidecar.url))
-    if (req.reload) {
-      await watch()
-      process.stderr.write(
-        req.reload === 'gateway'
-          ? 'svc: --reload (scope gateway): gateway workers are replaced on change with zero downtime; the bundled page server reloads its pages with them.\n'
-          : 'svc: --reload (scope full): the sidecar restarts on a new port and gateway workers are replaced on change.\n',
-      )
+
+  /** Probe the app, claim the pid file, start the tree. */
+  async #launch(): Promise<void> {
+    this.#launching = true
+    const probe = runProbe({ flags: this.#req.flags }, { env: this.#specs.probeEnv(), cookie: null, logger: this.#logger ?? this.#quiet(), execArgv: childExecArgv(process.env) })
+    this.#proc.serve({ close: () => probe.cancel(), destroy: () => probe.cancel() })
+    // One app per pid file, decided while the app still loads: a second start is refused at once.
+    const provisional = await probe.provisional
+    const refused = provisional && this.#refusedClaim(provisional)
+    if (refused) {
+      await probe.cancel()
+      return this.#refuse(refused)
+    }
+    const outcome = await probe.outcome
+    this.#launching = false
+    // A stop asked for while the probe loaded the app ends the start quietly (a clean Ctrl-C).
+    if (this.#proc.stopRequested) return this.#end(EXIT.OK)
+    if (!outcome.ok) return this.#notStarted(outcome)
+    const { profile } = outcome
+    // The app's own options may name another pid file (or none).
+    const moved = this.#refusedClaim(profile.settings)
+    if (moved) return this.#refuse(moved)
+    const logger = this.#attachLogger(profile.settings)
+    // A run killed together with its sidecar guard may have left its ui_command tree behind.
+    const pidfile = this.#state.pidfile
+    if (pidfile !== null) {
+      const ended = await endLeftoverTree(stateFilePath(pidfile))
+      if (ended > 0) logger.warn(`previous run with ${profile.settings.pidfile} was killed${describeLeftovers(ended)}`)
+    }
+    if (this.#proc.stopRequested) return this.#end(EXIT.OK)
+    await this.#startTree(profile, logger)
+  }
+
+  /** The app did not load (or its settings are wrong): say why once; under `svc dev --reload` wait for a save that mends it. */
+  #notStarted(outcome: Extract<ProbeOutcome, { ok: false }>): void {
+    if (outcome.code === 'SVC_ERR_PROCESS_START_CANCELLED') return this.#end(EXIT.OK)
+    const refused = outcome.stage === 'app' && outcome.settings && this.#refusedClaim(outcome.settings)
+    if (refused) return this.#refuse(refused)
+    // The human reads it once, as the `svc: error:` line on stderr; a JSON log keeps a record
+    // for machines, a pretty one would only print it a second time.
+    if (outcome.settings?.log_format === 'json') this.#attachLogger(outcome.settings).error({ code: outcome.code }, outcome.message)
+    fail(outcome.message)
+    if (outcome.stage === 'app' && outcome.settings && this.#devLoop(outcome.settings) && waitsForFix(outcome.code)) {
+      void this.#waitForFix(outcome.settings)
+      return
+    }
+    this.#end(isUsageError(outcome.code) ? EXIT.USAGE : EXIT.FAILURE)
+  }
+
+  /** Hold the pid file these settings name; why not when another svc holds it (or it cannot be written), else null. */
+  #refusedClaim(settings: ResolvedSettings): string | null {
+    try {
+      this.#state.claim(settings.no_pidfile ? null : settings.pidfile)
+      return null
+    } catch (err) {
+      if (!isSvcError(err)) throw err
+      return err.message
     }
   }
-  await launch()
-  return new Promise<number>(() => {})
+
+  #refuse(message: string): void {
+    fail(message)
+    this.#end(EXIT.USAGE)
+  }
+
+  #attachLogger(settings: ResolvedSettings): Logger {
+    if (this.#logger) return this.#logger
+    this.#root = createRootLogger(settings)
+    this.#logger = childLogger(this.#root, 'svc.supervisor')
+    this.#proc.logUncaught(this.#logger, 'the supervisor exits 1; its children notice and stop')
+    this.#state.attach(this.#logger)
+    return this.#logger
+  }
+
+  async #startTree(profile: AppProfile, logger: Logger): Promise<void> {
+    const settings = profile.settings
+    const target = settings.target
+    const supervisor = new Supervisor({
+      profile,
+      logger,
+      bind: (s) => bindPublicPort(s.gateway_host, s.gateway_port),
+      onBound: (bound) => {
+        if (settings.debug) process.stderr.write(debugLine(settings, internalApiBase(settings.gateway_host, bound.port, settings.api_mount_path)))
+      },
+      standbyWorkers: this.#devLoop(settings) !== null,
+      sidecarSpec: (s, bound) => this.#specs.sidecar(s, bound),
+      workerEnv: (s, bound, uiUpstream) => this.#specs.workerEnv(s, bound, uiUpstream),
+      onTopology: (t) => this.#state.publish(treeState(t, target)),
+      onExit: (code, message, startError) => {
+        if (this.#devLoop(settings) && startError !== undefined && waitsForFix(startError)) {
+          if (message) fail(message)
+          void this.#waitForFix(settings)
+          return
+        }
+        if (message && code !== 0) fail(message)
+        this.#end(code)
+      },
+    })
+    this.#proc.serve(supervisor)
+    await supervisor.start()
+    if (supervisor.state !== 'running') return
+    // The pid file and state file exist before the line a script waits for (then runs `svc shutdown`).
+    await this.#state.flushed()
+    const { host, port } = supervisor.bound!
+    if (this.#req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, host, port))
+    process.stderr.write(listeningLine(settings, host, port, supervisor.sidecar!.url))
+    const dev = this.#devLoop(settings)
+    if (dev) {
+      await dev.watch(settings, () => {
+        void supervisor.reload(dev.scope)
+        return 'reloading'
+      })
+      process.stderr.write(dev.servingLine)
+    }
+  }
+
+  /** Like nodemon after a crash: the terminal said what broke; the next save starts the tree again. */
+  async #waitForFix(settings: ResolvedSettings): Promise<void> {
+    const dev = this.#devLoop(settings)!
+    this.#proc.serve({ close: async () => this.#end(EXIT.OK), destroy: async () => this.#end(EXIT.FAILURE) })
+    if (this.#proc.stopRequested) return
+    await dev.watch(settings, () => {
+      if (!this.#launching) void this.#launch()
+      return 'starting'
+    })
+    // Said once the watcher sees every save (as the --reload line is).
+    process.stderr.write(dev.waitingLine)
+  }
+
+  /** End the process with `code` (the pid file and state file go in runProcess's last step). */
+  #end(code: number): void {
+    this.#done(code)
+    void (async () => {
+      await this.#dev?.close()
+      this.#root?.flush()
+      await this.#proc.exit(code)
+    })()
+  }
+
+  /** Before the settings are known: IPC trouble only, JSON on stderr. */
+  #quiet(): Logger {
+    return createRootLogger({ log_level: 'warn', log_format: 'json' }, process.stderr)
+  }
 }
 
-/** How often a running supervisor checks that its pidfile and state file still exist. */
-const PIDFILE_CHECK_MS = 2_000
-
-/** Start failures a save can mend (the app's code, options or pages); not a busy port or another app's pidfile. */
-function waitsForFix(code: string): boolean {
-  return !/^SVC_ERR_(PIDFILE_|PROCESS_(PORT_IN_USE|HOST_UNRESOLVABLE|START_CANCELLED)$)/.test(code)
+function treeState(t: Topology, target: string): TreeState {
+  return { treeId: t.treeId, target, uiUpstream: t.sidecar.url, sidecarPid: t.sidecar.pid, host: t.bound.host, port: t.bound.port, workers: t.workers.map((w) => ({ pid: w.pid, startedAt: w.startedAt })) }
 }
-

@@ -2,9 +2,8 @@ import type { Logger } from 'pino'
 import { setTimeout as delay } from 'node:timers/promises'
 import { SvcError, isSvcError, svcErrorFromData } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
-import { optionsLayer, resolveSettings } from '../src/settings/resolve.js'
 import type { BoundPort } from './bind.js'
-import type { GatewayToSupervisor } from '../ipc/messages.js'
+import type { AppProfile, GatewayToSupervisor } from '../ipc/messages.js'
 import { describeExit, forkSidecar, Sidecar, type SidecarExit, type SidecarLauncher, type SidecarSpec } from './sidecar.js'
 import { forkWorker, WorkerHandle, type ListenTarget, type WorkerProcess } from './worker.js'
 import { ConnectionDispatcher } from './connection-dispatch.js'
@@ -57,20 +56,17 @@ export const forkChildren: Children = {
 }
 
 export interface SupervisorOptions {
-  /**
-   * Settings known without the app (defaults, svc.config.json, env, flags). The supervisor never
-   * imports the app: the first worker reports the final settings (with `new Svc({...})` options).
-   */
-  settings: ResolvedSettings
+  /** The app as the probe read it: its final settings (the supervisor never imports the app), pages and components. */
+  profile: AppProfile
   logger: Logger
   /** Bind the public port for these settings. */
   bind: (s: ResolvedSettings) => Promise<BoundPort>
+  /** The port is bound (nothing else started yet). */
+  onBound?: (bound: BoundPort) => void
   /** Spec of a sidecar on a fresh port (each full reload gets a new one). */
   sidecarSpec: (s: ResolvedSettings, bound: BoundPort) => Promise<SidecarSpec>
   /** Env for gateway workers, given the sidecar URL. */
   workerEnv: (s: ResolvedSettings, bound: BoundPort, uiUpstream: string) => NodeJS.ProcessEnv
-  /** The final settings are known (before anything accepts connections). */
-  onSettings: (s: ResolvedSettings, bound: BoundPort) => void
   /** Called whenever what runs where changes (state file). */
   onTopology: (t: Topology) => void
   /**
@@ -87,11 +83,6 @@ export interface SupervisorOptions {
    * it only imports the app when a reload starts it, so new code is served sooner.
    */
   standbyWorkers?: boolean
-  /**
-   * svc dev --reload: a `gateway` reload also asks the bundled page server to load the app again
-   * and is announced (and done) only when pages and workers both serve the new code.
-   */
-  reloadPages?: boolean
 }
 
 export interface Topology {
@@ -103,14 +94,25 @@ export interface Topology {
   workers: readonly WorkerHandle[]
 }
 
-/** Settings whose change means the sidecar must be started differently. */
+/**
+ * Settings a gateway reload cannot change: the bound address, the pid file, and how the sidecar
+ * is started (a `full` reload starts a new one, so it may change those).
+ */
+const BIND_KEYS = ['gateway_host', 'gateway_port', 'pidfile', 'no_pidfile'] as const
 const SIDECAR_LAUNCH_KEYS = ['ui_command', 'ui_health_path', 'root_path'] as const
+
+/** How one reload ended: the new code serves, or why not (the running code serves on). */
+export type ReloadResult =
+  | { ok: true; scope: ReloadScope; workers: number[]; pagesMoved: number | null; ms: number }
+  | { ok: false; scope: ReloadScope; code: string; message: string; ms: number }
 
 export class Supervisor extends Lifecycle {
   readonly #o: SupervisorOptions
   readonly #children: Children
   readonly #restart: RestartPolicy
   #settings: ResolvedSettings
+  /** The app as last read: the probe's at start, a reload's after it. */
+  #profile: AppProfile
   #bound: BoundPort | null = null
   /** With several workers: the supervisor accepts and deals connections round-robin. */
   #dispatcher: ConnectionDispatcher | null = null
@@ -127,10 +129,12 @@ export class Supervisor extends Lifecycle {
   /** Standby workers by slot (`standbyWorkers`); not serving, not in the topology. */
   #spares: (WorkerHandle | undefined)[] = []
   readonly #crashes: number[] = []
-  #reloading: Promise<void> | null = null
+  #reloading: Promise<ReloadResult> | null = null
   #reloadPending: ReloadScope | null = null
+  /** The newest probe read among the requests made while a reload ran. */
+  #pendingProfile: AppProfile | null = null
   /** The reload that runs after the current one, for the requests made meanwhile. */
-  #reloadQueued: Promise<void> | null = null
+  #reloadQueued: Promise<ReloadResult> | null = null
   readonly #metrics: MetricsCollector
   /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`src/process/kill-tree.ts`). */
   readonly treeId = newTreeId()
@@ -141,7 +145,8 @@ export class Supervisor extends Lifecycle {
     this.#o = opts
     this.#children = opts.children ?? forkChildren
     this.#restart = opts.restart ?? RESTART_POLICY
-    this.#settings = opts.settings
+    this.#settings = opts.profile.settings
+    this.#profile = opts.profile
     this.#metrics = new MetricsCollector(opts.logger, () => this.#workers.filter((w) => w.phase === 'ready'))
   }
 
@@ -157,61 +162,40 @@ export class Supervisor extends Lifecycle {
     return this.#sidecar
   }
 
+  /** The public port, once bound. */
+  get bound(): BoundPort | null {
+    return this.#bound
+  }
+
+  /** The settings the tree serves with (a reload that loads other settings replaces them). */
+  get settings(): ResolvedSettings {
+    return this.#settings
+  }
+
   /**
-   * The sidecar and the first worker start in parallel; the first worker's `loaded` brings the
-   * final settings (a sidecar started with different launch settings is replaced), then the other
-   * workers start, and all accept once the sidecar is healthy.
+   * Bind the public port, start the sidecar and the workers (in parallel), then let the workers
+   * accept once the sidecar is healthy. The settings are final: the probe read them before.
    */
   async start(): Promise<void> {
     this.#state = 'starting'
     try {
-      let settings = this.#settings
-      let bound = await this.#o.bind(settings)
+      const settings = this.#settings
+      const bound = await this.#o.bind(settings)
       this.#bound = bound
       this.#stillStarting()
-      let sidecar = await this.#startSidecar()
-      const first = this.#spawnWorker(sidecar.url, 0)
-      this.#workers = [first]
-      const final = resolveSettings([optionsLayer(await waitPhase(first, 'loaded'))])
-      this.#stillStarting()
-      // A worker given the bound port (it was fixed before the app) reports it, not the 0 asked for.
-      const portMoved = final.gateway_port !== settings.gateway_port && final.gateway_port !== bound.port
-      const rebind = final.gateway_host !== settings.gateway_host || portMoved
-      const relaunch = rebind || SIDECAR_LAUNCH_KEYS.some((k) => JSON.stringify(final[k]) !== JSON.stringify(settings[k]))
-      settings = final
-      this.#settings = final
-      if (rebind) {
-        closeHandle(bound.handle)
-        bound = await this.#o.bind(final)
-        this.#bound = bound
-        this.#stillStarting()
-      }
-      this.#o.onSettings(final, bound)
-      if (relaunch) {
-        const old = sidecar
-        sidecar = await this.#startSidecar()
-        await old.close()
-        this.#stillStarting()
-        first.send({ svc: 1, type: 'upstream', url: sidecar.url })
-      }
-      // The first worker saw the provisional address in its env (SVC_GATEWAY_PORT,
-      // SVC_INTERNAL_API_BASE): after a rebind it is replaced by one that sees the final one.
-      if (rebind) {
-        await first.destroy()
-        this.#stillStarting()
-        this.#workers = [this.#spawnWorker(sidecar.url, 0)]
-      }
-      for (let slot = 1; slot < final.workers; slot++) this.#workers.push(this.#spawnWorker(sidecar.url, slot))
-      await sidecar.waitHealthy(final.ui_startup_timeout_s * 1000)
+      this.#o.onBound?.(bound)
+      const sidecar = await this.#startSidecar()
+      this.#workers = Array.from({ length: settings.workers }, (_, slot) => this.#spawnWorker(sidecar.url, slot))
+      await sidecar.waitHealthy(settings.ui_startup_timeout_s * 1000)
       this.#stillStarting()
       // One worker listens on the port itself: no supervisor hop to pay for.
-      if (final.workers > 1) {
+      if (settings.workers > 1) {
         this.#dispatcher = new ConnectionDispatcher(bound.handle, this.#o.logger)
         await this.#dispatcher.listen()
         this.#stillStarting()
       }
       for (const w of this.#workers) w.listen(this.#listenTarget())
-      await Promise.all(this.#workers.map((w) => waitPhase(w, 'ready')))
+      await Promise.all(this.#workers.map((w) => waitReady(w)))
     } catch (err) {
       // Stopped while starting (Ctrl-C, svc shutdown): what failed did so because it was told
       // to stop, and the stop in progress ends the tree with its own exit code.
@@ -256,11 +240,11 @@ export class Supervisor extends Lifecycle {
     }
   }
 
-  /** The standby worker of `slot`, started; undefined when there is none alive. */
-  #startSpare(slot: number): WorkerHandle | undefined {
+  /** The standby worker of `slot`, started with `settings`; undefined when there is none alive. */
+  #startSpare(slot: number, settings: ResolvedSettings): WorkerHandle | undefined {
     const spare = this.#spares[slot]
     this.#spares[slot] = undefined
-    return spare?.start() ? spare : undefined
+    return spare?.start(settings) ? spare : undefined
   }
 
   #dropSpares(): Promise<void> {
@@ -269,13 +253,13 @@ export class Supervisor extends Lifecycle {
     return Promise.all(spares.map((w) => w.destroy())).then(() => undefined)
   }
 
-  async #startSidecar(): Promise<Sidecar> {
-    const spec = await this.#o.sidecarSpec(this.#settings, this.#bound!)
+  async #startSidecar(settings = this.#settings): Promise<Sidecar> {
+    const spec = await this.#o.sidecarSpec(settings, this.#bound!)
     // A stop began while the port was picked: it has stopped the sidecars it knew of.
     if (this.#state === 'stopping' || this.#state === 'stopped') throw new SvcError('SVC_ERR_PROCESS_START_CANCELLED', 'svc is stopping')
     const sidecar = new Sidecar(spec, this.#cookie('sidecar'), this.#children.sidecar)
     sidecar.once('exit', (e) => this.#onSidecarExit(sidecar, e))
-    sidecar.start(this.#o.logger)
+    sidecar.start(this.#o.logger, this.#profile)
     this.#sidecar = sidecar
     return sidecar
   }
@@ -289,12 +273,16 @@ export class Supervisor extends Lifecycle {
     void this.#stopAll(FAILURE_DRAIN_MS).then(() => this.#finish(1, message))
   }
 
-  /** `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. */
-  #spawnWorker(uiUpstream: string, slot: number, standby = false): WorkerHandle {
-    const env = { ...this.#o.workerEnv(this.#settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
-    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), { loadTimeoutMs: this.#settings.gateway_start_timeout_s * 1000, shutdownGraceMs: this.#settings.shutdown_grace_s * 1000 }, standby)
+  /**
+   * `slot` (0..workers-1) is the stable worker id: a replacement keeps its predecessor's. A
+   * standby worker waits for `start`; the others are told to load the app at once.
+   */
+  #spawnWorker(uiUpstream: string, slot: number, standby = false, settings = this.#settings): WorkerHandle {
+    const env = { ...this.#o.workerEnv(settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
+    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), { loadTimeoutMs: settings.gateway_start_timeout_s * 1000, shutdownGraceMs: settings.shutdown_grace_s * 1000 })
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
+    if (!standby) w.start(settings)
     return w
   }
 
@@ -349,7 +337,7 @@ export class Supervisor extends Lifecycle {
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
       replacement.listen(this.#listenTarget())
-      void waitPhase(replacement, 'ready').then(
+      void waitReady(replacement).then(
         () => this.#topology(),
         (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
       )
@@ -358,51 +346,69 @@ export class Supervisor extends Lifecycle {
 
   /**
    * Reload: `gateway` replaces the workers with zero downtime (new ones ready before the old
-   * drain); `full` also restarts the sidecar on a new port and tells the gateways. Calls during a
-   * reload coalesce into one more reload afterwards.
+   * drain) and has the bundled page server load the new pages on fresh threads; `full` also
+   * restarts the sidecar on a new port and tells the gateways. `profile`: the app as a probe just
+   * read it (`svc reload`): its settings start the new workers (and how many); without it (a dev
+   * save) they start with the running settings and report the app's when they load. Calls during
+   * a reload coalesce into one more reload afterwards, whose result each of them gets.
    */
-  reload(scope: ReloadScope): Promise<void> {
-    if (this.#state !== 'running') return Promise.resolve()
-    if (!this.#reloading) return this.#runReload(scope)
+  reload(scope: ReloadScope, profile?: AppProfile): Promise<ReloadResult> {
+    if (this.#state !== 'running') return Promise.resolve({ ok: false, scope, code: 'SVC_ERR_PROCESS_START_CANCELLED', message: `svc is ${this.#state}, not running`, ms: 0 })
+    if (!this.#reloading) return this.#runReload(scope, profile)
     // Every request made while one runs is covered by the one reload queued after it (full if any asked for full).
     this.#reloadPending = this.#reloadPending === 'full' ? 'full' : scope
+    if (profile) this.#pendingProfile = profile
     this.#reloadQueued ??= this.#reloading.then(() => {
       const next = this.#reloadPending ?? scope
+      const nextProfile = this.#pendingProfile ?? undefined
       this.#reloadPending = null
+      this.#pendingProfile = null
       this.#reloadQueued = null
-      return this.#state === 'running' ? this.#runReload(next) : undefined
+      return this.#state === 'running' ? this.#runReload(next, nextProfile) : { ok: false, scope: next, code: 'SVC_ERR_PROCESS_START_CANCELLED', message: 'svc stopped before the reload ran', ms: 0 }
     })
     return this.#reloadQueued
   }
 
-  #runReload(scope: ReloadScope): Promise<void> {
-    const run = this.#reload(scope).finally(() => {
-      if (this.#reloading === run) this.#reloading = null
-    })
+  #runReload(scope: ReloadScope, profile: AppProfile | undefined): Promise<ReloadResult> {
+    const started = Date.now()
+    const run = this.#reload(scope, profile)
+      .catch((err: Error): ReloadResult => ({ ok: false, scope, code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START', message: err.message, ms: 0 }))
+      .then((r) => ({ ...r, ms: Date.now() - started }))
+      .finally(() => {
+        if (this.#reloading === run) this.#reloading = null
+      })
     this.#reloading = run
     return run
   }
 
-  async #reload(scope: ReloadScope): Promise<void> {
+  async #reload(scope: ReloadScope, profile: AppProfile | undefined): Promise<ReloadResult> {
     const { logger } = this.#o
-    const settings = this.#settings
+    const running = this.#settings
+    const settings = profile?.settings ?? running
+    const refused = profile ? this.#unreloadable(scope, settings) : null
+    if (refused) {
+      logger.error({ code: 'SVC_ERR_PROCESS_RELOAD_REFUSED' }, `reload refused, the running workers keep serving: ${refused}`)
+      return { ok: false, scope, code: 'SVC_ERR_PROCESS_RELOAD_REFUSED', message: refused, ms: 0 }
+    }
     if (scope === 'full') {
       // Standby workers were forked with the old sidecar's URL.
       await this.#dropSpares()
       const old = this.#sidecar!
       let fresh: Sidecar
+      if (profile) this.#profile = profile
       try {
-        fresh = await this.#startSidecar()
+        fresh = await this.#startSidecar(settings)
         this.#freshSidecar = fresh
         await fresh.waitHealthy(settings.ui_startup_timeout_s * 1000)
       } catch (err) {
         const message = `ui sidecar reload failed: ${(err as Error).message}`
-        logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START' }, message)
+        const code = isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_SIDECAR_START'
+        logger.error({ code }, message)
         // The workers still proxy to the old sidecar: it stops after them.
         void this.#stopAll(FAILURE_DRAIN_MS)
           .then(() => old.close())
           .then(() => this.#finish(1, message))
-        return
+        return { ok: false, scope, code, message, ms: 0 }
       } finally {
         this.#freshSidecar = null
       }
@@ -412,40 +418,67 @@ export class Supervisor extends Lifecycle {
       // the old sidecar: they switch too, or its stop cuts theirs.
       const serving = [...this.#workers, ...this.#retiring.map((e) => e.worker)]
       const switched = Promise.all(serving.map((w) => w.switchUpstream(fresh.url)))
-      await Promise.race([switched, delay(settings.shutdown_grace_s * 1000, undefined, { ref: false })])
+      await Promise.race([switched, delay(running.shutdown_grace_s * 1000, undefined, { ref: false })])
       await old.close()
     }
     const sidecar = this.#sidecar!
-    // The supervisor is the one watcher: the page server reloads when told, next to the workers.
-    const pages = scope === 'gateway' && this.#o.reloadPages ? sidecar.reloadPages(settings.ui_startup_timeout_s * 1000) : null
-    const next = Array.from({ length: settings.workers }, (_, slot) => this.#startSpare(slot) ?? this.#spawnWorker(sidecar.url, slot))
+    // The page server reloads when told, next to the workers; announced once both serve the new code.
+    const pages = scope === 'gateway' ? sidecar.reloadPages(settings.ui_startup_timeout_s * 1000) : null
+    const next = Array.from({ length: settings.workers }, (_, slot) => this.#startSpare(slot, settings) ?? this.#spawnWorker(sidecar.url, slot, false, settings))
+    if (settings.workers > 1 && !this.#dispatcher) {
+      // More workers than the start had: from now on the supervisor deals the connections.
+      this.#dispatcher = new ConnectionDispatcher(this.#bound!.handle, logger)
+      await this.#dispatcher.listen()
+    }
     for (const w of next) w.listen(this.#listenTarget())
-    const failed = async (code: string, message: string): Promise<void> => {
+    const failed = async (code: string, message: string): Promise<ReloadResult> => {
       await Promise.all(next.map((w) => w.destroy()))
       logger.error({ code }, `reload failed, the running workers keep serving: ${message}`)
       this.#refillSpares()
+      return { ok: false, scope, code, message, ms: 0 }
     }
     try {
-      await Promise.all(next.map((w) => waitPhase(w, 'ready')))
+      await Promise.all(next.map((w) => waitReady(w)))
     } catch (err) {
       // The pages failed on the same code (or not): either way one line, the workers' verdict.
       await pages
       return failed(isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START', (err as Error).message)
+    }
+    const loaded = next[0]?.settings ?? settings
+    // A save (no probe) is read by the new workers: what they cannot change here fails the reload.
+    const drift = profile ? null : this.#unreloadable(scope, loaded)
+    if (drift) {
+      await pages
+      return failed('SVC_ERR_PROCESS_RELOAD_REFUSED', drift)
     }
     const paged = await pages
     // Pages that did not switch keep the old code: so does the API, or the two would serve different saves.
     if (paged && !paged.ok) return failed('SVC_ERR_TARGET_IMPORT_FAILED', paged.summary)
     if (this.#state !== 'running') {
       await Promise.all(next.map((w) => w.destroy()))
-      return
+      return { ok: false, scope, code: 'SVC_ERR_PROCESS_START_CANCELLED', message: 'svc stopped during the reload', ms: 0 }
     }
     const old = this.#workers
     this.#workers = next
+    this.#settings = loaded
+    if (profile) this.#profile = profile
     this.#topology()
     this.#retire(old)
-    if (paged) logger.info({ scope, workers: next.map((w) => w.pid), pages_moved: paged.moved, pages_ms: paged.ms }, `reloaded (${scope}): ${next.length} new gateway worker(s) and fresh pages ready`)
-    else logger.info({ scope, workers: next.map((w) => w.pid) }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
+    const workers = next.map((w) => w.pid)
+    if (paged) logger.info({ scope, workers, pages_moved: paged.moved, pages_ms: paged.ms }, `reloaded (${scope}): ${next.length} new gateway worker(s) and fresh pages ready`)
+    else logger.info({ scope, workers }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
     this.#refillSpares()
+    return { ok: true, scope, workers, pagesMoved: paged ? paged.moved : null, ms: 0 }
+  }
+
+  /** Why `next` cannot be served by a reload of `scope`, or null. */
+  #unreloadable(scope: ReloadScope, next: ResolvedSettings): string | null {
+    const keys: readonly (keyof ResolvedSettings)[] = scope === 'gateway' ? [...BIND_KEYS, ...SIDECAR_LAUNCH_KEYS] : BIND_KEYS
+    const changed = keys.filter((k) => JSON.stringify(next[k]) !== JSON.stringify(this.#settings[k]))
+    if (changed.length === 0) return null
+    const what = changed.map((k) => `${k} ${JSON.stringify(this.#settings[k])} → ${JSON.stringify(next[k])}`).join(', ')
+    const launch = changed.every((k) => (SIDECAR_LAUNCH_KEYS as readonly string[]).includes(k))
+    return launch ? `a gateway reload cannot change ${what}; run svc reload --scope full to restart the sidecar with it` : `a reload cannot change ${what}; restart svc to apply it`
   }
 
   /**
@@ -531,17 +564,15 @@ export class Supervisor extends Lifecycle {
 }
 
 /**
- * Resolve when the worker reaches `phase` (`loaded` resolves with the app's settings); reject
- * with its fatal error (rebuilt as the SvcError it was) or its unexpected exit.
+ * Resolve when the worker is `ready`; reject with its fatal error (rebuilt as the SvcError it
+ * was) or its unexpected exit.
  */
-function waitPhase(w: WorkerHandle, phase: 'loaded'): Promise<Record<string, unknown>>
-function waitPhase(w: WorkerHandle, phase: 'ready'): Promise<void>
-function waitPhase(w: WorkerHandle, phase: 'loaded' | 'ready'): Promise<Record<string, unknown> | void> {
-  if (phase === 'ready' && w.phase === 'ready') return Promise.resolve()
+function waitReady(w: WorkerHandle): Promise<void> {
+  if (w.phase === 'ready') return Promise.resolve()
   return new Promise((resolve, reject) => {
-    const onPhase = (settings?: Record<string, unknown>): void => {
+    const onPhase = (): void => {
       cleanup()
-      resolve(settings)
+      resolve()
     }
     const onFatal = (f: { code: string; message: string }): void => {
       cleanup()
@@ -554,16 +585,12 @@ function waitPhase(w: WorkerHandle, phase: 'loaded' | 'ready'): Promise<Record<s
       reject(new SvcError('SVC_ERR_PROCESS_WORKER_START', `gateway worker ${w.pid} exited during start-up (${e.signal ?? `exit code ${e.code}`})`))
     }
     const cleanup = (): void => {
-      w.off(phase, onPhase)
+      w.off('ready', onPhase)
       w.off('fatal', onFatal)
       w.off('exit', onExit)
     }
-    w.on(phase, onPhase)
+    w.on('ready', onPhase)
     w.on('fatal', onFatal)
     w.on('exit', onExit)
   })
-}
-
-function closeHandle(handle: object): void {
-  ;(handle as { close?: () => void }).close?.()
 }

@@ -11,22 +11,23 @@ import { ConnectionDispatcher, type ConnectionTaker } from './connection-dispatc
 import { ComposedLifecycle } from '../src/internal/lifecycle.js'
 import { WORKER_KILL_MARGIN_MS, WS_RETIRE_SPREAD_MS } from '../src/internal/deadlines.js'
 import { childExecArgv } from './child-exec-argv.js'
+import type { ResolvedSettings } from '../src/settings/schema.js'
 
 /**
  * One gateway worker as the supervisor sees it, over a WorkerProcess (`forkWorker`: own process
- * group, own tree cookie, IPC channel): `loaded` → sent the listening handle (or, with several
+ * group, own tree cookie, IPC channel): `start` (with the settings) → `loaded` → sent the listening handle (or, with several
  * workers, told to take connections from the supervisor's dispatcher) → `ready`; stopped with an
  * IPC `drain`, its tree SIGKILLed if it is still there after the grace plus a margin. Whatever the app started and left
  * behind is killed before `exit` is emitted.
  */
 export const GATEWAY_MAIN = fileURLToPath(new URL('../gateway/main.js', import.meta.url))
 
-/** `standby`: a spare (svc dev --reload) that loaded svc's runtime and waits for `start()` before the app. */
+/** `standby`: forked, waiting for `start()` (a spare under svc dev --reload loaded svc's runtime meanwhile). */
 export type WorkerPhase = 'standby' | 'starting' | 'loaded' | 'ready' | 'draining' | 'exited'
 
 export interface WorkerEvents {
-  /** The app loaded in this worker; its resolved settings (authoritative for the supervisor). */
-  loaded: [Record<string, unknown>]
+  /** The app loaded in this worker, with the settings it resolved. */
+  loaded: [ResolvedSettings]
   ready: []
   fatal: [{ code: string; message: string }]
   exit: [{ code: number | null; signal: NodeJS.Signals | null; phase: WorkerPhase }]
@@ -83,7 +84,9 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
   readonly startedAt = new Date()
   readonly #proc: WorkerProcess
   readonly #channel: Channel<GatewayToSupervisor, SupervisorToGateway>
-  #phase: WorkerPhase = 'starting'
+  #phase: WorkerPhase = 'standby'
+  /** The settings the app resolved when it loaded here; null before. */
+  #settings: ResolvedSettings | null = null
   readonly #lifecycle = new ComposedLifecycle({ drain: () => this.#close(), abort: () => this.#kill() })
   /** Set by the first `drainWithin`; a plain `close()` is a shutdown within `shutdownGraceMs`. */
   #plan: { graceMs: number; reason: 'reload' | 'shutdown'; wsGraceMs: number } | null = null
@@ -103,23 +106,22 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
   readonly #shutdownGraceMs: number
 
   /**
-   * `loadTimeoutMs`: a worker still not `loaded` then is killed with a `fatal` timeout.
-   * `shutdownGraceMs`: the drain grace of a plain `close()`. `standby`: the process was forked
-   * with `SVC_WORKER_STANDBY=1` and loads the app only on `start()`.
+   * `loadTimeoutMs`: a worker still not `loaded` that long after `start()` is killed with a
+   * `fatal` timeout. `shutdownGraceMs`: the drain grace of a plain `close()`. The worker loads the
+   * app only once `start()` says so.
    */
-  constructor(proc: WorkerProcess, timing: { loadTimeoutMs: number; shutdownGraceMs: number }, standby = false) {
+  constructor(proc: WorkerProcess, timing: { loadTimeoutMs: number; shutdownGraceMs: number }) {
     super()
     this.#proc = proc
     this.#channel = proc.channel
     this.#loadTimeoutMs = timing.loadTimeoutMs
     this.#shutdownGraceMs = timing.shutdownGraceMs
     this.#exited = new Promise((resolve) => this.once('exit', () => resolve()))
-    if (standby) this.#phase = 'standby'
-    else this.#armLoadTimer()
     this.#channel.onMessage((msg) => {
       switch (msg.type) {
         case 'loaded':
           this.#phase = 'loaded'
+          this.#settings = msg.settings
           this.emit('loaded', msg.settings)
           this.#sendListen()
           return
@@ -153,9 +155,9 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
     return this.#proc.pid
   }
 
-  /** A standby worker: load the app now (the load deadline starts here). False if it is not one or is gone. */
-  start(): boolean {
-    if (this.#phase !== 'standby' || !this.#channel.send({ svc: 1, type: 'start' })) return false
+  /** Load the app now, with `settings` (the load deadline starts here). False if it was started already or is gone. */
+  start(settings: ResolvedSettings): boolean {
+    if (this.#phase !== 'standby' || !this.#channel.send({ svc: 1, type: 'start', settings })) return false
     this.#phase = 'starting'
     this.#armLoadTimer()
     return true
@@ -177,6 +179,11 @@ export class WorkerHandle extends EventEmitter<WorkerEvents> implements Connecti
 
   get phase(): WorkerPhase {
     return this.#phase
+  }
+
+  /** The settings the app resolved when it loaded here; null until then. */
+  get settings(): ResolvedSettings | null {
+    return this.#settings
   }
 
   /** Start accepting as soon as the app is loaded (at start: once the sidecar is healthy). */

@@ -202,6 +202,23 @@ function finalize(s: ResolvedSettings): ResolvedSettings {
   return Object.freeze(next)
 }
 
+/**
+ * Settings resolved elsewhere and handed over (the probe child to the supervisor, the supervisor
+ * to its children over IPC): checked field by field against the same schema, never layered again.
+ * Throws `SVC_ERR_IPC_BAD_MESSAGE` naming the fields that do not hold (a bug or a version skew).
+ */
+export function settingsFromData(data: Readonly<Record<string, unknown>>): ResolvedSettings {
+  const out = Object.create(null) as Record<string, unknown>
+  const problems: string[] = []
+  for (const key of SETTING_KEYS) {
+    const parsed = FIELDS[key].schema.safeParse(data[key])
+    if (parsed.success) out[key] = parsed.data
+    else problems.push(`${key}: ${parsed.error.issues.map((i) => i.message).join('; ')}`)
+  }
+  if (problems.length > 0) throw new SvcError('SVC_ERR_IPC_BAD_MESSAGE', `handed-over settings do not hold: ${problems.join(', ')}`)
+  return Object.freeze(out) as unknown as ResolvedSettings
+}
+
 /** The standard stack for a process: defaults < app options < svc.config.json < env. */
 export function resolveProcessSettings(
   options: SettingsInput = {},

@@ -4,6 +4,7 @@ import type { Channel } from '../../ipc/channel.js'
 import { memoryChannelPair } from '../../ipc/memory-channel.js'
 import { GatewayToSupervisor, SidecarToSupervisor, SupervisorToGateway, SupervisorToSidecar } from '../../ipc/messages.js'
 import { parseChildEnv } from '../../src/process/child-env.js'
+import { optionsLayer, resolveSettings } from '../../src/settings/resolve.js'
 import type { Children } from '../../supervisor/supervisor.js'
 import type { SidecarProcess, SidecarSpec } from '../../supervisor/sidecar.js'
 import type { WorkerProcess } from '../../supervisor/worker.js'
@@ -16,7 +17,7 @@ import type { WorkerProcess } from '../../supervisor/worker.js'
  */
 const FAKE_PID_BASE = 10_000_000
 
-/** How a fake worker behaves: by default it loads, listens, switches upstream and drains at once. */
+/** How a fake worker behaves: by default it loads (once started), listens, switches upstream and drains at once. */
 export interface WorkerScript {
   /** `hold`: the app "imports" until `finishLoading()`; `never`: it never does. */
   load?: 'now' | 'hold' | 'never'
@@ -40,7 +41,7 @@ export class FakeWorker {
   readonly #script: WorkerScript
   readonly #log: string[]
   readonly #appOptions: Record<string, unknown>
-  /** Forked as a standby worker (`SVC_WORKER_STANDBY=1`): it "loads" only on `start`. */
+  /** Forked as a standby worker (`SVC_WORKER_STANDBY=1`); every worker "loads" only on `start`. */
   readonly standby: boolean
 
   constructor(pid: number, env: NodeJS.ProcessEnv, logger: Logger, script: WorkerScript, log: string[], appOptions: Record<string, unknown>) {
@@ -62,16 +63,15 @@ export class FakeWorker {
       onClose: (l) => void this.#closeListeners.push(l),
       kill: async () => this.die(null, 'SIGKILL'),
     }
-    if (!this.standby && (script.load ?? 'now') === 'now') this.finishLoading(appOptions)
   }
 
   get name(): string {
     return `worker${this.slot}#${this.pid - FAKE_PID_BASE}`
   }
 
-  /** The app "imported"; `settings`: its `new Svc({...})` options (none by default). */
-  finishLoading(settings: Record<string, unknown> = {}): void {
-    this.#channel.send({ svc: 1, type: 'loaded', pid: this.pid, settings })
+  /** The app "imported"; `options`: its `new Svc({...})` options (none by default). */
+  finishLoading(options: Record<string, unknown> = {}): void {
+    this.#channel.send({ svc: 1, type: 'loaded', pid: this.pid, settings: resolveSettings([optionsLayer(options)]) })
   }
 
   /** The process ends (a crash when the supervisor did not ask). Exit listeners run on a later turn, as node's do. */
@@ -131,6 +131,7 @@ export class FakeSidecar {
     const [supervisorSide, sidecarSide] = memoryChannelPair({ a: SidecarToSupervisor, b: SupervisorToSidecar }, logger, { a: 'supervisor', b: `fake sidecar ${pid}` })
     this.#channel = sidecarSide
     sidecarSide.onMessage((m) => {
+      if (m.type !== 'reload') return
       this.#log.push(`${this.name}:reload`)
       const r = this.pagesReload
       sidecarSide.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: 1 })

@@ -17,13 +17,13 @@ const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]
   ['src/internal', ['src/errors.ts']],
   // Process machinery every process main and state/ may use: kill-tree, process checks, child env, runProcess.
   ['src/process', ['src/errors.ts', 'src/internal']],
+  ['src/settings', ['src/errors.ts', 'src/internal']],
   ['state', ['src/errors.ts', 'src/internal', 'src/process']],
-  ['ipc', ['src/errors.ts', 'src/internal']],
+  ['ipc', ['src/errors.ts', 'src/internal', 'src/settings']],
   ['src/tracing', ['src/errors.ts']],
   ['src/api', ['src/errors.ts', 'src/internal']],
   ['src/logging', ['src/api']],
   ['src/secrets', ['src/errors.ts', 'src/logging']],
-  ['src/settings', ['src/errors.ts', 'src/internal']],
   ['src/health.ts', ['src/internal']],
   ['src/client', ['src/api', 'src/errors.ts', 'src/internal', 'src/logging']],
   // The browser side of custom components (`svc/component`): no imports at all.
@@ -36,17 +36,19 @@ const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]
   ['src/api-instance.ts', ['src/api', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings']],
   ['src/app.ts', ['src/api', 'src/api-instance.ts', 'src/auth', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings', 'src/shared-state', 'src/ui']],
   ['src/target', ['src/app.ts', 'src/errors.ts', 'src/internal']],
+  // The probe child: loads the app once per start and reports its settings and pages to whoever forked it.
+  ['probe', ['ipc', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui']],
   // The processes (page server, gateway worker, supervisor, CLI); the in-process test client builds a gateway.
-  ['src/ui/server', ['ipc', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui', 'state']],
+  ['src/ui/server', ['ipc', 'probe', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui', 'state']],
   ['gateway', ['ipc', 'src/app.ts', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/tracing', 'src/ui/server']],
   ['src/testing', ['gateway', 'src/api', 'src/app.ts', 'src/client', 'src/settings', 'src/target', 'src/ui']],
   ['src/index.ts', ['src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/testing', 'src/ui']],
-  ['supervisor', ['ipc', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'state']],
+  ['supervisor', ['ipc', 'probe', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'state']],
   ['src/cli', ['src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
 ]
 
 /** Top-level folders and files outside src/ that are no part of the runtime's picture. */
-const SOURCE_ROOTS = ['src', 'gateway', 'supervisor', 'state', 'ipc']
+const SOURCE_ROOTS = ['src', 'gateway', 'supervisor', 'state', 'ipc', 'probe']
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

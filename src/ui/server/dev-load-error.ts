@@ -55,3 +55,9 @@ function codeFrame(path: string, line: number): DevLoadError['frame'] {
   }
   return frame
 }
+
+/** A load failure that came without its place (a thread or child that could not say): its message. */
+export function unexplainedLoadError(err: Error): DevLoadError {
+  const fix = 'fix the app and save again'
+  return { summary: `${err.message}; ${fix}`, cause: err.message, fix, file: null, line: null, column: null, frame: [] }
+}

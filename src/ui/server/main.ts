@@ -6,11 +6,12 @@ await runProcess(
   // Processes the pages started go with the page server, also those in a session of their own.
   { title: 'svc sidecar', beforeExit: async () => (await import('../../process/kill-tree.js')).endOwnTree() },
   async (proc) => {
-    const [{ answerReloads, describeStartupError, readSidecarEnv, startSidecar, startupFatal }, { processChannel }, { SidecarToSupervisor, SupervisorToSidecar }, { createRootLogger }] = await Promise.all([
+    const [{ answerReloads, describeStartupError, readSidecarEnv, startSidecar, startupFatal }, { processChannel }, { SidecarToSupervisor, SupervisorToSidecar }, { createRootLogger }, { appProfile }] = await Promise.all([
       import('./sidecar.js'),
       import('../../../ipc/channel.js'),
       import('../../../ipc/messages.js'),
       import('../../logging/logger.js'),
+      import('./app-profile.js'),
     ])
     const env = readSidecarEnv(process.env)
     // Under the supervisor (IPC present): every message goes through the checked channel. Its log
@@ -18,7 +19,7 @@ await runProcess(
     const channel = process.send ? processChannel(process, { incoming: SupervisorToSidecar, outgoing: SidecarToSupervisor }, createRootLogger({ log_level: 'warn', log_format: 'json' }, process.stderr), 'supervisor') : null
     let sidecar
     try {
-      sidecar = await startSidecar(env)
+      sidecar = await startSidecar(env, await appProfile(channel, env.target))
     } catch (err) {
       // Under the supervisor, it reports the failure (once, next to the gateway's verdict on the same app).
       if (channel) channel.send(startupFatal(err), undefined, { sent: () => void proc.exit(1) })
@@ -29,7 +30,7 @@ await runProcess(
       return
     }
     const running = sidecar
-    if (env.devReload && channel) answerReloads(running, channel)
+    if (channel) answerReloads(running, channel)
     proc.logUncaught(running.logger, 'the page server exits 1; the supervisor stops svc')
     proc.serve({
       close: async () => {

@@ -151,4 +151,4 @@ port.on('message', (m: ToPageThread) => {
 // The main thread reads a late beat as "busy" and places new sessions on other threads; a beat
 // late by more than `ui_run_timeout_s` gets this thread replaced.
 const beat = setInterval(() => post({ t: 'beat', running: running.size }), BEAT_MS)
-post({ t: 'ready', manifest: { settings: app.settings, pages: host.directory.keys(), file, exportName, components: declaredComponents() } })
+post({ t: 'ready', profile: { settings: app.settings, pages: host.directory.keys(), file, exportName, components: declaredComponents() } })

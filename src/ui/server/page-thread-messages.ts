@@ -1,7 +1,5 @@
-import type { ResolvedSettings } from '../../settings/schema.js'
-import type { DeclaredComponents } from '../components.js'
+import type { AppProfile } from '../../../ipc/messages.js'
 import type { DevLoadError } from '../protocol.js'
-import type { PageKey } from '../runtime/page-directory.js'
 import type { StContext } from '../st-types.js'
 
 /** What a page thread starts with (`workerData`). */
@@ -13,20 +11,6 @@ export interface PageThreadData {
   devMode: boolean
   /** The app module's file, named in a load error's report (`svc dev --reload` shows it in the browser). */
   appFile: string
-}
-
-/**
- * What the page server's main thread knows of the app: its resolved settings and how to find a
- * page, reported by a thread that loaded it. The main thread holds no app module.
- */
-export interface PageManifest {
-  settings: ResolvedSettings
-  pages: PageKey[]
-  /** The app module's file and export (the dev-reload watcher watches its folder). */
-  file: string
-  exportName: string
-  /** Components the app declared: the main thread serves their files and frames their origins. */
-  components: DeclaredComponents
 }
 
 /** Where a session is: its page path (without the base path) and query string. */
@@ -71,7 +55,8 @@ export type SnapshotCall =
 
 /** Page thread → main thread. */
 export type FromPageThread =
-  | { t: 'ready'; manifest: PageManifest }
+  /** The app loaded: what the main thread needs of it (it holds no app module itself). */
+  | { t: 'ready'; profile: AppProfile }
   /** The app did not load; `devError`: the same as the browser's dev overlay shows it. */
   | { t: 'fatal'; code: string | null; message: string; devError: DevLoadError }
   /** Page output for one socket, already JSON: the main thread sends it as is. */

@@ -5,11 +5,12 @@ import type { MediaStore } from '../media-store.js'
 import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
-import { BEAT_MS, BUSY_AFTER_MS, type FromPageThread, type PageLocation, type PageManifest, type PageThreadData, type UploadIn, type UploadOutcome } from './page-thread-messages.js'
+import { BEAT_MS, BUSY_AFTER_MS, type FromPageThread, type PageLocation, type PageThreadData, type UploadIn, type UploadOutcome } from './page-thread-messages.js'
+import type { AppProfile } from '../../../ipc/messages.js'
 import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
 import { sessionOfSnapshotKey } from './session-snapshots.js'
-import { reloadManifest, unexplainedLoadError } from './manifest.js'
+import { unexplainedLoadError } from './dev-load-error.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
@@ -153,26 +154,24 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
 
   /**
    * Load the app again on fresh threads (fresh isolates: nothing of the old module graph stays)
-   * and move every session over with its state: the new manifest and the number of sockets moved.
-   * When the new code does not load, the running threads keep serving and the result says why.
+   * and move every session over with its state: the app as the new threads read it and the
+   * number of sockets moved. With no thread running, one starts to read it (and stays for the
+   * next session). When the new code does not load, the running threads keep serving and the
+   * result says why.
    */
-  async reload(): Promise<{ manifest: PageManifest; moved: number } | { failed: DevLoadError }> {
+  async reload(): Promise<{ profile: AppProfile; moved: number } | { failed: DevLoadError }> {
     const result = await this.#reload()
     this.#saveBroken = 'failed' in result
     return result
   }
 
-  async #reload(): Promise<{ manifest: PageManifest; moved: number } | { failed: DevLoadError }> {
+  async #reload(): Promise<{ profile: AppProfile; moved: number } | { failed: DevLoadError }> {
     const old = this.#threads.filter((t) => t.alive)
-    if (old.length === 0) {
-      const loaded = await reloadManifest(this.#data)
-      return 'failed' in loaded ? loaded : { manifest: loaded.manifest, moved: 0 }
-    }
     const count = Math.max(1, old.filter((t) => t.placeable).length)
     const fresh = Array.from({ length: Math.min(this.#size, count) }, () => this.#spawn())
-    let manifest: PageManifest
+    let profile: AppProfile
     try {
-      manifest = await Promise.any(fresh.map((t) => t.ready))
+      profile = await Promise.any(fresh.map((t) => t.ready))
     } catch (err) {
       for (const t of fresh) if (t.alive) this.#retire(t, 'reload')
       const why = fresh.find((t) => t.loadError !== null)?.loadError
@@ -187,7 +186,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       moved += t.conns.size
       if (t.alive) this.#retire(t, 'reload')
     }
-    return { manifest, moved }
+    return { profile, moved }
   }
 
   /** Threads flush their session snapshots and close; one that does not answer in time is terminated. */
@@ -385,7 +384,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.closed?.()
         return
       case 'ready':
-        thread.loaded(m.manifest)
+        thread.loaded(m.profile)
         // Sessions waiting on a thread held up by a run may move here now.
         for (const t of this.#threads) if (t !== thread && t.busy(performance.now())) this.#settleHeld(t)
         return

@@ -4,7 +4,8 @@ import { SvcError, type SvcErrorCode } from '../../errors.js'
 import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionOutput } from './local-sessions.js'
-import { BUSY_AFTER_MS, type PageLocation, type PageManifest, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
+import { BUSY_AFTER_MS, type PageLocation, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
+import type { AppProfile } from '../../../ipc/messages.js'
 
 /**
  * A page thread's young generation. V8's `--max-semi-space-size` applies to every isolate of the
@@ -59,7 +60,7 @@ export type ThreadState = 'starting' | 'ready' | 'retiring' | 'gone'
  */
 export class PageThread {
   readonly worker: Worker
-  readonly ready: Promise<PageManifest>
+  readonly ready: Promise<AppProfile>
   readonly conns = new Map<number, Conn>()
   readonly sessions = new Set<string>()
   state: ThreadState = 'starting'
@@ -82,7 +83,7 @@ export class PageThread {
   readonly uploads = new Map<number, (outcome: UploadOutcome) => void>()
   closed: (() => void) | null = null
   handedOver: (() => void) | null = null
-  #settle: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
+  #settle: { ready: (m: AppProfile) => void; failed: (err: Error) => void }
 
   constructor(data: PageThreadData) {
     // esbuild's synchronous calls then run in a process of their own, waited for at once, not in a
@@ -90,8 +91,8 @@ export class PageThread {
     // ends (src/target/transform-service.ts).
     const env = { ...process.env, ESBUILD_WORKER_THREADS: '0' }
     this.worker = new Worker(new URL('./page-thread-main.js', import.meta.url), { workerData: data, env, resourceLimits: pageThreadResourceLimits() })
-    let settle!: { ready: (m: PageManifest) => void; failed: (err: Error) => void }
-    this.ready = new Promise<PageManifest>((ready, failed) => (settle = { ready, failed }))
+    let settle!: { ready: (m: AppProfile) => void; failed: (err: Error) => void }
+    this.ready = new Promise<AppProfile>((ready, failed) => (settle = { ready, failed }))
     this.#settle = settle
     // A caller awaits `ready`; a thread nobody waits for must not become an unhandled rejection.
     this.ready.catch(() => undefined)
@@ -125,10 +126,10 @@ export class PageThread {
   }
 
   /** The thread answered `ready` or `fatal`. */
-  loaded(manifest: PageManifest): void {
+  loaded(profile: AppProfile): void {
     this.lastBeat = performance.now()
     if (this.state === 'starting') this.state = 'ready'
-    this.#settle.ready(manifest)
+    this.#settle.ready(profile)
   }
 
   failedToLoad(code: string | null, message: string, loadError: DevLoadError): void {

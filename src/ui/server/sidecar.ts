@@ -4,19 +4,17 @@ import { isSvcError } from '../../errors.js'
 import type { SidecarToSupervisor, SupervisorToSidecar } from '../../../ipc/messages.js'
 import type { Channel } from '../../../ipc/channel.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
-import { configFileLayer, envLayer, resolveSettings, settingSources } from '../../settings/resolve.js'
 import { normalizeMountPath } from '../../settings/schema.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { parseChildEnv } from '../../process/child-env.js'
-import { adoptComponents, declaredComponents } from '../components.js'
+import { adoptComponents } from '../components.js'
 import { MediaStore } from '../media-store.js'
 import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
 import type { PageServerApp } from '../page-app.js'
-import type { PageManifest } from './page-thread-messages.js'
+import type { AppProfile } from '../../../ipc/messages.js'
 import type { DevLoadError } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
-import { loadManifest } from './manifest.js'
 import { ClientAssets, clientDir } from './static-files.js'
 import { UiServer, type PageSite } from './ui-server.js'
 
@@ -28,7 +26,7 @@ export interface SidecarEnv {
   listenFd: number | undefined
   host: string
   basePath: string
-  /** `svc dev --reload`: the supervisor (the one file watcher) asks for reloads over IPC. */
+  /** `svc dev --reload`: a save that does not load shows in the browsers (the overlay). */
   devReload: boolean
   devMode: boolean
 }
@@ -58,25 +56,23 @@ export interface RunningSidecar {
 export type PagesReload = { moved: number; ms: number } | { failed: DevLoadError }
 
 /**
- * Start the page server. With page threads (the default) this thread never imports the app: a
- * short-lived child process loads it once to report its settings and pages (`loadManifest`); page threads load it again on the first page request. With `ui_page_threads: 0` the
- * app runs here. In dev (`SVC_DEV_RELOAD=1`) a reload the supervisor asks for replaces the page
- * threads (fresh isolates).
+ * Start the page server for `profile`, the app as the probe read it (the supervisor's
+ * `configure`). With page threads (the default) this thread never imports the app: page threads
+ * load it on the first page request. With `ui_page_threads: 0` the app runs here. A reload the
+ * supervisor asks for (`svc reload`, a dev save) replaces the page threads (fresh isolates).
  */
-export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
+export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promise<RunningSidecar> {
   const data = { target: env.target, cwd: process.cwd(), basePath: env.basePath, devMode: env.devMode }
-  const inProcess = threadsOffOutsideApp(data.cwd) ? await loadInProcess(env.target) : null
-  const manifest = inProcess?.manifest ?? (await loadManifest(data))
-  const loaded = inProcess ?? (manifest.settings.ui_page_threads === 0 ? await loadInProcess(env.target) : null)
-  const settings = manifest.settings
+  const loaded = profile.settings.ui_page_threads === 0 ? await loadInProcess(env.target) : null
+  const settings = profile.settings
   const logger = childLogger(createRootLogger(settings), 'svc.ui')
   const showErrorDetails = settings.show_error_details ?? env.devMode
   const media = new MediaStore({ basePath: env.basePath })
   const assets = new ClientAssets(clientDir())
-  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data: { ...data, appFile: manifest.file }, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000, idleMs: settings.ui_page_thread_idle_s * 1000 })
+  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data: { ...data, appFile: profile.file }, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000, idleMs: settings.ui_page_thread_idle_s * 1000 })
   const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails }) : null
   const server = new UiServer({
-    site: siteOf(manifest),
+    site: siteOf(profile),
     sessions: pool ?? local!,
     pool,
     media,
@@ -89,11 +85,11 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     maxMessageBytes: settings.ui_max_message_bytes,
     maxUploadBytes: settings.ui_max_upload_bytes,
   })
-  // A save that does not load leaves the running code serving and goes to the browser overlay;
-  // the supervisor prints the one terminal line for it.
+  // A reload that does not load leaves the running code serving; under `svc dev --reload` it goes
+  // to the browser overlay. The supervisor prints (or answers `svc reload` with) the one line for it.
   const failed = (error: DevLoadError): PagesReload => {
     logger.debug({ code: 'SVC_ERR_TARGET_IMPORT_FAILED' }, `ui reload: ${error.summary}; pages keep the previous version`)
-    server.showDevError(error)
+    if (env.devReload) server.showDevError(error)
     return { failed: error }
   }
   const reload = async (): Promise<PagesReload> => {
@@ -101,13 +97,13 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
     if (pool) {
       const result = await pool.reload()
       if ('failed' in result) return failed(result.failed)
-      server.setSite(siteOf(result.manifest))
+      server.setSite(siteOf(result.profile))
       server.showDevError(null)
       const ms = Math.round(performance.now() - started)
       logger.debug({ moved: result.moved, ms }, 'ui reload: fresh page threads; sessions continue there')
       return { moved: result.moved, ms }
     }
-    const loaded = await (await import('./dev-reload.js')).loadAppModule(manifest.file, manifest.exportName)
+    const loaded = await (await import('./dev-reload.js')).loadAppModule(profile.file, profile.exportName)
     if ('error' in loaded) return failed(loaded.error)
     const reran = local!.replaceApp(loaded.app)
     server.setSite({ settings: loaded.app.settings, pages: local!.directory })
@@ -119,7 +115,7 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
   // Connect now, not when the first browser fails over to this replica (page threads connect their own).
   if (loaded) void loaded.app.pageSnapshotStore?.probe()
   logger.info(
-    { port, host: env.host, root_path: env.basePath, pages: manifest.pages.length, page_threads: settings.ui_page_threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
+    { port, host: env.host, root_path: env.basePath, pages: profile.pages.length, page_threads: settings.ui_page_threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
     `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
   )
   // One reload at a time; close waits for the one running.
@@ -141,23 +137,21 @@ export async function startSidecar(env: SidecarEnv): Promise<RunningSidecar> {
 
 interface InProcess {
   app: PageServerApp
-  manifest: PageManifest
   /** The page sessions, run in this thread. */
   sessions(options: { media: MediaStore; logger: Logger; basePath: string; showErrorDetails: boolean }): Promise<LocalSessions>
 }
 
 /**
- * The app loaded in this thread (`ui_page_threads: 0`), with the manifest a page thread would
- * report. The page runtime is imported only here: with page threads, this thread never loads it.
+ * The app loaded in this thread (`ui_page_threads: 0`). The page runtime is imported only here:
+ * with page threads, this thread never loads it.
  */
 async function loadInProcess(target: string): Promise<InProcess> {
   markPagesOnly()
-  const [{ loadTarget }, { PageDirectory }] = await Promise.all([import('../../target/load-target.js'), import('../runtime/page-directory.js')])
-  const { app, file, exportName }: { app: PageServerApp; file: string; exportName: string } = await loadTarget(target)
+  const { loadTarget } = await import('../../target/load-target.js')
+  const { app }: { app: PageServerApp } = await loadTarget(target)
   const settings = app.settings
   return {
     app,
-    manifest: { settings, pages: new PageDirectory(app.pages).keys(), file, exportName, components: declaredComponents() },
     async sessions({ media, logger, basePath, showErrorDetails }) {
       const [{ LocalSessions }, { getClient }, { overridesFromEnv }, { PageSnapshots }] = await Promise.all([
         import('./local-sessions.js'),
@@ -184,24 +178,19 @@ async function loadInProcess(target: string): Promise<InProcess> {
   }
 }
 
-/** `ui_page_threads: 0` set by svc.config.json or the environment, which the app's options cannot override. */
-function threadsOffOutsideApp(cwd: string): boolean {
-  const layers = [configFileLayer(cwd), envLayer(process.env)]
-  return settingSources(layers).ui_page_threads.kind !== 'default' && resolveSettings(layers).ui_page_threads === 0
-}
-
 /** The site the main thread shows; it also takes the app's components (their files, their origins in the CSP). */
-function siteOf(manifest: PageManifest): PageSite {
-  adoptComponents(manifest.components)
-  return { settings: manifest.settings, pages: new PageIndex(manifest.pages) }
+function siteOf(profile: AppProfile): PageSite {
+  adoptComponents(profile.components)
+  return { settings: profile.settings, pages: new PageIndex(profile.pages) }
 }
 
 /**
- * Under `svc dev --reload`: answer the supervisor's `reload` requests (it is the one watcher and
- * announces the reload once the pages and the gateway workers both serve the new code).
+ * Answer the supervisor's `reload` requests (it announces a reload once the pages and the gateway
+ * workers both serve the new code).
  */
 export function answerReloads(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
   channel.onMessage((m) => {
+    if (m.type !== 'reload') return
     void sidecar.reload().then(
       (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),
       (err: unknown) => channel.send({ svc: 1, type: 'reload_failed', id: m.id, summary: `the page server could not reload: ${(err as Error)?.message ?? String(err)}` }),

@@ -7,11 +7,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 
 /**
  * Messages between svc's processes go through the checked channel (ipc/channel.ts), whose schemas
- * live in the IPC union (ipc/messages.ts). The page server's manifest child is the one exception:
- * it talks to the page server, not the supervisor, and the page server validates its one report
- * (src/ui/server/manifest.ts).
+ * live in the IPC union (ipc/messages.ts), with no exception: the probe child's report too.
  */
-const RAW_SEND_ALLOWED = ['src/ui/server/manifest-main.ts']
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -23,10 +20,10 @@ function sources(dir: string): string[] {
 
 describe('inter-process messages', () => {
   it('no process sends around the checked channel (process.send with a message)', () => {
-    const raw = ['src', 'gateway', 'supervisor', 'state', 'ipc']
+    const raw = ['src', 'gateway', 'supervisor', 'state', 'ipc', 'probe']
       .flatMap((dir) => sources(join(root, dir)))
       .filter((file) => /process\.send!?\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(root, file))
-    expect(raw.filter((file) => !RAW_SEND_ALLOWED.includes(file))).toEqual([])
+    expect(raw).toEqual([])
   })
 })

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { resolveSettings } from '../../../src/settings/resolve.js'
 import pino from 'pino'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { Sidecar, type SidecarSpec } from '../../../supervisor/sidecar.js'
@@ -32,10 +33,11 @@ writeFileSync(polite, "setInterval(() => {}, 1000)\nprocess.send?.('up')\n")
 
 const spec = (script: string): SidecarSpec => ({ kind: 'bundled', script, argv: [], env: process.env, healthUrl: 'http://127.0.0.1:9/', port: 9 })
 const started: Sidecar[] = []
+const PROFILE = { settings: resolveSettings([]), pages: [], file: 'app.ts', exportName: 'app', components: { folders: [], frameOrigins: [] } }
 function start(script: string): Sidecar {
   const s = new Sidecar(spec(script))
   started.push(s)
-  s.start(pino({ level: 'silent' }))
+  s.start(pino({ level: 'silent' }), PROFILE)
   return s
 }
 afterEach(async () => {
@@ -102,7 +104,7 @@ describe('the bundled sidecar\'s port', () => {
     const reserved = reserveLoopbackPort()
     const s = new Sidecar({ ...spec(late), port: reserved.port, listenSocket: reserved })
     started.push(s)
-    s.start(pino({ level: 'silent' }))
+    s.start(pino({ level: 'silent' }), PROFILE)
     // A port the child binds itself refuses this connection until the child listens.
     const socket = connect(reserved.port, '127.0.0.1')
     await once(socket, 'connect')

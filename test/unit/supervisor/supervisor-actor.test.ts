@@ -24,7 +24,7 @@ interface Harness {
 
 const running: Supervisor[] = []
 
-function harness(opts: { options?: Record<string, unknown>; restart?: RestartPolicy; scripts?: WorkerScript[]; sidecarHealth?: boolean[]; standbyWorkers?: boolean; reloadPages?: boolean } = {}): Harness {
+function harness(opts: { options?: Record<string, unknown>; restart?: RestartPolicy; scripts?: WorkerScript[]; sidecarHealth?: boolean[]; standbyWorkers?: boolean; sidecar?: 'bundled' | 'command' } = {}): Harness {
   const fakes = new FakeChildren()
   fakes.appOptions = opts.options ?? {}
   fakes.scripts.push(...(opts.scripts ?? []))
@@ -36,16 +36,15 @@ function harness(opts: { options?: Record<string, unknown>; restart?: RestartPol
   const exited = new Promise<{ code: number; message?: string }>((resolve) => (resolveExit = resolve))
   let sidecarPort = 5000
   const sup = new Supervisor({
-    settings: resolveSettings([optionsLayer(fakes.appOptions)]),
+    profile: { settings: resolveSettings([optionsLayer(fakes.appOptions)]), pages: [], file: 'app.ts', exportName: 'app', components: { folders: [], frameOrigins: [] } },
     logger,
     // Several workers: the dispatcher really listens, on a free loopback port (closed on stop).
     bind: async (s) => ({ handle: { host: '127.0.0.1', port: 0 }, host: s.gateway_host, port: 8000 }),
     sidecarSpec: async () => {
       const port = ++sidecarPort
-      return { kind: 'bundled', script: 'fake', argv: [], env: {}, healthUrl: `http://127.0.0.1:${port}/_stcore/health`, port }
+      return { kind: opts.sidecar ?? 'bundled', script: 'fake', argv: [], env: {}, healthUrl: `http://127.0.0.1:${port}/_stcore/health`, port }
     },
     workerEnv: (_s, _bound, uiUpstream) => childEnv({ uiUpstream }),
-    onSettings: () => {},
     onTopology: () => {},
     onExit: (code, message) => {
       exits++
@@ -54,7 +53,6 @@ function harness(opts: { options?: Record<string, unknown>; restart?: RestartPol
     children: fakes.children,
     ...(opts.restart ? { restart: opts.restart } : {}),
     standbyWorkers: opts.standbyWorkers ?? false,
-    reloadPages: opts.reloadPages ?? false,
   })
   running.push(sup)
   return { sup, fakes, logs, exited, exits: () => exits }
@@ -231,7 +229,7 @@ describe('supervisor actor: the sidecar', () => {
 
 describe('supervisor actor: reloads', () => {
   it('one reload owner: a gateway reload tells the bundled page server and is announced once pages and workers both switched', async () => {
-    const h = harness({ reloadPages: true })
+    const h = harness()
     await h.sup.start()
     h.fakes.sidecars[0]!.pagesReload = { moved: 3 }
     await h.sup.reload('gateway')
@@ -242,7 +240,7 @@ describe('supervisor actor: reloads', () => {
   })
 
   it('pages that do not load keep the old workers too: one line, the new set is killed', async () => {
-    const h = harness({ reloadPages: true })
+    const h = harness()
     await h.sup.start()
     h.fakes.sidecars[0]!.pagesReload = { failed: 'cannot load app.ts: syntax error at app.ts:3:1' }
     await h.sup.reload('gateway')
@@ -252,11 +250,15 @@ describe('supervisor actor: reloads', () => {
     expect(lines).toEqual([expect.objectContaining({ msg: 'reload failed, the running workers keep serving: cannot load app.ts: syntax error at app.ts:3:1' })])
   })
 
-  it('without reloadPages (svc run, full scope) the page server is not told', async () => {
-    const h = harness()
-    await h.sup.start()
-    await h.sup.reload('gateway')
-    expect(h.fakes.log.filter((l) => l.endsWith(':reload'))).toEqual([])
+  it('a ui_command sidecar is never told to reload, and a full reload does not tell the fresh page server', async () => {
+    const command = harness({ sidecar: 'command' })
+    await command.sup.start()
+    await command.sup.reload('gateway')
+    expect(command.fakes.log.filter((l) => l.endsWith(':reload'))).toEqual([])
+    const bundled = harness()
+    await bundled.sup.start()
+    await bundled.sup.reload('full')
+    expect(bundled.fakes.log.filter((l) => l.endsWith(':reload'))).toEqual([])
   })
 
   it('several reload requests while one runs coalesce into exactly one more', async () => {
@@ -403,7 +405,7 @@ describe('supervisor actor: restart vs reload', () => {
     await reloaded
     await settle()
     expect(h.sup.workers.map((w) => w.pid)).toEqual(held.map((w) => w.pid))
-    expect(restarted.received.map((m) => m.type)).toEqual(['take_connections', 'drain'])
+    expect(restarted.received.map((m) => m.type)).toEqual(['start', 'take_connections', 'drain'])
     expect(restarted.exit).toEqual({ code: 0, signal: null })
     expectAllTracked(h)
   })
@@ -502,7 +504,7 @@ describe('supervisor actor: stopping', () => {
 describe('supervisor actor: a stop during start-up (Ctrl-C a second in)', () => {
   const errors = (h: Harness): Record<string, unknown>[] => h.logs.filter((l) => (l.level as number) >= 50)
 
-  it('while the first worker loads the app: it drains, nothing more starts, no error, exit 0', async () => {
+  it('while a worker loads the app: every worker drains, nothing more starts, no error, exit 0', async () => {
     const h = harness({ options: { workers: 2 }, scripts: [{ load: 'hold' }] })
     const started = h.sup.start()
     const first = await h.fakes.nextWorker()
@@ -510,9 +512,9 @@ describe('supervisor actor: a stop during start-up (Ctrl-C a second in)', () => 
     await started
     await closed
     expect(await h.exited).toEqual({ code: 0, message: undefined })
-    expect(first.received.map((m) => m.type)).toEqual(['drain'])
-    // Neither the second worker nor a second sidecar was started after the stop.
-    expect(h.fakes.workers).toHaveLength(1)
+    expect(first.received.map((m) => m.type)).toEqual(['start', 'drain'])
+    // The settings are known before anything starts: both workers and one sidecar, none after the stop.
+    expect(h.fakes.workers).toHaveLength(2)
     expect(h.fakes.sidecars).toHaveLength(1)
     expect(h.fakes.live()).toEqual([])
     expect(errors(h)).toEqual([])

@@ -29,7 +29,7 @@ function worker(): { handle: WorkerHandle; drains: SupervisorToGateway[]; kills:
       setImmediate(() => exits.splice(0).forEach((exit) => exit(null, 'SIGKILL')))
     },
   }
-  const handle = new WorkerHandle(proc, { loadTimeoutMs: 60_000, shutdownGraceMs: 30_000 }, true)
+  const handle = new WorkerHandle(proc, { loadTimeoutMs: 60_000, shutdownGraceMs: 30_000 })
   return { handle, drains, kills: () => kills }
 }
 

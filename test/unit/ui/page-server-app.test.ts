@@ -4,12 +4,12 @@ import { Svc } from '../../../src/app.js'
 import type { PageServerApp } from '../../../src/ui/page-app.js'
 
 /**
- * Issue #24.4: the page server, its manifest child and its page threads see the app through
+ * Issue #24.4: the page server, its page threads and the probe child see the app through
  * `PageServerApp` only: no symbol of the app object, shared state and settings included.
  */
 describe('the page side through PageServerApp', () => {
-  it.each(['sidecar.ts', 'page-thread-main.ts', 'manifest-main.ts'])('%s reads no symbol of the app object', (file) => {
-    const source = readFileSync(new URL(`../../../src/ui/server/${file}`, import.meta.url), 'utf8')
+  it.each(['src/ui/server/sidecar.ts', 'src/ui/server/page-thread-main.ts', 'probe/probe.ts'])('%s reads no symbol of the app object', (file) => {
+    const source = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8')
     expect(source).not.toMatch(/internal\/symbols\.js/)
     expect(source).not.toMatch(/app\[k[A-Z]/)
   })
