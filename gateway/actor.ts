@@ -37,6 +37,7 @@ export class GatewayActor extends Lifecycle {
   readonly #opts: GatewayActorOptions
   #state: WorkerState = 'idle'
   #gateway: Gateway | null = null
+  #runtime: GatewayRuntime | null = null
   /** Set by the first `drainWithin`; a plain `close()` drains within `shutdownGraceMs`. */
   #graces: { graceMs: number; wsGraceMs: number } | null = null
   #metricsJson: (() => Promise<unknown>) | null = null
@@ -63,6 +64,12 @@ export class GatewayActor extends Lifecycle {
       const { app } = await loadTarget(this.#opts.target).finally(stopAppTransforms)
       settings = app.settings
       const runtime = new GatewayRuntime(this.#opts.uiUpstream)
+      this.#runtime = runtime
+      if (settings.gateway_max_requests > 0) {
+        // Each worker draws its own jitter, so workers started together are not replaced together.
+        runtime.requestLimit = settings.gateway_max_requests + Math.floor(Math.random() * (settings.gateway_max_requests_jitter + 1))
+        runtime.onRequestLimit = () => channel.send({ svc: 1, type: 'recycle_request', reason: 'requests', requests: runtime.requests })
+      }
       const obs = await createObservability(app, { collectMetrics: () => this.#collectMetrics(), runtime, workerId: this.#opts.workerId })
       this.#metricsJson = obs.metricsJson
       this.#gateway = await buildGateway(app, { observer: obs.observer, internal: obs.internal, runtime, devMode: this.#opts.devMode })
@@ -106,6 +113,9 @@ export class GatewayActor extends Lifecycle {
         return
       case 'metrics_collect':
         void this.#answerCollect(msg.id)
+        return
+      case 'stats_request':
+        this.#opts.channel.send({ svc: 1, type: 'stats', id: msg.id, requests: this.#runtime?.requests ?? 0 })
         return
       case 'metrics_result': {
         const pending = this.#pendingMetrics.get(msg.id)

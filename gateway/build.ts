@@ -101,7 +101,23 @@ export async function buildGateway(app: Svc, opts: BuildGatewayOptions): Promise
     decorate: createSecurityHeaders(settings),
     isDraining: () => runtime.draining,
   })
-  const server = new GatewayServer(handlers, {
+  // Every request counts, whatever it is for: `svc status` shows it, `gateway_max_requests` acts on it.
+  const counted: typeof handlers = {
+    ...handlers,
+    handleRequest: (req, res) => {
+      runtime.countRequest()
+      handlers.handleRequest(req, res)
+    },
+    handleContinue: (req, res) => {
+      runtime.countRequest()
+      handlers.handleContinue(req, res)
+    },
+    handleUpgrade: (req, socket, head) => {
+      runtime.countRequest()
+      handlers.handleUpgrade(req, socket, head)
+    },
+  }
+  const server = new GatewayServer(counted, {
     headerTimeoutMs: settings.gateway_client_header_timeout_s * 1000,
     keepAliveTimeoutMs: settings.gateway_keepalive_timeout_s * 1000,
     maxConnections: settings.gateway_max_connections || autoMaxConnections(),

@@ -11,6 +11,16 @@ export class GatewayRuntime implements HealthSource {
   draining = false
   /** Why the upstream pool counts as saturated for readyz, or null; set once the proxy exists. */
   upstreamSaturation: () => string | null = () => null
+  /** Requests served (HTTP requests and WebSocket upgrades), for `svc status` and `gateway_max_requests`. */
+  requests = 0
+  /** `onRequestLimit` runs once, when `requests` reaches this. */
+  requestLimit = Infinity
+  onRequestLimit: () => void = () => {}
+
+  /** One request arrived. */
+  countRequest(): void {
+    if (++this.requests === this.requestLimit) this.onRequestLimit()
+  }
 
   constructor(upstream: string) {
     this.#uiUpstream = normalizeUpstream(upstream)

@@ -36,6 +36,30 @@ export const AppProfile = z.object({
 })
 export type AppProfile = z.infer<typeof AppProfile>
 
+const ThreadExit = z.object({ at: z.iso.datetime({ offset: true }), reason: z.enum(['crashed', 'killed', 'recycled']), detail: z.string() })
+
+/** The bundled page server's account of itself (`svc status`, the process metrics). */
+export const PageServerStats = z.object({
+  sessions: z.number().int().min(0),
+  threads: z.array(
+    z.object({
+      /** The thread's slot, from 1: a thread that replaces another (crash, runaway page, recycle) takes its slot. */
+      id: z.number().int(),
+      started_at: z.iso.datetime({ offset: true }),
+      sessions: z.number().int().min(0),
+      heap_bytes: z.number().nullable(),
+      /** Event-loop utilisation over the last moment, 0-1. */
+      elu: z.number().nullable(),
+      /** Threads of this slot replaced after an unplanned end, and the last such end. */
+      restarts: z.number().int().min(0),
+      last_exit: ThreadExit.nullable(),
+    }),
+  ),
+  /** Threads replaced since start: crashed, killed (a runaway page), recycled (`ui_page_thread_max_memory_mb`). */
+  thread_exits: z.object({ crashed: z.number().int(), killed: z.number().int(), recycled: z.number().int() }),
+})
+export type PageServerStats = z.infer<typeof PageServerStats>
+
 /**
  * The probe child (probe/main.ts) to the supervisor, then it exits. First the settings known
  * without the app (`provisional`: the supervisor claims the pid file they name while the app
@@ -92,6 +116,8 @@ export const SupervisorToGateway = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('metrics_collect'), id: z.number().int() }),
   /** Answer to `metrics_request`: the exposition text summed over all workers. */
   z.object({ ...v1, type: z.literal('metrics_result'), id: z.number().int(), text: z.string().optional(), error: z.string().optional() }),
+  /** `svc status` asks: answer `stats` with the same id. */
+  z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int() }),
 ])
 export type SupervisorToGateway = z.infer<typeof SupervisorToGateway>
 
@@ -118,6 +144,10 @@ export const GatewayToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('metrics_request'), id: z.number().int() }),
   /** This worker's metrics (prom-client JSON) for collection `id`. */
   z.object({ ...v1, type: z.literal('metrics_data'), id: z.number().int(), data: z.unknown() }),
+  /** Answer to `stats_request`: requests served so far (HTTP requests and WebSocket upgrades). */
+  z.object({ ...v1, type: z.literal('stats'), id: z.number().int(), requests: z.number().int().min(0) }),
+  /** This worker served `gateway_max_requests` (plus its jitter): replace it (sent once). */
+  z.object({ ...v1, type: z.literal('recycle_request'), reason: z.literal('requests'), requests: z.number().int().min(0) }),
 ])
 export type GatewayToSupervisor = z.infer<typeof GatewayToSupervisor>
 
@@ -130,6 +160,8 @@ export const SupervisorToSidecar = z.discriminatedUnion('type', [
   /** The first message to the bundled page server: the app it serves, as the probe read it. */
   z.object({ ...v1, type: z.literal('configure'), profile: AppProfile }),
   z.object({ ...v1, type: z.literal('reload'), id: z.number().int() }),
+  /** `svc status` or a scrape asks: answer `stats` with the same id. */
+  z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int() }),
 ])
 export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>
 
@@ -147,5 +179,7 @@ export const SidecarToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('reloaded'), id: z.number().int(), moved: z.number().int().min(0), ms: z.number().min(0) }),
   /** `reload` failed: the previous code serves on; `summary` is the dev error's terminal line. */
   z.object({ ...v1, type: z.literal('reload_failed'), id: z.number().int(), summary: z.string() }),
+  /** Answer to `stats_request`: live page sessions, each page thread, and what happened to threads since start. */
+  z.object({ ...v1, type: z.literal('stats'), id: z.number().int(), stats: PageServerStats }),
 ])
 export type SidecarToSupervisor = z.infer<typeof SidecarToSupervisor>

@@ -31,6 +31,8 @@ export const ERRORS = {
   SVC_ERR_PROCESS_CRASH_LOOP: { status: 500, error: 'worker_crash_loop' },
   SVC_ERR_PROCESS_START_CANCELLED: { status: 500, error: 'start_cancelled' },
   SVC_ERR_PROCESS_RELOAD_REFUSED: { status: 500, error: 'reload_refused' },
+  SVC_ERR_CONTROL_BAD_REQUEST: { status: 400, error: 'bad_control_request' },
+  SVC_ERR_CONTROL_UNREACHABLE: { status: 500, error: 'control_unreachable' },
   // GATEWAY: answers the gateway gives itself
   SVC_ERR_GATEWAY_BAD_PATH: { status: 400, error: 'bad_request' },
   SVC_ERR_GATEWAY_BAD_UPGRADE: { status: 400, error: 'bad_request' },

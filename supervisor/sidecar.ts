@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { http } from '../src/internal/node-http.js'
 import type { Logger } from 'pino'
 import { SvcError, svcErrorFromData } from '../src/errors.js'
-import { SidecarToSupervisor, SupervisorToSidecar, type AppProfile } from '../ipc/messages.js'
+import { SidecarToSupervisor, SupervisorToSidecar, type AppProfile, type PageServerStats } from '../ipc/messages.js'
 import { processChannel, type Channel } from '../ipc/channel.js'
 import { signalGroup, killTree } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
@@ -104,6 +104,8 @@ export type PagesReloadAnswer = { ok: true; moved: number; ms: number } | { ok: 
 
 export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   readonly spec: SidecarSpec
+  /** When `start` forked it. */
+  startedAt = new Date()
   readonly #launch: SidecarLauncher
   #proc: SidecarProcess | null = null
   #exit: SidecarExit | null = null
@@ -118,6 +120,8 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   #reloadIds = 0
   /** `reload` requests sent and not answered yet, by id. */
   readonly #reloads = new Map<number, (r: PagesReloadAnswer) => void>()
+  /** `stats_request`s sent and not answered yet, by id. */
+  readonly #stats = new Map<number, (s: PageServerStats | null) => void>()
 
   /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
   readonly #cookie: string | null
@@ -147,15 +151,34 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
    */
   start(logger: Logger, profile: AppProfile): void {
     this.#logger = logger
+    this.startedAt = new Date()
     const proc = this.#launch(this.spec, this.#cookie, logger)
     this.#proc = proc
     if (this.spec.kind === 'bundled') proc.channel.send({ svc: 1, type: 'configure', profile })
     proc.channel.onMessage((msg) => {
-      if (msg.type === 'child_started') this.#commandPid = msg.pid
-      else if (msg.type === 'fatal') this.#fatal = { code: msg.code, message: msg.message }
-      else if (msg.type === 'reloaded') this.#answer(msg.id, { ok: true, moved: msg.moved, ms: msg.ms })
-      else if (msg.type === 'reload_failed') this.#answer(msg.id, { ok: false, summary: msg.summary })
-      else this.#reported = { code: msg.code, signal: msg.signal }
+      switch (msg.type) {
+        case 'child_started':
+          this.#commandPid = msg.pid
+          return
+        case 'fatal':
+          this.#fatal = { code: msg.code, message: msg.message }
+          return
+        case 'reloaded':
+          this.#answer(msg.id, { ok: true, moved: msg.moved, ms: msg.ms })
+          return
+        case 'reload_failed':
+          this.#answer(msg.id, { ok: false, summary: msg.summary })
+          return
+        case 'stats':
+          this.#stats.get(msg.id)?.(msg.stats)
+          this.#stats.delete(msg.id)
+          return
+        case 'child_exit':
+          this.#reported = { code: msg.code, signal: msg.signal }
+          return
+        default:
+          msg satisfies never
+      }
     })
     proc.onExit((code, signal) => {
       // A guard that died without cleaning up (SIGKILL) would orphan the command's tree.
@@ -183,6 +206,32 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       })
       if (this.#exit || !proc.channel.send({ svc: 1, type: 'reload', id })) this.#answer(id, { ok: false, summary: 'the ui sidecar is gone' })
     })
+  }
+
+  /**
+   * The bundled page server's account of its sessions and threads; null for a `ui_command`
+   * sidecar, or when it does not answer within `timeoutMs`.
+   */
+  stats(timeoutMs: number): Promise<PageServerStats | null> {
+    const proc = this.#proc
+    if (this.spec.kind !== 'bundled' || !proc || this.#exit) return Promise.resolve(null)
+    const id = ++this.#reloadIds
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#stats.delete(id)
+        resolve(null)
+      }, timeoutMs)
+      this.#stats.set(id, (s) => {
+        clearTimeout(timer)
+        resolve(s)
+      })
+      if (!proc.channel.send({ svc: 1, type: 'stats_request', id })) this.#stats.get(id)?.(null)
+    })
+  }
+
+  /** The ui_command's own pid (the guard reported it), or null. */
+  get commandPid(): number | null {
+    return this.#commandPid
   }
 
   #answer(id: number, r: PagesReloadAnswer): void {

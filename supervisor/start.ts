@@ -18,6 +18,10 @@ import { ChildSpecs } from './child-specs.js'
 import { StateKeeper, type TreeState } from './state-keeper.js'
 import { DevLoop, waitsForFix } from './dev-loop.js'
 import { childExecArgv } from './child-exec-argv.js'
+import { ControlServer, controlSocketPath } from './control-server.js'
+import { Reloads } from './reloads.js'
+import { buildStatus } from './status.js'
+import type { ControlAnswer, ControlRequest } from '../ipc/control.js'
 import { runProcess, type ProcessControl } from '../src/process/run-process.js'
 import { EXIT } from '../src/process/exit-codes.js'
 
@@ -72,6 +76,9 @@ class Start {
   #dev: DevLoop | null = null
   #root: Logger | null = null
   #logger: Logger | null = null
+  /** The control socket, once the tree serves with a pid file. */
+  #control: ControlServer | null = null
+  readonly #startedAt = new Date()
   /** Resolves the start's promise with an exit code (only before the tree serves). */
   #done!: (code: number) => void
   #launching = false
@@ -201,6 +208,10 @@ class Start {
     this.#proc.serve(supervisor)
     await supervisor.start()
     if (supervisor.state !== 'running') return
+    const reloads = new Reloads({ supervisor, probe: () => this.#probeFor(supervisor, logger), logger })
+    await this.#openControl(supervisor, reloads, logger)
+    // systemd's ExecReload= (`kill -HUP $MAINPID`); under `svc dev` a hang-up is still the terminal going away.
+    if (this.#req.mode !== 'dev') this.#proc.onHangup(() => void reloads.request('gateway', 'signal'))
     // The pid file and state file exist before the line a script waits for (then runs `svc shutdown`).
     await this.#state.flushed()
     const { host, port } = supervisor.bound!
@@ -209,11 +220,40 @@ class Start {
     const dev = this.#devLoop(settings)
     if (dev) {
       await dev.watch(settings, () => {
-        void supervisor.reload(dev.scope)
+        void reloads.request(dev.scope, 'watch')
         return 'reloading'
       })
       process.stderr.write(dev.servingLine)
     }
+  }
+
+  /** A probe of the running app for `svc reload` and SIGHUP: its processes carry the tree's cookie. */
+  #probeFor(supervisor: Supervisor, logger: Logger): Promise<ProbeOutcome> {
+    return runProbe({ flags: this.#req.flags }, { env: this.#specs.probeEnv(), cookie: `${supervisor.treeId}.probe`, logger, execArgv: childExecArgv(process.env) }).outcome
+  }
+
+  /**
+   * The control socket `svc status` and `svc reload` ask (next to the pid file; none without one:
+   * nothing could find it). One that cannot be opened costs those commands only: a warning.
+   */
+  async #openControl(supervisor: Supervisor, reloads: Reloads, logger: Logger): Promise<void> {
+    const pidfile = this.#state.pidfile
+    if (pidfile === null) return
+    const mode = this.#req.mode
+    const handle = async (request: ControlRequest): Promise<ControlAnswer> => {
+      if (request.op === 'status') return { svc: 1, ok: true, status: await buildStatus(supervisor, mode, this.#startedAt) }
+      const report = await reloads.request(request.scope, 'command')
+      return report.error ? { svc: 1, ok: false, error: report.error, reload: report } : { svc: 1, ok: true, reload: report }
+    }
+    const control = new ControlServer({ path: controlSocketPath(pidfile), logger, handle })
+    try {
+      await control.listen()
+    } catch (err) {
+      logger.warn({ err }, `no control socket (svc status and svc reload cannot reach this svc; SIGHUP still reloads): ${(err as Error).message}`)
+      return
+    }
+    this.#control = control
+    this.#state.controlSocket = control.path
   }
 
   /** Like nodemon after a crash: the terminal said what broke; the next save starts the tree again. */
@@ -233,6 +273,7 @@ class Start {
   #end(code: number): void {
     this.#done(code)
     void (async () => {
+      await this.#control?.destroy()
       await this.#dev?.close()
       this.#root?.flush()
       await this.#proc.exit(code)

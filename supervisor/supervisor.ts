@@ -11,7 +11,9 @@ import { MetricsCollector } from './metrics-collector.js'
 import { killTree, newTreeId } from '../src/process/kill-tree.js'
 import { childEnv } from '../src/process/child-env.js'
 import { Lifecycle } from '../src/internal/lifecycle.js'
-import { FAILURE_DRAIN_MS, MAX_RETIRING_PER_SLOT } from '../src/internal/deadlines.js'
+import { FAILURE_DRAIN_MS, MAX_RETIRING_PER_SLOT, STATS_ANSWER_MS } from '../src/internal/deadlines.js'
+import { TreeRecord, type RecycleReason } from './tree-record.js'
+import { Recycler } from './recycler.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -136,6 +138,15 @@ export class Supervisor extends Lifecycle {
   /** The reload that runs after the current one, for the requests made meanwhile. */
   #reloadQueued: Promise<ReloadResult> | null = null
   readonly #metrics: MetricsCollector
+  /** What happened to the tree: restarts, exits, reloads, recycles (`svc status`, metrics). */
+  readonly record = new TreeRecord()
+  /** Watches the workers' memory for `gateway_max_memory_mb` while running. */
+  #recycler: Recycler | null = null
+  /** Slots whose worker is being replaced for a limit (one replacement per slot at a time). */
+  readonly #replacing = new Set<number>()
+  #statsIds = 0
+  /** `stats_request`s to workers not answered yet, by id. */
+  readonly #statsAnswers = new Map<number, (requests: number) => void>()
   /** Every process this run starts carries `SVC_TREE_ID=<treeId>.<member>` (`src/process/kill-tree.ts`). */
   readonly treeId = newTreeId()
   #members = 0
@@ -220,6 +231,7 @@ export class Supervisor extends Lifecycle {
     }
     this.#topology()
     this.#refillSpares()
+    this.#recycler = new Recycler({ logger: this.#o.logger, workers: () => (this.#state === 'running' ? this.#workers : []), settings: () => this.#settings, recycle: (w, detail) => void this.replaceWorker(w, 'memory', detail) })
   }
 
   /**
@@ -297,6 +309,13 @@ export class Supervisor extends Lifecycle {
       case 'metrics_data':
         this.#metrics.receive(msg.id, msg.data)
         return
+      case 'stats':
+        this.#statsAnswers.get(msg.id)?.(msg.requests)
+        this.#statsAnswers.delete(msg.id)
+        return
+      case 'recycle_request':
+        void this.replaceWorker(w, 'requests', `${msg.requests} requests served, gateway_max_requests ${this.#settings.gateway_max_requests}`)
+        return
       case 'drained':
       case 'upstream_drained':
       case 'connection_ack':
@@ -317,6 +336,7 @@ export class Supervisor extends Lifecycle {
     this.#crashes.push(now)
     while (this.#crashes.length > 0 && now - this.#crashes[0]! > policy.windowMs) this.#crashes.shift()
     const how = e.signal ? `signal ${e.signal}` : `exit code ${e.code}`
+    this.record.exited(`gateway-${i}`, 'crashed', how)
     if (this.#crashes.length >= policy.crashLimit) {
       const message = `gateway worker crashed ${policy.crashLimit} times within ${policy.windowMs / 1000} s (last: pid ${w.pid}, ${how}); stopping svc`
       this.#o.logger.error({ code: 'SVC_ERR_PROCESS_CRASH_LOOP' }, message)
@@ -336,12 +356,74 @@ export class Supervisor extends Lifecycle {
       }
       const replacement = this.#spawnWorker(this.#sidecar.url, slot)
       this.#workers[slot] = replacement
+      this.record.restarted(`gateway-${slot}`, 'gateway', 'crash')
       replacement.listen(this.#listenTarget())
       void waitReady(replacement).then(
         () => this.#topology(),
         (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
       )
     }, backoff).unref()
+  }
+
+  /**
+   * Replace one worker that crossed a limit (`gateway_max_memory_mb`, `gateway_max_requests`)
+   * the way a reload does: its successor in the same slot is ready before it drains, so no
+   * request fails. Skipped while a reload runs (that replaces it anyway) or while its slot is
+   * being replaced. Resolves true once the successor serves.
+   */
+  async replaceWorker(w: WorkerHandle, reason: RecycleReason, detail: string): Promise<boolean> {
+    const slot = this.#workers.indexOf(w)
+    if (slot === -1 || this.#state !== 'running' || this.#reloading || this.#replacing.has(slot) || !this.#sidecar) return false
+    this.#replacing.add(slot)
+    const { logger } = this.#o
+    logger.info({ pid: w.pid, worker: slot, reason }, `recycling gateway worker ${w.pid} (${detail}): a new worker takes its place before it drains`)
+    const next = this.#startSpare(slot, this.#settings) ?? this.#spawnWorker(this.#sidecar.url, slot)
+    next.listen(this.#listenTarget())
+    try {
+      await waitReady(next)
+    } catch (err) {
+      await next.destroy()
+      logger.error({ code: isSvcError(err) ? err.code : 'SVC_ERR_PROCESS_WORKER_START', pid: w.pid }, `recycling gateway worker ${w.pid} failed, it keeps serving: ${(err as Error).message}`)
+      return false
+    } finally {
+      this.#replacing.delete(slot)
+    }
+    // A reload or a crash restart took the slot meanwhile: this successor is not needed.
+    if (this.#state !== 'running' || this.#workers[slot] !== w) {
+      await next.destroy()
+      return false
+    }
+    this.#workers[slot] = next
+    this.record.recycled(`gateway-${slot}`, 'gateway', reason, detail)
+    this.#topology()
+    this.#retire([w])
+    this.#refillSpares()
+    logger.info({ pid: next.pid, worker: slot, reason }, `gateway worker ${w.pid} recycled (${reason}); ${next.pid} serves slot ${slot}`)
+    return true
+  }
+
+  /** Requests each worker served so far, by pid (a worker that does not answer within the deadline is left out). */
+  async workerRequests(): Promise<Map<number, number>> {
+    const out = new Map<number, number>()
+    await Promise.all(
+      this.#workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            const id = ++this.#statsIds
+            const timer = setTimeout(() => {
+              this.#statsAnswers.delete(id)
+              resolve()
+            }, STATS_ANSWER_MS)
+            this.#statsAnswers.set(id, (requests) => {
+              clearTimeout(timer)
+              out.set(w.pid, requests)
+              resolve()
+            })
+            w.send({ svc: 1, type: 'stats_request', id })
+          }),
+      ),
+    )
+    return out
   }
 
   /**
@@ -460,7 +542,8 @@ export class Supervisor extends Lifecycle {
     }
     const old = this.#workers
     this.#workers = next
-    this.#settings = loaded
+    // A probe's settings are as asked (`--port 0` stays 0); a save's are as a worker resolved them.
+    this.#settings = profile ? settings : loaded
     if (profile) this.#profile = profile
     this.#topology()
     this.#retire(old)
@@ -474,7 +557,9 @@ export class Supervisor extends Lifecycle {
   /** Why `next` cannot be served by a reload of `scope`, or null. */
   #unreloadable(scope: ReloadScope, next: ResolvedSettings): string | null {
     const keys: readonly (keyof ResolvedSettings)[] = scope === 'gateway' ? [...BIND_KEYS, ...SIDECAR_LAUNCH_KEYS] : BIND_KEYS
-    const changed = keys.filter((k) => JSON.stringify(next[k]) !== JSON.stringify(this.#settings[k]))
+    // Workers see the bound port in SVC_GATEWAY_PORT (never 0): that is no change.
+    const same = (k: keyof ResolvedSettings): boolean => JSON.stringify(next[k]) === JSON.stringify(this.#settings[k]) || (k === 'gateway_port' && next.gateway_port === this.#bound?.port)
+    const changed = keys.filter((k) => !same(k))
     if (changed.length === 0) return null
     const what = changed.map((k) => `${k} ${JSON.stringify(this.#settings[k])} → ${JSON.stringify(next[k])}`).join(', ')
     const launch = changed.every((k) => (SIDECAR_LAUNCH_KEYS as readonly string[]).includes(k))
@@ -528,6 +613,7 @@ export class Supervisor extends Lifecycle {
   async #stopAll(graceMs: number): Promise<void> {
     if (this.#state === 'stopped') return
     this.#state = 'stopping'
+    this.#recycler?.close()
     void this.#dispatcher?.close()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.drainWithin(graceMs, 'shutdown')), this.#dropSpares()])
@@ -536,6 +622,7 @@ export class Supervisor extends Lifecycle {
 
   async #teardown(): Promise<void> {
     this.#state = 'stopping'
+    this.#recycler?.close()
     void this.#dispatcher?.destroy()
     const retiring = this.#retiring.map((e) => e.worker)
     await Promise.all([...[...this.#workers, ...retiring].map((w) => w.destroy()), this.#dropSpares(), this.#sidecar?.close()])

@@ -34,3 +34,9 @@ export const WS_RETIRE_SPREAD_MS = 10_000
 export const MAX_RETIRING_PER_SLOT = 2
 /** A page thread's wait for its module-hooks thread to stop esbuild's service (Node 20); past it the thread goes on. */
 export const TRANSFORM_STOP_MS = 1_000
+/** `svc status` and a scrape wait this long for a worker's or the page server's account of itself. */
+export const STATS_ANSWER_MS = 1_000
+/** A worker younger than this is not recycled for memory: it would start over the limit again (the limit is too low). */
+export const RECYCLE_MIN_AGE_MS = 10_000
+/** How long `svc status` and `svc reload` wait for the control socket to accept. */
+export const CONTROL_CONNECT_MS = 2_000

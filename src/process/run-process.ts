@@ -33,6 +33,11 @@ export interface ProcessControl {
   serve(part: ProcessPart): void
   /** True once a graceful stop was asked for (a signal, or the parent gone), also before `serve`. */
   readonly stopRequested: boolean
+  /**
+   * What SIGHUP does from now on: `handler` instead of a graceful stop (the supervisor of
+   * `svc run` reloads on it, for systemd's `ExecReload=`); null: a stop again.
+   */
+  onHangup(handler: (() => void) | null): void
   /** svc's uncaught-error policy on this process's logger (src/internal/uncaught.ts). */
   logUncaught(logger: Logger, consequence: string): void
   /** End the process with `code`, after `beforeExit`. */
@@ -54,6 +59,7 @@ export async function runProcess<T>(options: RunProcessOptions, main: (proc: Pro
   let stopRequested = false
   let interrupts = 0
   let exiting: Promise<never> | null = null
+  let hangup: (() => void) | null = null
 
   // A close or destroy that rejects is an error nothing caught: the uncaught policy ends the process.
   const stop = (): void => {
@@ -70,6 +76,7 @@ export async function runProcess<T>(options: RunProcessOptions, main: (proc: Pro
   }
   for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {
+      if (signal === 'SIGHUP' && hangup) return hangup()
       if (signal !== 'SIGINT') return stop()
       if (++interrupts > 1) return forceStop()
       if (options.interruptNotice) process.stderr.write(options.interruptNotice)
@@ -85,6 +92,9 @@ export async function runProcess<T>(options: RunProcessOptions, main: (proc: Pro
     },
     get stopRequested() {
       return stopRequested
+    },
+    onHangup(handler) {
+      hangup = handler
     },
     logUncaught,
     exit(code) {

@@ -94,6 +94,23 @@ export const FIELDS = {
   gateway_host: { schema: z.string().min(1), default: '127.0.0.1', parse: asString },
   gateway_port: { schema: port, default: 8000, parse: asNumber },
   workers: { schema: z.number().int().min(1).max(64), default: 1, parse: asNumber },
+  /** A gateway worker whose resident memory passes this (MB) is replaced the no-drop way; 0 = never. */
+  gateway_max_memory_mb: { schema: z.number().int().min(0), default: 0, parse: asNumber },
+  /** A gateway worker that served this many requests (plus 0..gateway_max_requests_jitter) is replaced; 0 = never. */
+  gateway_max_requests: { schema: z.number().int().min(0), default: 0, parse: asNumber },
+  gateway_max_requests_jitter: { schema: z.number().int().min(0), default: 0, parse: asNumber },
+  /** A page thread whose V8 heap passes this (MB) is replaced, its sessions moved with their state; 0 = never. */
+  ui_page_thread_max_memory_mb: { schema: z.number().int().min(0), default: 0, parse: asNumber },
+  /** How often the memory limits above are checked. */
+  recycle_check_interval_s: { schema: seconds.min(0.1), default: 5, parse: asNumber },
+  /** Write the JSON log of every svc process to this file (rotated) instead of stdout; '' = stdout. */
+  log_file: { schema: z.string(), default: '', parse: asString },
+  /** Rotate the log file when it reaches this size (`10m`, `512k`, `1g`; bytes without a unit); '' = by time only. */
+  log_file_size: { schema: z.string().trim().toLowerCase().regex(/^(\d+[kmg]?)?$/, 'must be a size like 10m, 512k or 1g, or empty'), default: '10m', parse: asString },
+  /** Also rotate every day or hour; '' = by size only. */
+  log_file_frequency: { schema: z.enum(['daily', 'hourly', '']), default: 'daily' as 'daily' | 'hourly' | '', parse: asString },
+  /** Rotated files kept besides the current one. */
+  log_file_count: { schema: z.number().int().min(1).max(1000), default: 14, parse: asNumber },
   trust_proxy: { schema: z.boolean(), default: false, parse: asBool },
   public_base_url: { schema: z.string(), default: '', parse: asString },
   strict_public_base_url: { schema: z.boolean(), default: false, parse: asBool },

@@ -2,12 +2,16 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import pino from 'pino'
 import { WebSocket } from 'ws'
 import { RenderDecoder } from '../../src/ui/client/patch.js'
 import type { ServerMessage, WireServerMessage } from '../../src/ui/protocol.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 export const SIDECAR_MAIN = join(ROOT, 'dist', 'src', 'ui', 'server', 'main.js')
+/** The built probe runner (the one the supervisor uses): it forks dist/probe/main.js. */
+const RUN_PROBE = pathToFileURL(join(ROOT, 'dist', 'probe', 'run-probe.js')).href
 
 export async function freePort(): Promise<number> {
   const srv = createServer()
@@ -28,14 +32,18 @@ export interface Sidecar {
   stop(): Promise<void>
 }
 
-/** Fork the built sidecar main like the supervisor does (IPC channel present) and wait for health. */
+/**
+ * Fork the built sidecar main like the supervisor does: the probe reads the app first, the page
+ * server gets its profile as its first IPC message (`configure`); then wait for health.
+ */
 export async function startSidecar(app: string, env: Record<string, string> = {}, deadlineMs = 15_000): Promise<Sidecar> {
   const port = await freePort()
-  const proc = fork(SIDECAR_MAIN, [], {
-    cwd: ROOT,
-    env: { ...process.env, SVC_APP: app, SVC_UI_PORT: String(port), SVC_UI_HOST: '127.0.0.1', SVC_ROOT_PATH: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  })
+  const childEnv = { ...process.env, SVC_APP: app, SVC_UI_PORT: String(port), SVC_UI_HOST: '127.0.0.1', SVC_ROOT_PATH: '', ...env }
+  const { runProbe } = (await import(RUN_PROBE)) as typeof import('../../probe/run-probe.js')
+  const probed = await runProbe({ flags: {} }, { env: childEnv, cwd: ROOT, cookie: null, logger: pino({ level: 'silent' }) }).outcome
+  if (!probed.ok) throw new Error(`the probe could not read ${app}: ${probed.message}`)
+  const proc = fork(SIDECAR_MAIN, [], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  proc.send({ svc: 1, type: 'configure', profile: probed.profile })
   let err = ''
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()))
   let out = ''

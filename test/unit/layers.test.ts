@@ -44,7 +44,7 @@ const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]
   ['src/testing', ['gateway', 'src/api', 'src/app.ts', 'src/client', 'src/settings', 'src/target', 'src/ui']],
   ['src/index.ts', ['src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/testing', 'src/ui']],
   ['supervisor', ['ipc', 'probe', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'state']],
-  ['src/cli', ['src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
+  ['src/cli', ['ipc', 'src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
 ]
 
 /** Top-level folders and files outside src/ that are no part of the runtime's picture. */

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8'
 import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { getClient } from '../../client/api-client.js'
 import { isSvcError } from '../../errors.js'
@@ -150,5 +151,5 @@ port.on('message', (m: ToPageThread) => {
 
 // The main thread reads a late beat as "busy" and places new sessions on other threads; a beat
 // late by more than `ui_run_timeout_s` gets this thread replaced.
-const beat = setInterval(() => post({ t: 'beat', running: running.size }), BEAT_MS)
+const beat = setInterval(() => post({ t: 'beat', running: running.size, heap: getHeapStatistics().used_heap_size }), BEAT_MS)
 post({ t: 'ready', profile: { settings: app.settings, pages: host.directory.keys(), file, exportName, components: declaredComponents() } })

@@ -77,7 +77,8 @@ export type FromPageThread =
   | { t: 'media'; bytes: Uint8Array; mime: string; fileName: string | null }
   | { t: 'uploaded'; id: number; outcome: UploadOutcome }
   | { t: 'snapshot'; call: SnapshotCall }
-  | { t: 'beat'; running: number }
+  /** Every `BEAT_MS`: sessions with a run in progress, and the thread's V8 heap in use. */
+  | { t: 'beat'; running: number; heap: number }
   | { t: 'handed_over' }
   | { t: 'closed' }
 

@@ -14,6 +14,8 @@ import { unexplainedLoadError } from './dev-load-error.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
+import { ThreadSlots } from './thread-slots.js'
+import type { PageServerStats } from '../../../ipc/messages.js'
 
 /** Close code for a socket whose session keeps losing its page thread (a page that crashes it on every run). */
 export const THREAD_CRASH_CLOSE_CODE = 1011
@@ -41,6 +43,10 @@ export interface PageThreadPoolOptions {
   runTimeoutMs: number
   /** `ui_page_thread_idle_s` in ms: a thread that ran nothing this long is let go; 0 = never. */
   idleMs: number
+  /** `ui_page_thread_max_memory_mb` in bytes: a thread whose heap passes it is recycled; 0 = never. */
+  maxHeapBytes?: number
+  /** `recycle_check_interval_s` in ms. */
+  recycleCheckMs?: number
 }
 
 /**
@@ -71,7 +77,12 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #media: MediaStore
   readonly #runTimeoutMs: number
   readonly #idleMs: number
+  readonly #maxHeapBytes: number
+  readonly #recycleCheckMs: number
+  #lastRecycleCheck = 0
   readonly #threads: PageThread[] = []
+  /** Each live thread's slot, and what happened to each slot (`svc status`). */
+  readonly #slots = new ThreadSlots()
   readonly #bySession = new Map<string, PageThread>()
   readonly #snapshots = new LocalSnapshotStore()
   readonly #resumes = new Map<string, number[]>()
@@ -89,6 +100,25 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     this.#media = options.media
     this.#runTimeoutMs = options.runTimeoutMs
     this.#idleMs = options.idleMs
+    this.#maxHeapBytes = options.maxHeapBytes ?? 0
+    this.#recycleCheckMs = options.recycleCheckMs ?? 5_000
+  }
+
+  /**
+   * Live sessions and each thread (slot, age, sessions, heap, event-loop utilisation over
+   * `windowMs`), with the threads' unplanned ends so far: the page server's part of `svc status`.
+   */
+  async stats(windowMs: number): Promise<PageServerStats> {
+    const threads = this.#threads.filter((t) => t.state === 'ready')
+    const before = new Map(threads.map((t) => [t, t.worker.performance.eventLoopUtilization()]))
+    if (windowMs > 0) await new Promise((resolve) => setTimeout(resolve, windowMs))
+    const rows = threads.flatMap((t) => {
+      const slot = this.#slots.of(t)
+      if (!slot || !t.alive) return []
+      const elu = t.worker.performance.eventLoopUtilization(before.get(t)).utilization
+      return [{ ...slot, sessions: t.sessions.size, heap_bytes: t.heapBytes, elu: Number.isFinite(elu) ? elu : null }]
+    })
+    return { sessions: this.#bySession.size, threads: rows.sort((a, b) => a.id - b.id), thread_exits: { ...this.#slots.ends } }
   }
 
   /** Live sessions across the threads. */
@@ -284,6 +314,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   #spawn(): PageThread {
     const thread = new PageThread(this.#data)
     this.#threads.push(thread)
+    this.#slots.take(thread)
     thread.worker.on('message', (m: FromPageThread) => this.#onMessage(thread, m))
     thread.worker.on('error', (err) => {
       thread.error = err
@@ -300,6 +331,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       case 'beat':
         thread.lastBeat = performance.now()
         thread.running = m.running
+        thread.heapBytes = m.heap
         this.#flushHeld(thread)
         return
       case 'out':
@@ -502,6 +534,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     const index = this.#threads.indexOf(thread)
     if (index >= 0) this.#threads.splice(index, 1)
     for (const id of thread.sessions) if (this.#bySession.get(id) === thread) this.#bySession.delete(id)
+    this.#slots.release(thread, this.#endOf(thread, code, wasReady))
     if (this.closed || thread.retired === 'close') return
     if (thread.retired === null && wasReady) {
       this.#logger.error({ exit_code: code, sessions: thread.sessions.size, sockets: thread.conns.size }, 'ui page thread stopped; its sessions continue on a new thread')
@@ -509,6 +542,36 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     for (const conn of thread.conns.values()) this.#rehome(conn, thread.retired)
     thread.conns.clear()
     thread.sessions.clear()
+  }
+
+  /** An unplanned end of `thread` as `svc status` shows it; null for a planned one (reload, shrink, stop). */
+  #endOf(thread: PageThread, code: number, wasReady: boolean): { reason: 'crashed' | 'killed' | 'recycled'; detail: string } | null {
+    if (thread.retired === 'runaway') return { reason: 'killed', detail: `did not yield for ui_run_timeout_s ${this.#runTimeoutMs / 1000} s` }
+    if (thread.retired === 'recycle') return { reason: 'recycled', detail: thread.recycling ?? 'recycled' }
+    if (thread.retired === null && wasReady) return { reason: 'crashed', detail: thread.error?.message ?? `exit code ${code}` }
+    return null
+  }
+
+  /**
+   * `ui_page_thread_max_memory_mb`: a fresh thread loads the app, then `thread` writes its
+   * sessions' snapshots and goes; its sockets are told to resume and continue on the fresh one
+   * with their state (as a reload moves them).
+   */
+  async #recycle(thread: PageThread, detail: string): Promise<void> {
+    thread.recycling = detail
+    this.#logger.warn({ heap_mb: Math.round((thread.heapBytes ?? 0) / 1048576), sessions: thread.sessions.size }, `ui page thread recycled (${detail}): its sessions move to a fresh thread`)
+    const fresh = this.#spawn()
+    try {
+      await fresh.ready
+    } catch {
+      // The app does not load any more (a save under dev reload): the thread keeps its sessions.
+      thread.recycling = null
+      return
+    }
+    if (!thread.alive || this.closed) return
+    thread.state = 'retiring'
+    await this.#ask(thread, (done) => (thread.handedOver = done), { t: 'handover' })
+    if (thread.alive) this.#retire(thread, 'recycle')
   }
 
   /** A socket whose thread is gone: open again elsewhere, or tell the browser to say hello again. */
@@ -540,9 +603,14 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     return recent.length <= MAX_RESUMES_PER_MINUTE
   }
 
-  /** Runaway threads are replaced, stalled ones without sockets reclaimed, an extra idle one let go. */
+  /** Runaway threads are replaced, stalled ones without sockets reclaimed, an extra idle one let go, one over its heap limit recycled. */
   #watch(): void {
     const now = performance.now()
+    if (this.#maxHeapBytes > 0 && now - this.#lastRecycleCheck >= this.#recycleCheckMs) {
+      this.#lastRecycleCheck = now
+      const over = this.#threads.find((t) => t.state === 'ready' && t.recycling === null && (t.heapBytes ?? 0) > this.#maxHeapBytes)
+      if (over) void this.#recycle(over, `heap ${Math.round(over.heapBytes! / 1048576)} MB over ui_page_thread_max_memory_mb ${Math.round(this.#maxHeapBytes / 1048576)}`)
+    }
     for (const t of this.#threads) {
       if (t.state !== 'ready') continue
       const stalled = t.stalledFor(now)

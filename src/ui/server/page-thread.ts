@@ -74,12 +74,16 @@ export class PageThread {
   lastActive = performance.now()
   /** Checks, once a thread can be called busy, whether sockets with held messages move elsewhere. */
   heldTimer: NodeJS.Timeout | null = null
+  /** Its V8 heap in use, as of its last beat. */
+  heapBytes: number | null = null
+  /** Why it is being recycled (`ui_page_thread_max_memory_mb`), for the log and `svc status`; null when it is not. */
+  recycling: string | null = null
   /** The uncaught error it died of, if any. */
   error: Error | null = null
   /** Why the app did not load on it, as the dev overlay shows it. */
   loadError: DevLoadError | null = null
   /** Why the pool stopped it on purpose; null for a crash. */
-  retired: 'runaway' | 'reload' | 'reclaim' | 'shrink' | 'idle' | 'close' | null = null
+  retired: 'runaway' | 'reload' | 'recycle' | 'reclaim' | 'shrink' | 'idle' | 'close' | null = null
   readonly uploads = new Map<number, (outcome: UploadOutcome) => void>()
   closed: (() => void) | null = null
   handedOver: (() => void) | null = null

@@ -12,7 +12,7 @@ import { MediaStore } from '../media-store.js'
 import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
 import type { PageServerApp } from '../page-app.js'
-import type { AppProfile } from '../../../ipc/messages.js'
+import type { AppProfile, PageServerStats } from '../../../ipc/messages.js'
 import type { DevLoadError } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
 import { ClientAssets, clientDir } from './static-files.js'
@@ -49,6 +49,8 @@ export interface RunningSidecar {
   logger: Logger
   /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
   reload(): Promise<PagesReload>
+  /** Sessions and page threads, for `svc status` and the process metrics; CPU over `windowMs`. */
+  stats(windowMs: number): Promise<PageServerStats>
   close(): Promise<void>
 }
 
@@ -69,7 +71,18 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
   const showErrorDetails = settings.show_error_details ?? env.devMode
   const media = new MediaStore({ basePath: env.basePath })
   const assets = new ClientAssets(clientDir())
-  const pool = loaded ? null : new PageThreadPool({ size: settings.ui_page_threads, data: { ...data, appFile: profile.file }, logger, media, runTimeoutMs: settings.ui_run_timeout_s * 1000, idleMs: settings.ui_page_thread_idle_s * 1000 })
+  const pool = loaded
+    ? null
+    : new PageThreadPool({
+        size: settings.ui_page_threads,
+        data: { ...data, appFile: profile.file },
+        logger,
+        media,
+        runTimeoutMs: settings.ui_run_timeout_s * 1000,
+        idleMs: settings.ui_page_thread_idle_s * 1000,
+        maxHeapBytes: settings.ui_page_thread_max_memory_mb * 1024 * 1024,
+        recycleCheckMs: settings.recycle_check_interval_s * 1000,
+      })
   const local = loaded ? await loaded.sessions({ media, logger, basePath: env.basePath, showErrorDetails }) : null
   const server = new UiServer({
     site: siteOf(profile),
@@ -128,6 +141,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
       reloading = next.catch(() => undefined)
       return next
     },
+    stats: async (windowMs) => pool?.stats(windowMs) ?? { sessions: local!.size, threads: [], thread_exits: { crashed: 0, killed: 0, recycled: 0 } },
     async close() {
       await reloading
       await server.close()
@@ -185,11 +199,15 @@ function siteOf(profile: AppProfile): PageSite {
 }
 
 /**
- * Answer the supervisor's `reload` requests (it announces a reload once the pages and the gateway
- * workers both serve the new code).
+ * Answer the supervisor: `reload` (it announces a reload once the pages and the gateway workers
+ * both serve the new code) and `stats_request` (`svc status`, the process metrics).
  */
-export function answerReloads(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
+export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
   channel.onMessage((m) => {
+    if (m.type === 'stats_request') {
+      void sidecar.stats(STATS_ELU_WINDOW_MS).then((stats) => channel.send({ svc: 1, type: 'stats', id: m.id, stats }))
+      return
+    }
     if (m.type !== 'reload') return
     void sidecar.reload().then(
       (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),
@@ -197,6 +215,9 @@ export function answerReloads(sidecar: RunningSidecar, channel: Channel<Supervis
     )
   })
 }
+
+/** The window over which a thread's event-loop utilisation is measured for `svc status` (as the supervisor's CPU window). */
+const STATS_ELU_WINDOW_MS = 250
 
 /** A startup failure as the IPC message the supervisor reports. */
 export function startupFatal(err: unknown): SidecarToSupervisor {

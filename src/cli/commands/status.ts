@@ -1,0 +1,53 @@
+import { Command, Option } from 'clipanion'
+import { EXIT } from '../../process/exit-codes.js'
+
+/** How long `svc status` waits for the supervisor's answer (it measures CPU over 0.25 s and asks each process). */
+const STATUS_TIMEOUT_MS = 10_000
+
+export class StatusCommand extends Command {
+  static override paths = [['status']]
+  static override usage = Command.Usage({
+    description: 'Show the running tree: every process with its role, pid, uptime, restarts, last exit, memory and CPU.',
+    details: `
+      Finds the supervisor by its pid file (as svc shutdown does) and asks it over its control
+      socket, which only the user who started svc can open. Lists the supervisor, the ui sidecar,
+      each gateway worker and each page thread of the bundled page server, the live page sessions,
+      the last reload and the recycles. --json prints the same as one JSON object (a stable format,
+      docs/cli.md). Exit 0 when the tree answered, 1 when it is not running or cannot be reached.
+    `,
+    examples: [
+      ['The tree started in this directory', '$0 status'],
+      ['As JSON, for scripts', '$0 status --json'],
+    ],
+  })
+
+  pidfile = Option.String('--pidfile', { description: 'Pid file path (default: SVC_PIDFILE, svc.config.json pidfile, or ./.svc.pid).' })
+  json = Option.Boolean('--json', false, { description: 'Print the status as JSON.' })
+
+  async execute(): Promise<number> {
+    const [{ resolvePidfilePath }, { findRunningTree }, { askControl }, { statusTable }] = await Promise.all([
+      import('../shutdown/pidfile-path.js'),
+      import('../control/find-tree.js'),
+      import('../control/ask.js'),
+      import('../control/status-table.js'),
+    ])
+    const tree = await findRunningTree(resolvePidfilePath(this.pidfile))
+    if (!tree.ok) {
+      this.context.stderr.write(`svc status: ${tree.message}\n`)
+      return EXIT.FAILURE
+    }
+    let answer
+    try {
+      answer = await askControl(tree.socket, { svc: 1, op: 'status' }, STATUS_TIMEOUT_MS)
+    } catch (err) {
+      this.context.stderr.write(`svc status: svc (pid ${tree.pid}, ${tree.url}): ${(err as Error).message}\n`)
+      return EXIT.FAILURE
+    }
+    if (!answer.ok || !answer.status) {
+      this.context.stderr.write(`svc status: ${answer.ok ? 'the supervisor sent no status' : `${answer.error.message} [${answer.error.code}]`}\n`)
+      return EXIT.FAILURE
+    }
+    this.context.stdout.write(this.json ? JSON.stringify(answer.status, null, 2) + '\n' : statusTable(answer.status))
+    return EXIT.OK
+  }
+}

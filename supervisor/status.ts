@@ -1,0 +1,74 @@
+import type { ProcessReport, StatusReport } from '../ipc/control.js'
+import { STATS_ANSWER_MS } from '../src/internal/deadlines.js'
+import { publicOrigin } from './banner.js'
+import { processUsage } from './process-stats.js'
+import type { Supervisor } from './supervisor.js'
+
+const uptime = (since: Date, now: number): number => Math.round((now - since.getTime()) / 100) / 10
+
+/**
+ * The tree as `svc status` shows it: the app, the last reload, and every process (supervisor,
+ * sidecar, each gateway worker, each page thread of the bundled page server) with its restarts,
+ * last unplanned exit, memory and CPU. Memory and CPU are read from the system (/proc, or ps)
+ * over a quarter of a second; requests, sessions and threads are the processes' own answers.
+ */
+export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mode'], startedAt: Date): Promise<StatusReport> {
+  const settings = sup.settings
+  const bound = sup.bound!
+  const sidecar = sup.sidecar
+  const workers = [...sup.workers]
+  const sidecarPid = sidecar?.spec.kind === 'command' ? (sidecar.commandPid ?? sidecar.pid) : (sidecar?.pid ?? null)
+  const pids = [process.pid, ...(sidecarPid ? [sidecarPid] : []), ...workers.map((w) => w.pid)]
+  const [usage, requests, pages] = await Promise.all([processUsage(pids), sup.workerRequests(), sidecar?.stats(STATS_ANSWER_MS) ?? Promise.resolve(null)])
+  const now = Date.now()
+  const measured = (pid: number | null): Pick<ProcessReport, 'memory_bytes' | 'cpu_percent' | 'cpu_seconds'> => {
+    const u = pid === null ? undefined : usage.get(pid)
+    return { memory_bytes: u?.rssBytes ?? null, cpu_percent: u?.cpuPercent ?? null, cpu_seconds: u?.cpuSeconds ?? null }
+  }
+  const processes: ProcessReport[] = [
+    { role: 'supervisor', id: 'supervisor', pid: process.pid, started_at: startedAt.toISOString(), uptime_s: uptime(startedAt, now), restarts: 0, last_exit: null, ...measured(process.pid) },
+  ]
+  if (sidecar) {
+    const record = sup.record.slot('sidecar')
+    processes.push({ role: 'sidecar', id: 'sidecar', kind: sidecar.spec.kind, pid: sidecarPid, started_at: sidecar.startedAt.toISOString(), uptime_s: uptime(sidecar.startedAt, now), restarts: record.restarts, last_exit: record.lastExit, ...measured(sidecarPid) })
+  }
+  workers.forEach((w, slot) => {
+    const record = sup.record.slot(`gateway-${slot}`)
+    processes.push({ role: 'gateway', id: `gateway-${slot}`, pid: w.pid, started_at: w.startedAt.toISOString(), uptime_s: uptime(w.startedAt, now), restarts: record.restarts, last_exit: record.lastExit, requests: requests.get(w.pid) ?? null, ...measured(w.pid) })
+  })
+  for (const t of pages?.threads ?? []) {
+    const started = new Date(t.started_at)
+    processes.push({
+      role: 'page_thread',
+      id: `page-thread-${t.id}`,
+      pid: sidecarPid,
+      started_at: t.started_at,
+      uptime_s: uptime(started, now),
+      restarts: t.restarts,
+      last_exit: t.last_exit,
+      sessions: t.sessions,
+      memory_bytes: t.heap_bytes,
+      cpu_percent: t.elu === null ? null : Math.round(t.elu * 1000) / 10,
+      cpu_seconds: null,
+    })
+  }
+  const recycles = sup.record.recyclesByReason()
+  if (pages) recycles.memory += pages.thread_exits.recycled
+  return {
+    svc_status: 1,
+    app: {
+      target: settings.target,
+      title: settings.title,
+      url: `${publicOrigin(bound.host, bound.port)}${settings.root_path}/`,
+      mode,
+      supervisor_pid: process.pid,
+      started_at: startedAt.toISOString(),
+      uptime_s: uptime(startedAt, now),
+      workers: workers.length,
+    },
+    reloads: { ...sup.record.reloads },
+    recycles,
+    page_sessions: pages?.sessions ?? null,
+    processes,
+  }
+}
