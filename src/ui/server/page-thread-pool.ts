@@ -5,11 +5,12 @@ import type { MediaStore } from '../media-store.js'
 import type { DevLoadError } from '../protocol.js'
 import type { StContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
-import { BEAT_MS, BUSY_AFTER_MS, type FromPageThread, type PageLocation, type PageThreadData, type UploadIn, type UploadOutcome } from './page-thread-messages.js'
+import { type FromPageThread, type PageLocation, type PageThreadData, type UploadIn, type UploadOutcome } from './page-thread-messages.js'
 import type { AppProfile } from '../../../ipc/messages.js'
 import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
 import { sessionOfSnapshotKey } from './session-snapshots.js'
+import { SessionMoves } from './session-moves.js'
 import { unexplainedLoadError } from './dev-load-error.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
@@ -58,9 +59,8 @@ export interface PageThreadPoolOptions {
  *   loaded thread with no run in progress whose event loop turns; only when every thread is busy
  *   does another start. When every thread has been stalled for `OVERFLOW_AFTER_MS`, one extra
  *   thread starts.
- * - A session whose thread is held up by another session's run moves: its message waits here
- *   until the thread turns again (forwarded) or is busy (`BUSY_AFTER_MS`): then the session opens
- *   on another thread (started if need be) from its snapshot, where the message goes.
+ * - A session whose thread is held up by another session's run moves to another thread, with
+ *   its messages (session-moves.ts).
  * - A thread that ran nothing for `ui_page_thread_idle_s` is let go: its sessions move to another
  *   thread, or, when it is the last one and no socket is left on it, it stops (the next visitor
  *   starts one).
@@ -84,6 +84,15 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   /** Each live thread's slot, and what happened to each slot (`svc status`). */
   readonly #slots = new ThreadSlots()
   readonly #bySession = new Map<string, PageThread>()
+  readonly #moves = new SessionMoves({
+    free: (now, except, loaded) => this.#free(now, except, loaded),
+    maySpawn: () => this.#maySpawn(),
+    spawn: () => this.#spawn(),
+    reopen: (conn, to) => {
+      this.#bySession.set(conn.sessionId!, to)
+      this.#openOn(to, conn, conn.sessionId, conn.at)
+    },
+  })
   readonly #snapshots = new LocalSnapshotStore()
   readonly #resumes = new Map<string, number[]>()
   #nextConn = 1
@@ -332,7 +341,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.lastBeat = performance.now()
         thread.running = m.running
         thread.heapBytes = m.heap
-        this.#flushHeld(thread)
+        this.#moves.turned(thread)
         return
       case 'out':
         thread.conns.get(m.conn)?.out.send(m.data)
@@ -350,13 +359,9 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
           conn.runSince = m.page === null ? null : now
           conn.runPage = m.page
           conn.at = m.at
-          // A moved session's first run there knows its widgets again: what waited for it goes now.
-          if (conn.moving && m.page === null) {
-            conn.moving = false
-            this.#flush(conn)
-          }
+          if (conn.moving && m.page === null) this.#moves.arrived(conn)
         }
-        if (thread.running === 0) this.#flushHeld(thread)
+        if (thread.running === 0) this.#moves.turned(thread)
         return
       }
       case 'ack':
@@ -417,8 +422,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         return
       case 'ready':
         thread.loaded(m.profile)
-        // Sessions waiting on a thread held up by a run may move here now.
-        for (const t of this.#threads) if (t !== thread && t.busy(performance.now())) this.#settleHeld(t)
+        this.#moves.loaded(thread, this.#threads)
         return
       case 'fatal':
         thread.failedToLoad(m.code, m.message, m.devError)
@@ -438,11 +442,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         if (!current()) return done()
         conn.acks.push(done)
         // A copy the thread owns (the socket's buffer may hold more than this message), moved without another copy.
-        const own = new Uint8Array(bytes)
-        if (conn.held.length > 0 || conn.moving || this.#heldUp(conn)) {
-          conn.held.push(own)
-          this.#watchHeld(conn.thread!)
-        } else this.#forward(conn, own)
+        this.#moves.send(conn, new Uint8Array(bytes))
       },
       release: () => {
         if (!current()) return
@@ -453,79 +453,6 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.post({ t: 'release', conn: conn.id })
       },
     }
-  }
-
-  #forward(conn: Conn, bytes: Uint8Array): void {
-    const thread = conn.thread!
-    thread.lastActive = performance.now()
-    thread.post({ t: 'msg', conn: conn.id, bytes }, [bytes.buffer as ArrayBuffer])
-  }
-
-  /**
-   * Whether a message of `conn` waits here rather than behind another session's run on its
-   * thread: that run has not let the thread turn since it started (or the thread is busy),
-   * nothing else of this socket is in flight there, and its session could move.
-   */
-  #heldUp(conn: Conn): boolean {
-    const thread = conn.thread!
-    if (conn.acks.length > 1 || conn.sessionId === null || conn.opened !== null || conn.runSince !== null) return false
-    const now = performance.now()
-    const blocked = thread.busy(now) || (thread.running > 0 && thread.lastBeat < thread.lastRunStart)
-    return blocked && (this.#free(now, thread) !== undefined || this.#maySpawn())
-  }
-
-  /** Once `thread` may be called busy: its held messages move with their sessions, or go to it. */
-  #watchHeld(thread: PageThread, afterMs = BUSY_AFTER_MS): void {
-    thread.heldTimer ??= setTimeout(() => {
-      thread.heldTimer = null
-      this.#settleHeld(thread)
-    }, afterMs)
-  }
-
-  #settleHeld(thread: PageThread): void {
-    const now = performance.now()
-    if (!thread.busy(now)) {
-      // No beat since the run started, and not silent for long enough yet: look again shortly.
-      if (thread.running > 0 && thread.lastBeat < thread.lastRunStart) this.#watchHeld(thread, BEAT_MS)
-      else this.#flushHeld(thread)
-      return
-    }
-    const waiting = [...thread.conns.values()].filter((c) => c.held.length > 0 && !c.moving)
-    if (waiting.length === 0) return
-    if (this.#free(now, thread, true) !== undefined) {
-      for (const conn of waiting) this.#move(conn, this.#free(now, thread, true)!)
-      return
-    }
-    // A thread that is still loading may take longer than the run that holds this one up: the
-    // messages wait for whichever comes first, this thread turning or that one loading.
-    if (this.#free(now, thread) !== undefined) return
-    if (this.#maySpawn()) this.#spawn()
-    else for (const conn of waiting) this.#flush(conn)
-  }
-
-  /** `thread` turned: messages waiting for it go to it. */
-  #flushHeld(thread: PageThread): void {
-    for (const conn of thread.conns.values()) if (conn.held.length > 0 && !conn.moving) this.#flush(conn)
-  }
-
-  #flush(conn: Conn): void {
-    for (const bytes of conn.held.splice(0)) this.#forward(conn, bytes)
-  }
-
-  /**
-   * Continue `conn`'s session on `to`, from its snapshot, where it is now; its old thread drops its
-   * copy (when it turns again) without writing it. Messages wait in `held` until the session has
-   * run there once (a widget message needs the widgets of a run).
-   */
-  #move(conn: Conn, to: PageThread): void {
-    const from = conn.thread!
-    const id = conn.sessionId!
-    from.conns.delete(conn.id)
-    from.sessions.delete(id)
-    from.post({ t: 'drop', conn: conn.id, sessionId: id })
-    this.#bySession.set(id, to)
-    conn.moving = true
-    this.#openOn(to, conn, id, conn.at)
   }
 
   #onExit(thread: PageThread, code: number): void {
@@ -644,7 +571,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     for (const conn of [...fewest.conns.values()]) {
       const settled = conn.sessionId !== null && conn.opened === null && conn.acks.length === 0 && !conn.moving && conn.runSince === null
       const to = settled ? this.#free(now, fewest) : undefined
-      if (to) this.#move(conn, to)
+      if (to) this.#moves.move(conn, to)
     }
   }
 
