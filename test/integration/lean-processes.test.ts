@@ -80,6 +80,31 @@ it('an app whose routes are all typed (zod) never loads ajv or fast-json-stringi
   expect(await heavyLoaded('api', 'examples/dashboard/app.ts:app')).toEqual(['/node_modules/yaml/'])
 }, 40_000)
 
+// ES modules are not in require.cache: a resolve hook (off-thread, as on every Node svc runs on)
+// reports every module the app load resolves. The app imports svc by its root (\`svc/ui\` is the
+// whole page runtime, the test handle included).
+const API_MODULES_SCRIPT = `
+import { register } from 'node:module'
+import { MessageChannel } from 'node:worker_threads'
+const { port1, port2 } = new MessageChannel()
+const seen = new Set()
+port1.on('message', (url) => seen.add(url))
+port1.unref()
+const hooks = 'let port; export function initialize(data) { port = data.port } export async function resolve(specifier, context, next) { const r = await next(specifier, context); port.postMessage(r.url); return r }'
+register('data:text/javascript,' + encodeURIComponent(hooks), { data: { port: port2 }, transferList: [port2] })
+const { loadTarget } = await import('./dist/src/target/load-target.js')
+const { app } = await loadTarget('examples/hello/app.ts:app')
+await app.api.ready()
+await new Promise((resolve) => setTimeout(resolve, 200))
+console.log(JSON.stringify([...seen].filter((u) => /\\/dist\\/src\\/ui\\/(runtime\\/page-session|st\\/root|app-test)\\.js$/.test(u)).map((u) => u.replace(/.*\\/dist\\//, ''))))
+await app.api.close()
+`
+
+it('a process that serves the API (a gateway worker) loads no page runtime: no page session, no st, no test handle', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', API_MODULES_SCRIPT], { cwd: REPO, timeout: 30_000 })
+  expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual([])
+}, 40_000)
+
 const GATEWAY_SCRIPT = `
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
