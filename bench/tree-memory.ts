@@ -11,7 +11,9 @@
  * the same run (bench/lib/baseline.ts, default `main`), in interleaved rounds (medians). Every
  * tree starts with an empty tsx cache (its own TMPDIR), as in a fresh container: the app's
  * TypeScript is transformed by esbuild at start.
- * Run: npm run bench:memory [-- --baseline <git ref>|none] [--rounds 3] [--sessions 24]
+ * `--node-options` is given to both trees as NODE_OPTIONS (e.g. `--max-semi-space-size=1`: svc then
+ * adds no young-generation size of its own to its children).
+ * Run: npm run bench:memory [-- --baseline <git ref>|none] [--rounds 3] [--sessions 24] [--node-options '…']
  * Docs: docs/performance.md#memory-of-the-tree
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -35,7 +37,9 @@ const TARGETS = { idle: 170, sessions: 200 }
 const SETTLE_MS = 3_000
 const RERUNS = 40
 
-const { values } = parseArgs({ options: { baseline: { type: 'string', default: 'main' }, rounds: { type: 'string', default: '3' }, sessions: { type: 'string', default: '24' } } })
+const { values } = parseArgs({
+  options: { baseline: { type: 'string', default: 'main' }, rounds: { type: 'string', default: '3' }, sessions: { type: 'string', default: '24' }, 'node-options': { type: 'string' } },
+})
 const rounds = Number(values.rounds)
 const sessions = Number(values.sessions)
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`)
@@ -71,7 +75,7 @@ async function visit(svc: SvcRunning): Promise<{ socket: PageSocket; sliderId: s
 
 async function measure(build: Build): Promise<Round> {
   const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-memory-'))
-  const svc = await startSvc({ target: build.target, ...(build.bin ? { bin: build.bin } : {}), env: { TMPDIR: tmp, SVC_LOG_LEVEL: 'warn', SVC_UI_COMMAND: '' }, timeoutMs: 60_000 })
+  const svc = await startSvc({ target: build.target, ...(build.bin ? { bin: build.bin } : {}), env: { TMPDIR: tmp, SVC_LOG_LEVEL: 'warn', SVC_UI_COMMAND: '', ...(values['node-options'] ? { NODE_OPTIONS: values['node-options'] } : {}) }, timeoutMs: 60_000 })
   const memory = new Map<Stage, ProcMemory[]>()
   const read = async (stage: Stage): Promise<void> => {
     await delay(SETTLE_MS)
@@ -120,7 +124,7 @@ if (values.baseline !== 'none') {
   process.stdout.write(` ${base.commit.slice(0, 12)} in ${base.root}\n`)
   builds.push({ name: `${values.baseline} (${base.commit.slice(0, 8)})`, bin: base.bin, target: `${base.root}/${FIXTURE}:app` })
 }
-console.log(`\nsvc run ${FIXTURE}:app, 1 gateway worker, bundled page server; ${rounds} interleaved rounds, medians; MB = 10^6 bytes\n`)
+console.log(`\nsvc run ${FIXTURE}:app, 1 gateway worker, bundled page server${values['node-options'] ? `, NODE_OPTIONS=${values['node-options']}` : ''}; ${rounds} interleaved rounds, medians; MB = 10^6 bytes\n`)
 
 const results = new Map<string, Round[]>(builds.map((b) => [b.name, []]))
 try {

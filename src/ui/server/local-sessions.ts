@@ -14,7 +14,8 @@ import { Lifecycle } from '../../internal/lifecycle.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
-import { stripBase } from './ws-endpoint.js'
+// Not from ws-endpoint.ts: that module loads `ws`, which a page thread (no sockets there) never needs.
+import { stripBase } from './base-path.js'
 
 /** Where a page session's output goes: the browser's socket, or the main thread that holds it. */
 export interface SessionOutput {

@@ -570,7 +570,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     if (fewest === undefined) return
     for (const conn of [...fewest.conns.values()]) {
       const settled = conn.sessionId !== null && conn.opened === null && conn.acks.length === 0 && !conn.moving && conn.runSince === null
-      const to = settled ? this.#free(now, fewest) : undefined
+      const to = settled ? this.#free(now, fewest, true) : undefined
       if (to) this.#moves.move(conn, to)
     }
   }
