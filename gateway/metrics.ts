@@ -5,6 +5,8 @@ import type { Dispatch } from './classify.js'
 import { loadPromClient, type PromClient } from '../src/internal/prom-client.js'
 
 export { aggregateWorkerMetrics, isPromClientAvailable } from '../src/internal/prom-client.js'
+export { TREE_PROMETHEUS_METRICS } from '../src/internal/tree-metrics.js'
+export type { TreeMetricSpec } from '../src/internal/tree-metrics.js'
 
 /**
  * Gateway metrics in Prometheus text format, through prom-client (an optional peer dependency,

@@ -160,8 +160,8 @@ export const SupervisorToSidecar = z.discriminatedUnion('type', [
   /** The first message to the bundled page server: the app it serves, as the probe read it. */
   z.object({ ...v1, type: z.literal('configure'), profile: AppProfile }),
   z.object({ ...v1, type: z.literal('reload'), id: z.number().int() }),
-  /** `svc status` or a scrape asks: answer `stats` with the same id. */
-  z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int() }),
+  /** `svc status` or a scrape asks: answer `stats` with the same id; threads' CPU measured over `window_ms` (0: none). */
+  z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int(), window_ms: z.number().int().min(0).max(5_000) }),
 ])
 export type SupervisorToSidecar = z.infer<typeof SupervisorToSidecar>
 

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import type { Readable } from 'node:stream'
 import type { Logger } from 'pino'
 import { processChannel } from '../ipc/channel.js'
 import { ProbeToSupervisor, type AppProfile } from '../ipc/messages.js'
@@ -30,15 +31,19 @@ export interface RunningProbe {
  * `cookie`, and read its one report. A probe that exits without one (killed, crashed before it
  * could say) is an `app` failure naming how it ended.
  */
-export function runProbe(request: ProbeRequest, options: { env: NodeJS.ProcessEnv; cwd?: string; cookie: string | null; logger: Logger; execArgv?: string[] }): RunningProbe {
+export function runProbe(
+  request: ProbeRequest,
+  options: { env: NodeJS.ProcessEnv; cwd?: string; cookie: string | null; logger: Logger; execArgv?: string[]; stdout?: (stream: Readable) => void },
+): RunningProbe {
   const child = fork(PROBE_MAIN, [JSON.stringify(request)], {
     env: { ...options.env, ...childEnv({ treeId: options.cookie ?? undefined }) },
     cwd: options.cwd,
     execArgv: options.execArgv ?? process.execArgv,
     detached: true,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', options.stdout ? 'pipe' : 'inherit', 'inherit', 'ipc'],
   })
   child.on('error', () => {})
+  if (options.stdout && child.stdout) options.stdout(child.stdout)
   const channel = processChannel(child, { incoming: ProbeToSupervisor, outgoing: z.never() }, options.logger, `probe ${child.pid}`)
   let report: Exclude<ProbeToSupervisor, { type: 'provisional' }> | null = null
   let cancelled = false

@@ -3,6 +3,7 @@ import type { ResolvedSettings } from '../src/settings/schema.js'
 import { freeLoopbackPort, internalApiBase, reserveLoopbackPort, type BoundPort } from './bind.js'
 import type { SidecarSpec } from './sidecar.js'
 import { fileURLToPath } from 'node:url'
+import type { Readable } from 'node:stream'
 
 /** The bundled page server (src/ui/server/main.ts), next to this file in dist/. */
 export const BUNDLED_SIDECAR = fileURLToPath(new URL('../src/ui/server/main.js', import.meta.url))
@@ -26,6 +27,8 @@ export interface ChildSpecsOptions {
  */
 export class ChildSpecs {
   readonly #o: ChildSpecsOptions
+  /** Where children's standard output goes once `log_file` is open; null: the supervisor's own stdout. */
+  stdout: ((stream: Readable) => void) | null = null
 
   constructor(options: ChildSpecsOptions) {
     this.#o = options
@@ -49,7 +52,7 @@ export class ChildSpecs {
     const env: NodeJS.ProcessEnv = { ...this.#base(s, bound), ...childEnv({ uiUpstream: upstream, uiPort: port, uiHost: '127.0.0.1', rootPath: s.root_path }) }
     if (s.ui_command) {
       const fill = (v: string): string => v.replaceAll('{port}', String(port)).replaceAll('{host}', '127.0.0.1').replaceAll('{base_path}', s.root_path)
-      return { kind: 'command', script: '', argv: s.ui_command.map(fill), env, port, healthUrl: upstream + fill(s.ui_health_path ?? '/') }
+      return { kind: 'command', script: '', argv: s.ui_command.map(fill), env, port, healthUrl: upstream + fill(s.ui_health_path ?? '/'), ...this.#output() }
     }
     return {
       kind: 'bundled',
@@ -59,7 +62,12 @@ export class ChildSpecs {
       port,
       listenSocket,
       healthUrl: `${upstream}${s.root_path}/_stcore/health`,
+      ...this.#output(),
     }
+  }
+
+  #output(): { stdout?: (stream: Readable) => void } {
+    return this.stdout ? { stdout: this.stdout } : {}
   }
 
   /** What every child of the tree sees: the app, where the API answers, and the real public port (never 0). */

@@ -13,9 +13,13 @@ export class MetricsCollector {
   #nextId = 1
   readonly #pending = new Map<number, { expected: number; data: unknown[]; done: () => void }>()
 
-  constructor(logger: Logger, workers: () => WorkerHandle[]) {
+  readonly #tree: () => Promise<unknown[]>
+
+  /** `tree`: the supervisor's own series (tree-metrics.ts), summed into the scrape like a worker's. */
+  constructor(logger: Logger, workers: () => WorkerHandle[], tree: () => Promise<unknown[]> = async () => []) {
     this.#logger = logger
     this.#workers = workers
+    this.#tree = tree
   }
 
   async collect(): Promise<string> {
@@ -38,7 +42,7 @@ export class MetricsCollector {
     })
     // Loaded on the first scrape: prom-client is optional and only needed with metrics on.
     const { aggregateWorkerMetrics } = await import('../src/internal/prom-client.js')
-    return aggregateWorkerMetrics(data)
+    return aggregateWorkerMetrics([...data, await this.#tree()])
   }
 
   receive(id: number, data: unknown): void {

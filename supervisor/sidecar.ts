@@ -1,4 +1,5 @@
 import { fork, type StdioOptions } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import { EventEmitter, once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -32,6 +33,8 @@ export interface SidecarSpec {
   port: number
   /** The bundled server's socket, bound by the supervisor and inherited (`supervisor/bind.ts`). */
   listenSocket?: ReservedPort
+  /** Where its standard output goes (`log_file`); the supervisor's own when absent. */
+  stdout?: (stream: Readable) => void
 }
 
 /** The child's fd for `listenSocket`: the stdio entry after the IPC channel. */
@@ -73,7 +76,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
   const env = { ...spec.env, ...childEnv({ treeId: cookie ?? undefined, uiListenFd: socket ? LISTEN_FD : undefined }) }
   let child
   try {
-    const stdio: StdioOptions = ['ignore', 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])]
+    const stdio: StdioOptions = ['ignore', spec.stdout ? 'pipe' : 'inherit', 'inherit', 'ipc', ...(socket ? [socket.listenFd()] : [])]
     child =
       spec.kind === 'bundled'
         ? fork(spec.script, [], { env, execArgv: childExecArgv(env), detached: true, stdio })
@@ -82,6 +85,7 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
     socket?.release()
   }
   child.on('error', () => {})
+  if (spec.stdout && child.stdout) spec.stdout(child.stdout)
   const pid = child.pid ?? null
   return {
     pid,
@@ -209,10 +213,10 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   }
 
   /**
-   * The bundled page server's account of its sessions and threads; null for a `ui_command`
-   * sidecar, or when it does not answer within `timeoutMs`.
+   * The bundled page server's account of its sessions and threads (their CPU over `windowMs`);
+   * null for a `ui_command` sidecar, or when it does not answer within `timeoutMs` after the window.
    */
-  stats(timeoutMs: number): Promise<PageServerStats | null> {
+  stats(timeoutMs: number, windowMs: number): Promise<PageServerStats | null> {
     const proc = this.#proc
     if (this.spec.kind !== 'bundled' || !proc || this.#exit) return Promise.resolve(null)
     const id = ++this.#reloadIds
@@ -220,12 +224,12 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       const timer = setTimeout(() => {
         this.#stats.delete(id)
         resolve(null)
-      }, timeoutMs)
+      }, timeoutMs + windowMs)
       this.#stats.set(id, (s) => {
         clearTimeout(timer)
         resolve(s)
       })
-      if (!proc.channel.send({ svc: 1, type: 'stats_request', id })) this.#stats.get(id)?.(null)
+      if (!proc.channel.send({ svc: 1, type: 'stats_request', id, window_ms: windowMs })) this.#stats.get(id)?.(null)
     })
   }
 

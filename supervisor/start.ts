@@ -19,6 +19,7 @@ import { StateKeeper, type TreeState } from './state-keeper.js'
 import { DevLoop, waitsForFix } from './dev-loop.js'
 import { childExecArgv } from './child-exec-argv.js'
 import { ControlServer, controlSocketPath } from './control-server.js'
+import { LogFile } from './log-file.js'
 import { Reloads } from './reloads.js'
 import { buildStatus } from './status.js'
 import type { ControlAnswer, ControlRequest } from '../ipc/control.js'
@@ -78,6 +79,8 @@ class Start {
   #logger: Logger | null = null
   /** The control socket, once the tree serves with a pid file. */
   #control: ControlServer | null = null
+  /** `log_file`: where every process's log goes instead of stdout. */
+  #logFile: LogFile | null = null
   readonly #startedAt = new Date()
   /** Resolves the start's promise with an exit code (only before the tree serves). */
   #done!: (code: number) => void
@@ -174,7 +177,14 @@ class Start {
 
   #attachLogger(settings: ResolvedSettings): Logger {
     if (this.#logger) return this.#logger
-    this.#root = createRootLogger(settings)
+    if (settings.log_file !== '') {
+      const file = new LogFile(settings)
+      this.#logFile = file
+      this.#specs.stdout = (stream) => file.pipeFrom(stream)
+      // logrotate's `postrotate`: `kill -USR2 $(cat .svc.pid)` (SIGUSR1 is Node's inspector).
+      process.on('SIGUSR2', () => file.reopen())
+    }
+    this.#root = createRootLogger(settings, this.#logFile?.destination)
     this.#logger = childLogger(this.#root, 'svc.supervisor')
     this.#proc.logUncaught(this.#logger, 'the supervisor exits 1; its children notice and stop')
     this.#state.attach(this.#logger)
@@ -194,6 +204,7 @@ class Start {
       standbyWorkers: this.#devLoop(settings) !== null,
       sidecarSpec: (s, bound) => this.#specs.sidecar(s, bound),
       workerEnv: (s, bound, uiUpstream) => this.#specs.workerEnv(s, bound, uiUpstream),
+      ...(this.#specs.stdout ? { workerStdout: this.#specs.stdout } : {}),
       onTopology: (t) => this.#state.publish(treeState(t, target)),
       onExit: (code, message, startError) => {
         if (this.#devLoop(settings) && startError !== undefined && waitsForFix(startError)) {
@@ -229,7 +240,7 @@ class Start {
 
   /** A probe of the running app for `svc reload` and SIGHUP: its processes carry the tree's cookie. */
   #probeFor(supervisor: Supervisor, logger: Logger): Promise<ProbeOutcome> {
-    return runProbe({ flags: this.#req.flags }, { env: this.#specs.probeEnv(), cookie: `${supervisor.treeId}.probe`, logger, execArgv: childExecArgv(process.env) }).outcome
+    return runProbe({ flags: this.#req.flags }, { env: this.#specs.probeEnv(), cookie: `${supervisor.treeId}.probe`, logger, execArgv: childExecArgv(process.env), ...(this.#specs.stdout ? { stdout: this.#specs.stdout } : {}) }).outcome
   }
 
   /**
@@ -276,6 +287,7 @@ class Start {
       await this.#control?.destroy()
       await this.#dev?.close()
       this.#root?.flush()
+      await this.#logFile?.close()
       await this.#proc.exit(code)
     })()
   }

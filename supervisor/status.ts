@@ -1,7 +1,7 @@
 import type { ProcessReport, StatusReport } from '../ipc/control.js'
 import { STATS_ANSWER_MS } from '../src/internal/deadlines.js'
 import { publicOrigin } from './banner.js'
-import { processUsage } from './process-stats.js'
+import { CPU_WINDOW_MS, processUsage } from './process-stats.js'
 import type { Supervisor } from './supervisor.js'
 
 const uptime = (since: Date, now: number): number => Math.round((now - since.getTime()) / 100) / 10
@@ -19,7 +19,7 @@ export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mo
   const workers = [...sup.workers]
   const sidecarPid = sidecar?.spec.kind === 'command' ? (sidecar.commandPid ?? sidecar.pid) : (sidecar?.pid ?? null)
   const pids = [process.pid, ...(sidecarPid ? [sidecarPid] : []), ...workers.map((w) => w.pid)]
-  const [usage, requests, pages] = await Promise.all([processUsage(pids), sup.workerRequests(), sidecar?.stats(STATS_ANSWER_MS) ?? Promise.resolve(null)])
+  const [usage, requests, pages] = await Promise.all([processUsage(pids), sup.workerRequests(), sidecar?.stats(STATS_ANSWER_MS, CPU_WINDOW_MS) ?? Promise.resolve(null)])
   const now = Date.now()
   const measured = (pid: number | null): Pick<ProcessReport, 'memory_bytes' | 'cpu_percent' | 'cpu_seconds'> => {
     const u = pid === null ? undefined : usage.get(pid)

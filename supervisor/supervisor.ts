@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { Readable } from 'node:stream'
 import { setTimeout as delay } from 'node:timers/promises'
 import { SvcError, isSvcError, svcErrorFromData } from '../src/errors.js'
 import type { ResolvedSettings } from '../src/settings/schema.js'
@@ -14,6 +15,8 @@ import { Lifecycle } from '../src/internal/lifecycle.js'
 import { FAILURE_DRAIN_MS, MAX_RETIRING_PER_SLOT, STATS_ANSWER_MS } from '../src/internal/deadlines.js'
 import { TreeRecord, type RecycleReason } from './tree-record.js'
 import { Recycler } from './recycler.js'
+import { readProcesses } from './process-stats.js'
+import { treeMetric, type MetricJson } from '../src/internal/tree-metrics.js'
 
 /**
  * The supervisor actor: owns the sidecar and the gateway workers and reacts to their events
@@ -43,7 +46,7 @@ export const RESTART_POLICY: RestartPolicy = { crashLimit: 5, windowMs: 60_000, 
  * Everything above the process (WorkerHandle, Sidecar, the supervisor) is the real code either way.
  */
 export interface Children {
-  worker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string): WorkerProcess
+  worker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string, stdout?: (stream: Readable) => void): WorkerProcess
   sidecar: SidecarLauncher
   /** End every process still carrying this run's id (`SVC_TREE_ID=<treeId>` or `<treeId>.<member>`). */
   sweep(treeId: string): Promise<void>
@@ -69,6 +72,8 @@ export interface SupervisorOptions {
   sidecarSpec: (s: ResolvedSettings, bound: BoundPort) => Promise<SidecarSpec>
   /** Env for gateway workers, given the sidecar URL. */
   workerEnv: (s: ResolvedSettings, bound: BoundPort, uiUpstream: string) => NodeJS.ProcessEnv
+  /** Where the workers' standard output goes (`log_file`); the supervisor's own when absent. */
+  workerStdout?: (stream: Readable) => void
   /** Called whenever what runs where changes (state file). */
   onTopology: (t: Topology) => void
   /**
@@ -158,7 +163,7 @@ export class Supervisor extends Lifecycle {
     this.#restart = opts.restart ?? RESTART_POLICY
     this.#settings = opts.profile.settings
     this.#profile = opts.profile
-    this.#metrics = new MetricsCollector(opts.logger, () => this.#workers.filter((w) => w.phase === 'ready'))
+    this.#metrics = new MetricsCollector(opts.logger, () => this.#workers.filter((w) => w.phase === 'ready'), () => this.#treeMetrics())
   }
 
   get state(): SupervisorState {
@@ -291,7 +296,7 @@ export class Supervisor extends Lifecycle {
    */
   #spawnWorker(uiUpstream: string, slot: number, standby = false, settings = this.#settings): WorkerHandle {
     const env = { ...this.#o.workerEnv(settings, this.#bound!, uiUpstream), ...childEnv({ workerId: String(slot), standby }) }
-    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker')), { loadTimeoutMs: settings.gateway_start_timeout_s * 1000, shutdownGraceMs: settings.shutdown_grace_s * 1000 })
+    const w = new WorkerHandle(this.#children.worker(env, this.#o.logger, this.#cookie('worker'), this.#o.workerStdout), { loadTimeoutMs: settings.gateway_start_timeout_s * 1000, shutdownGraceMs: settings.shutdown_grace_s * 1000 })
     w.on('message', (msg) => this.#onWorkerMessage(w, msg))
     w.once('exit', (e) => this.#onWorkerExit(w, e))
     if (!standby) w.start(settings)
@@ -400,6 +405,37 @@ export class Supervisor extends Lifecycle {
     this.#refillSpares()
     logger.info({ pid: next.pid, worker: slot, reason }, `gateway worker ${w.pid} recycled (${reason}); ${next.pid} serves slot ${slot}`)
     return true
+  }
+
+  /** The tree's own series for a scrape (src/internal/tree-metrics.ts): restarts, memory by role, sessions, reloads, recycles. */
+  async #treeMetrics(): Promise<MetricJson[]> {
+    const sidecarPid = this.#sidecar?.spec.kind === 'command' ? (this.#sidecar.commandPid ?? this.#sidecar.pid) : (this.#sidecar?.pid ?? null)
+    const gateways = [...this.#workers, ...this.#retiring.map((e) => e.worker)].map((w) => w.pid)
+    const [readings, pages] = await Promise.all([readProcesses([process.pid, ...(sidecarPid ? [sidecarPid] : []), ...gateways]), this.#sidecar?.stats(STATS_ANSWER_MS, 0) ?? null])
+    const rss = (pids: number[]): number => pids.reduce((sum, pid) => sum + (readings.get(pid)?.rssBytes ?? 0), 0)
+    const restarts = this.record.restartCounts().map(([role, reason, value]) => ({ value, labels: { role, reason } }))
+    const recycles = this.record.recycleCounts().map(([role, reason, value]) => ({ value, labels: { role, reason } }))
+    if (pages) {
+      const ends = pages.thread_exits
+      restarts.push({ value: ends.crashed, labels: { role: 'page_thread', reason: 'crash' } }, { value: ends.killed, labels: { role: 'page_thread', reason: 'run_timeout' } }, { value: ends.recycled, labels: { role: 'page_thread', reason: 'memory' } })
+      recycles.push({ value: ends.recycled, labels: { role: 'page_thread', reason: 'memory' } })
+    }
+    // The common series start at zero, so rate() works from the first scrape.
+    if (!restarts.some((r) => r.labels.role === 'gateway' && r.labels.reason === 'crash')) restarts.push({ value: 0, labels: { role: 'gateway', reason: 'crash' } })
+    return [
+      treeMetric('svc_process_restarts_total', restarts),
+      treeMetric('svc_process_resident_memory_bytes', [
+        { value: rss([process.pid]), labels: { role: 'supervisor' } },
+        { value: sidecarPid ? rss([sidecarPid]) : 0, labels: { role: 'sidecar' } },
+        { value: rss(gateways), labels: { role: 'gateway' } },
+      ]),
+      treeMetric('svc_ui_page_sessions', pages ? [{ value: pages.sessions, labels: {} }] : []),
+      treeMetric('svc_reloads_total', [
+        { value: this.record.reloads.ok, labels: { result: 'ok' } },
+        { value: this.record.reloads.failed, labels: { result: 'failed' } },
+      ]),
+      treeMetric('svc_recycles_total', recycles),
+    ]
   }
 
   /** Requests each worker served so far, by pid (a worker that does not answer within the deadline is left out). */

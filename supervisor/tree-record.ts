@@ -1,7 +1,7 @@
 import type { ExitReport, ReloadReport } from '../ipc/control.js'
 
-/** Why a slot's process was started again: it crashed, or it was recycled for a limit. */
-export type RestartReason = 'crash' | 'memory' | 'requests'
+/** Why a slot's process (or page thread) was started again: it crashed, ran past ui_run_timeout_s, or was recycled for a limit. */
+export type RestartReason = 'crash' | 'run_timeout' | 'memory' | 'requests'
 export type RecycleReason = 'memory' | 'requests'
 export type TreeRole = 'gateway' | 'sidecar' | 'page_thread'
 

@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import type { Socket } from 'node:net'
+import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from 'pino'
 import { processChannel, type Channel } from '../ipc/channel.js'
@@ -55,14 +56,18 @@ export interface WorkerProcess {
   kill(): Promise<void>
 }
 
-/** Fork `gateway/main.js` as its own process group with the tree cookie `cookie` in its env. */
-export function forkWorker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null): WorkerProcess {
+/**
+ * Fork `gateway/main.js` as its own process group with the tree cookie `cookie` in its env.
+ * `stdout`: where its standard output goes (`log_file`); the supervisor's own by default.
+ */
+export function forkWorker(env: NodeJS.ProcessEnv, logger: Logger, cookie: string | null, stdout?: (stream: Readable) => void): WorkerProcess {
   const child = fork(GATEWAY_MAIN, [], {
     env: { ...env, ...childEnv({ treeId: cookie ?? undefined }) },
     execArgv: childExecArgv(env),
     detached: true,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', stdout ? 'pipe' : 'inherit', 'inherit', 'ipc'],
   })
+  if (stdout && child.stdout) stdout(child.stdout)
   const tree: Tree = { pid: child.pid ?? null, cookie }
   const kill = async (): Promise<void> => {
     await killTree(tree)

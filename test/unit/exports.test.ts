@@ -106,6 +106,7 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
   },
   './gateway/metrics': {
     GATEWAY_PROMETHEUS_METRICS: 'object',
+    TREE_PROMETHEUS_METRICS: 'object',
     GATEWAY_DURATION_BUCKETS: 'object',
     isPromClientAvailable: 'function',
     createGatewayMetrics: 'function',
@@ -278,6 +279,17 @@ describe('the contract values', () => {
     expect([...byName.keys()].sort()).toEqual(['svc_gateway_request_duration_seconds', 'svc_gateway_requests_total', 'svc_gateway_upstream_queue_timeouts_total'])
     for (const m of byName.values()) expect(typeof m.stability).toBe('string')
     expect(byName.get('svc_gateway_request_duration_seconds')!.buckets).toEqual([0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
+  })
+
+  it('the tree catalogue names the process-level series, all stable', async () => {
+    const metrics = (await load('./gateway/metrics')) as { TREE_PROMETHEUS_METRICS: { name: string; type: string; labels: string[]; stability: string }[] }
+    expect(metrics.TREE_PROMETHEUS_METRICS.map((m) => [m.name, m.type, m.labels.join(','), m.stability])).toEqual([
+      ['svc_process_restarts_total', 'counter', 'role,reason', 'stable'],
+      ['svc_process_resident_memory_bytes', 'gauge', 'role', 'stable'],
+      ['svc_ui_page_sessions', 'gauge', '', 'stable'],
+      ['svc_reloads_total', 'counter', 'result', 'stable'],
+      ['svc_recycles_total', 'counter', 'role,reason', 'stable'],
+    ])
   })
 
   it('setTraceHook installs a hook and returns a token that removes it', async () => {

@@ -205,7 +205,7 @@ function siteOf(profile: AppProfile): PageSite {
 export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<SupervisorToSidecar, SidecarToSupervisor>): void {
   channel.onMessage((m) => {
     if (m.type === 'stats_request') {
-      void sidecar.stats(STATS_ELU_WINDOW_MS).then((stats) => channel.send({ svc: 1, type: 'stats', id: m.id, stats }))
+      void sidecar.stats(m.window_ms).then((stats) => channel.send({ svc: 1, type: 'stats', id: m.id, stats }))
       return
     }
     if (m.type !== 'reload') return
@@ -215,9 +215,6 @@ export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<Super
     )
   })
 }
-
-/** The window over which a thread's event-loop utilisation is measured for `svc status` (as the supervisor's CPU window). */
-const STATS_ELU_WINDOW_MS = 250
 
 /** A startup failure as the IPC message the supervisor reports. */
 export function startupFatal(err: unknown): SidecarToSupervisor {
