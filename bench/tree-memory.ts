@@ -22,8 +22,8 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as delay } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
-import { buildBaseline } from './lib/baseline.js'
-import { busyWarning, machineLine } from './lib/machine.js'
+import { thisAndBaseline, type BenchBuild } from './lib/baseline.js'
+import { printMachine } from './lib/machine.js'
 import { procMemory, type ProcMemory } from './lib/proc-memory.js'
 import { installCleanup, stopAll } from './lib/processes.js'
 import { startSvc, type SvcRunning } from './lib/servers.js'
@@ -44,12 +44,6 @@ const rounds = Number(values.rounds)
 const sessions = Number(values.sessions)
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`)
 if (!Number.isInteger(sessions) || sessions < 2) throw new Error(`--sessions must be a whole number ≥ 2, not ${values.sessions}`)
-
-interface Build {
-  name: string
-  bin?: string
-  target: string
-}
 
 const STAGES = ['no session', '1 session', `${sessions} sessions`, `${sessions} after a burst`] as const
 type Stage = (typeof STAGES)[number]
@@ -73,7 +67,7 @@ async function visit(svc: SvcRunning): Promise<{ socket: PageSocket; sliderId: s
   return { socket, sliderId: slider.id, ms }
 }
 
-async function measure(build: Build): Promise<Round> {
+async function measure(build: BenchBuild): Promise<Round> {
   const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-memory-'))
   const svc = await startSvc({ target: build.target, ...(build.bin ? { bin: build.bin } : {}), env: { TMPDIR: tmp, SVC_LOG_LEVEL: 'warn', SVC_UI_COMMAND: '', ...(values['node-options'] ? { NODE_OPTIONS: values['node-options'] } : {}) }, timeoutMs: 60_000 })
   const memory = new Map<Stage, ProcMemory[]>()
@@ -112,18 +106,9 @@ function percentile(xs: number[], p: number): number {
 }
 
 installCleanup()
-console.log(machineLine())
-console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
-const warning = await busyWarning()
-if (warning) console.log(warning)
+await printMachine()
 
-const builds: Build[] = [{ name: 'this build', target: `${FIXTURE}:app` }]
-if (values.baseline !== 'none') {
-  process.stdout.write(`building the baseline (${values.baseline}) …`)
-  const base = buildBaseline(values.baseline!, [FIXTURE])
-  process.stdout.write(` ${base.commit.slice(0, 12)} in ${base.root}\n`)
-  builds.push({ name: `${values.baseline} (${base.commit.slice(0, 8)})`, bin: base.bin, target: `${base.root}/${FIXTURE}:app` })
-}
+const builds = thisAndBaseline(values.baseline!, FIXTURE)
 console.log(`\nsvc run ${FIXTURE}:app, 1 gateway worker, bundled page server${values['node-options'] ? `, NODE_OPTIONS=${values['node-options']}` : ''}; ${rounds} interleaved rounds, medians; MB = 10^6 bytes\n`)
 
 const results = new Map<string, Round[]>(builds.map((b) => [b.name, []]))

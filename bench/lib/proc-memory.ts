@@ -33,7 +33,8 @@ export function procMemory(pid: number): ProcMemory | null {
   }
 }
 
-function roleOf(pid: number, status: string): string {
+/** svc's processes by their title (`svc gateway`…); anything else by its program and the svc process it runs under. */
+export function roleOf(pid: number, status: string): string {
   const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '?'
   if (title.startsWith('svc ')) return title
   const ppid = /^PPid:\s+(\d+)$/m.exec(status)?.[1]
