@@ -17,8 +17,8 @@ import { parseArgs } from 'node:util'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../test/helpers/e2e-browser.js'
 import { THROTTLED, visit, type RequestRecord, type Visit } from '../test/helpers/wire-visit.js'
-import { buildBaseline } from './lib/baseline.js'
-import { busyWarning, machineLine } from './lib/machine.js'
+import { thisAndBaseline } from './lib/baseline.js'
+import { printMachine } from './lib/machine.js'
 import { installCleanup, stopAll } from './lib/processes.js'
 import { startSvc, type SvcRunning } from './lib/servers.js'
 import { fmtRatio, median, table } from './lib/table.js'
@@ -30,12 +30,6 @@ const { values } = parseArgs({ options: { baseline: { type: 'string', default: '
 const rounds = Number(values.rounds)
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`)
 
-interface Build {
-  name: string
-  bin?: string
-  target: string
-}
-
 interface Round {
   first: Visit
   /** A first visit of the plain page (no chart, no chunk of an element of its own). */
@@ -46,18 +40,9 @@ interface Round {
 }
 
 installCleanup()
-console.log(machineLine())
-console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
-const warning = await busyWarning()
-if (warning) console.log(warning)
+await printMachine()
 
-const builds: Build[] = [{ name: 'this build', target: `${FIXTURE}:app` }]
-if (values.baseline !== 'none') {
-  process.stdout.write(`building the baseline (${values.baseline}) …`)
-  const base = buildBaseline(values.baseline!, [FIXTURE])
-  process.stdout.write(` ${base.commit.slice(0, 12)} in ${base.root}\n`)
-  builds.push({ name: `baseline ${values.baseline} (${base.commit.slice(0, 8)})`, bin: base.bin, target: `${base.root}/${FIXTURE}:app` })
-}
+const builds = thisAndBaseline(values.baseline!, FIXTURE)
 console.log(`\n5. Pages on the wire: ${FIXTURE} through svc run in Chromium; ${rounds} interleaved rounds, each a fresh browser context (empty cache)\n`)
 
 /** A first visit and a repeat visit (same context, so the cache of the first), on loopback and on the throttled link. */

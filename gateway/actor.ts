@@ -1,7 +1,7 @@
 import { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { isSvcError } from '../src/errors.js'
-import { loadTarget } from '../src/target/load-target.js'
+import { loadTarget, stopAppTransforms } from '../src/target/load-target.js'
 import type { Channel } from '../ipc/channel.js'
 import type { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'
 import { buildGateway, type Gateway } from './build.js'
@@ -63,7 +63,7 @@ export class GatewayActor extends Lifecycle {
     this.#state = 'loading'
     let settings: ResolvedSettings
     try {
-      const { app } = await loadTarget(this.#opts.target)
+      const { app } = await loadTarget(this.#opts.target).finally(stopAppTransforms)
       settings = app.settings
       // Sign-outs made here (the logout route) reach the rest of the tree through the supervisor.
       const revocations = app.sessionRevocations

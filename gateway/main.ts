@@ -1,3 +1,4 @@
+import '../src/target/one-shot-transforms.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { processChannel } from '../ipc/channel.js'
 import { GatewayToSupervisor, SupervisorToGateway } from '../ipc/messages.js'

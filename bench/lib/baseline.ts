@@ -39,3 +39,24 @@ export function buildBaseline(ref: string, extra: string[] = []): Baseline {
   }
   return { ref, commit, root, bin: join(root, 'bin', 'svc.js') }
 }
+
+/** One build a bench compares: its `bin/svc.js` (this checkout's when absent) and its target. */
+export interface BenchBuild {
+  name: string
+  bin?: string
+  target: string
+}
+
+/**
+ * This checkout's build and, unless `ref` is `none`, the baseline `ref` built beside it with
+ * `fixture` copied in (bench/fixtures files the old commit may lack), each serving `fixture:app`.
+ */
+export function thisAndBaseline(ref: string, fixture: string): BenchBuild[] {
+  const builds: BenchBuild[] = [{ name: 'this build', target: `${fixture}:app` }]
+  if (ref === 'none') return builds
+  process.stdout.write(`building the baseline (${ref}) …`)
+  const base = buildBaseline(ref, [fixture])
+  process.stdout.write(` ${base.commit.slice(0, 12)} in ${base.root}\n`)
+  builds.push({ name: `baseline ${ref} (${base.commit.slice(0, 8)})`, bin: base.bin, target: `${base.root}/${fixture}:app` })
+  return builds
+}

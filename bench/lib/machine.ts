@@ -45,3 +45,11 @@ export async function busyWarning(): Promise<string | null> {
   const load = loadavg().map((l) => l.toFixed(2)).join(' ')
   return `warning: the machine is ${(busy * 100).toFixed(0)}% busy before the bench (load ${load}); other processes compete for the CPU and the figures will be low and noisy`
 }
+
+/** A bench's first lines: the machine, the load average, and a warning when the CPU is busy already. */
+export async function printMachine(): Promise<void> {
+  console.log(machineLine())
+  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  const warning = await busyWarning()
+  if (warning) console.log(warning)
+}

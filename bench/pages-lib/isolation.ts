@@ -13,9 +13,10 @@ export interface IsolationResult {
 
 /**
  * Session A sets its burn slider (the page then computes synchronously for that many ms); session
- * B, opened after A (so on another page thread when there are threads), reruns its slider page
- * in a loop until A's run is rendered. B's latencies over that window are the figure: in one event
- * loop the first of them waits for A's whole burn.
+ * B, opened after A, reruns its slider page in a loop until A's run is rendered. B's latencies
+ * over that window are the figure: in one event loop the first of them waits for A's whole burn;
+ * with page threads B shares A's thread until A's first burn moves it to another (a thread start
+ * in the first round), then runs beside it.
  */
 export async function rerunWhileBusy(sidecar: SidecarProcess, o: { burnPath: string; burnKey: string; otherPath: string; otherKey: string; burnMs: number; rounds: number }): Promise<IsolationResult> {
   const a = await PageSocket.open(sidecar.wsUrl, o.burnPath)

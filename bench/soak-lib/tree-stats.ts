@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { basename } from 'node:path'
+import { roleOf } from '../lib/proc-memory.js'
 
 /** One process of the tree: its title (`svc gateway`…), resident memory and open descriptors. */
 export interface ProcessStat {
@@ -13,19 +13,10 @@ export function processStat(pid: number): ProcessStat | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
     const rss = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status)
-    return { pid, title: titleOf(pid, status), rssBytes: rss ? Number(rss[1]) * 1024 : 0, fds: readdirSync(`/proc/${pid}/fd`).length }
+    return { pid, title: roleOf(pid, status), rssBytes: rss ? Number(rss[1]) * 1024 : 0, fds: readdirSync(`/proc/${pid}/fd`).length }
   } catch {
     return null
   }
-}
-
-/** svc's processes by their title; anything else by its program and the svc process it runs under. */
-function titleOf(pid: number, status: string): string {
-  const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '?'
-  if (title.startsWith('svc ')) return title
-  const ppid = /^PPid:\s+(\d+)$/m.exec(status)?.[1]
-  const parent = ppid ? (readFileSync(`/proc/${ppid}/cmdline`, 'utf8').split('\0')[0] ?? '?') : '?'
-  return `${basename(title)} (under ${parent})`
 }
 
 /** Per process title: how many, their RSS and descriptors summed (gateway workers come and go with reloads). */

@@ -188,6 +188,8 @@ export const FIELDS = {
   /** Worker threads running page sessions; null = max(2, available cores); 0 = in the page server's own thread. */
   /** Each thread holds a copy of the app (~90 MiB): two isolate one busy page; raise it for many concurrent heavy pages. */
   ui_page_threads: { schema: z.number().int().min(0).max(64), default: 2, parse: asNumber },
+  /** A page thread that ran nothing this long is let go (its sessions move; the last one stops once no page is open); 0 = never. */
+  ui_page_thread_idle_s: { schema: seconds, default: 120, parse: asNumber },
   /** Largest message a browser may send on the page socket, checked before it is read (close 1009); 0 = unlimited. */
   ui_max_message_bytes: {
     // ws keeps the limit in a 32-bit integer.

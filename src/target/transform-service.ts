@@ -7,7 +7,8 @@ const require = createRequire(import.meta.url)
  * service process, started by the thread that first transforms. Only that thread can reap it: a
  * page thread that ends with its service still running (a reload or a shrink replaces threads)
  * leaves a zombie `esbuild` in the page server, one per thread. A page thread therefore stops the
- * service once its app is loaded; a later transform (a dynamic import) starts it again.
+ * service once its app is loaded, and so does a gateway worker (an idle service is a 12 MB process
+ * for the worker's whole life); a later transform (a dynamic import) starts it again.
  */
 export function stopTransformService(): void {
   // tsx's esbuild and ours: one module unless npm installed two copies. esbuild is CommonJS, so

@@ -3,11 +3,17 @@ import type { InjectOptions, Response as InjectResponse } from 'light-my-request
 import type { AnySvc } from '../app.js'
 import { normalizeMountPath } from '../settings/schema.js'
 import type { Gateway } from '../../gateway/build.js'
-import { createUiTestHandle, type UiTestHandle, type UiTestOptions } from '../ui/app-test.js'
+import { createRequire } from 'node:module'
+import type { UiTestHandle, UiTestOptions } from '../ui/app-test.js'
 import { getClient, type ApiClient, type FetchLike } from '../client/api-client.js'
 import type { ApiEventStream } from '../client/typed-answers.js'
 import type { CallArgs, CallResult, EventOf, NotEventRoute } from '../client/typed-call.js'
 import type { RouteHandle, SseRouteHandle } from '../api/route.js'
+
+// The page runtime loads on the first `ui()`: `svc` exports this class, and a gateway worker (an
+// app's `import 'svc'`) never runs a page. require() of an ES module without top-level await is
+// synchronous and shares the module instance with `import`.
+const require = createRequire(import.meta.url)
 
 /**
  * Drives the real composite gateway of an app in-process, without sockets: the same dispatch,
@@ -170,6 +176,7 @@ export class SvcTestClient<A extends AnySvc = AnySvc> {
    * `run()`, read elements, `click()` / `setValue()` widgets and `run()` again.
    */
   ui(options: UiTestOptions = {}): UiTestHandle {
+    const { createUiTestHandle } = require('../ui/app-test.js') as typeof import('../ui/app-test.js')
     return createUiTestHandle(this.app, { client: this.client, ...options })
   }
 

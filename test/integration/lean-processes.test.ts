@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, expect, it } from 'vitest'
+import { isZombie } from '../../src/process/process-check.js'
+import { waitUntil } from '../helpers/cli-processes.js'
 import { descendants, REPO, startSvc, stopAllTrees } from '../helpers/svc-process.js'
 
 /**
@@ -78,6 +80,31 @@ it('an app whose routes are all typed (zod) never loads ajv or fast-json-stringi
   expect(await heavyLoaded('api', 'examples/dashboard/app.ts:app')).toEqual(['/node_modules/yaml/'])
 }, 40_000)
 
+// ES modules are not in require.cache: a resolve hook (off-thread, as on every Node svc runs on)
+// reports every module the app load resolves. The app imports svc by its root (\`svc/ui\` is the
+// whole page runtime, the test handle included).
+const API_MODULES_SCRIPT = `
+import { register } from 'node:module'
+import { MessageChannel } from 'node:worker_threads'
+const { port1, port2 } = new MessageChannel()
+const seen = new Set()
+port1.on('message', (url) => seen.add(url))
+port1.unref()
+const hooks = 'let port; export function initialize(data) { port = data.port } export async function resolve(specifier, context, next) { const r = await next(specifier, context); port.postMessage(r.url); return r }'
+register('data:text/javascript,' + encodeURIComponent(hooks), { data: { port: port2 }, transferList: [port2] })
+const { loadTarget } = await import('./dist/src/target/load-target.js')
+const { app } = await loadTarget('examples/hello/app.ts:app')
+await app.api.ready()
+await new Promise((resolve) => setTimeout(resolve, 200))
+console.log(JSON.stringify([...seen].filter((u) => /\\/dist\\/src\\/ui\\/(runtime\\/page-session|st\\/root|app-test)\\.js$/.test(u)).map((u) => u.replace(/.*\\/dist\\//, ''))))
+await app.api.close()
+`
+
+it('a process that serves the API (a gateway worker) loads no page runtime: no page session, no st, no test handle', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', API_MODULES_SCRIPT], { cwd: REPO, timeout: 30_000 })
+  expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual([])
+}, 40_000)
+
 const GATEWAY_SCRIPT = `
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
@@ -100,12 +127,22 @@ it('a gateway worker loads undici\'s pool for the proxy and probes readiness wit
   expect(out.modules).toBeLessThan(50)
 }, 40_000)
 
+// With an empty tsx cache (its own TMPDIR, as in a fresh container) the gateway transforms the
+// app with esbuild at start; the service process that does it is stopped (and reaped) once the app
+// is loaded.
 it('svc run with the bundled page server is three svc processes, no esbuild service', async () => {
-  const svc = await startSvc({ target: 'examples/hello/app.ts:app', env: { SVC_UI_COMMAND: undefined } })
-  const res = await fetch(`${svc.url}/api/readyz`)
-  expect(res.status).toBe(200)
-  const titles = descendants(svc.pid).map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[0])
-  expect(titles.sort()).toEqual(['svc gateway', 'svc sidecar'])
+  const tmp = mkdtempSync(join(tmpdir(), 'svc-cold-tsx-'))
+  try {
+    const svc = await startSvc({ target: 'examples/hello/app.ts:app', env: { SVC_UI_COMMAND: undefined, TMPDIR: tmp } })
+    const res = await fetch(`${svc.url}/api/readyz`)
+    expect(res.status).toBe(200)
+    await waitUntil('no exited child left unreaped in the tree', () => !descendants(svc.pid).some(isZombie), 5_000)
+    const titles = descendants(svc.pid).map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[0])
+    expect(titles.sort()).toEqual(['svc gateway', 'svc sidecar'])
+  } finally {
+    await stopAllTrees()
+    rmSync(tmp, { recursive: true, force: true })
+  }
 }, 60_000)
 
 /** One process's report as a [title, flags] entry; none while the file is still being written. */

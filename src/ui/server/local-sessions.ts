@@ -16,7 +16,8 @@ import { Lifecycle } from '../../internal/lifecycle.js'
 import { RenderEncoder } from './render-diff.js'
 import { SessionManager } from './session-manager.js'
 import type { PageSnapshots } from './session-snapshots.js'
-import { stripBase } from './ws-endpoint.js'
+// Not from ws-endpoint.ts: that module loads `ws`, which a page thread (no sockets there) never needs.
+import { stripBase } from './base-path.js'
 import type { TaskPort } from '../tasks/task-manager.js'
 import type { TaskRecord } from '../tasks/task-types.js'
 
@@ -148,9 +149,16 @@ export class LocalSessions extends Lifecycle implements SessionHost {
     return this.#manager.size
   }
 
-  /** The page path session `id` is on (for log lines about its runs). */
-  pathOf(id: string): string {
-    return this.#manager.get(id)?.path ?? '/'
+  /** The page and query session `id` is on (log lines about its runs; where it continues on another thread); null when unknown. */
+  locationOf(id: string): { path: string; query: string } | null {
+    const session = this.#manager.get(id)
+    return session ? { path: session.path, query: session.query.toString() } : null
+  }
+
+  /** Session `id` continues on another page thread, which keeps its snapshot: end it here, writing nothing. */
+  forget(id: string): void {
+    this.#sockets.delete(id)
+    this.#manager.forget(id)
   }
 
   get directory(): PageDirectory {

@@ -92,7 +92,8 @@ async function open(m: Extract<ToPageThread, { t: 'open' }>): Promise<BoundSessi
       run: (started) => {
         if (started) running.add(m.conn)
         else running.delete(m.conn)
-        post({ t: 'run', conn: m.conn, running: running.size, page: started ? host.pathOf(sessionId ?? '') : null })
+        const at = host.locationOf(sessionId ?? '') ?? { path: m.path, query: m.query }
+        post({ t: 'run', conn: m.conn, running: running.size, page: started ? at.path : null, at })
       },
       close: (code, reason) => post({ t: 'close_conn', conn: m.conn, code, reason }),
       unbind: () => undefined,
@@ -130,11 +131,13 @@ port.on('message', (m: ToPageThread) => {
     case 'msg':
       handle(m.conn, m.bytes)
       return
-    case 'release': {
+    case 'release':
+    case 'drop': {
       const bound = conns.get(m.conn)
       conns.delete(m.conn)
       running.delete(m.conn)
       if (bound && !(bound instanceof Promise)) bound.release()
+      if (m.t === 'drop') host.forget(m.sessionId)
       return
     }
     case 'upload':

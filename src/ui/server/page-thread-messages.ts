@@ -18,6 +18,12 @@ export interface PageThreadData {
   ticketKey?: string
 }
 
+/** Where a session is: its page path (without the base path) and query string. */
+export interface PageLocation {
+  path: string
+  query: string
+}
+
 /** A file posted to the upload endpoint, on its way to the session's thread. */
 export interface UploadIn {
   sessionId: string
@@ -34,6 +40,11 @@ export type ToPageThread =
   /** One client message as the socket delivered it (UTF-8 JSON, parsed in the thread). */
   | { t: 'msg'; conn: number; bytes: Uint8Array }
   | { t: 'release'; conn: number }
+  /**
+   * The session moved to another thread (this one held it up, or is let go idle): forget it
+   * without writing its snapshot, which the other thread now keeps.
+   */
+  | { t: 'drop'; conn: number; sessionId: string }
   | { t: 'upload'; id: number; upload: UploadIn }
   /** Write every session's snapshot now (the threads are being replaced). */
   | { t: 'handover' }
@@ -61,9 +72,10 @@ export type FromPageThread =
   | { t: 'out'; conn: number; data: string }
   /**
    * A run of `conn`'s session started (`page`: where) or ended (`page: null`); `running`: how many
-   * of the thread's sessions have a run in progress now.
+   * of the thread's sessions have a run in progress now; `at`: the page and query the session is
+   * on (where it continues if it moves to another thread).
    */
-  | { t: 'run'; conn: number; running: number; page: string | null }
+  | { t: 'run'; conn: number; running: number; page: string | null; at: PageLocation }
   | { t: 'opened'; conn: number; sessionId: string }
   | { t: 'open_failed'; conn: number; message: string }
   /** Close `conn`'s socket (its session was taken over by a newer socket). */

@@ -5,10 +5,12 @@ import type { MediaStore } from '../media-store.js'
 import type { DevLoadError } from '../protocol.js'
 import type { SocketContext } from '../st-types.js'
 import type { BoundSession, SessionHost, SessionOutput } from './local-sessions.js'
-import type { FromPageThread, PageThreadData, UploadIn, UploadOutcome } from './page-thread-messages.js'
+import { type FromPageThread, type PageLocation, type PageThreadData, type UploadIn, type UploadOutcome } from './page-thread-messages.js'
 import type { AppProfile } from '../../../ipc/messages.js'
 import { PageThread, type Conn, type Hello } from './page-thread.js'
 import { LocalSnapshotStore } from './thread-snapshots.js'
+import { sessionOfSnapshotKey } from './session-snapshots.js'
+import { SessionMoves } from './session-moves.js'
 import { unexplainedLoadError } from './dev-load-error.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
 import { THREAD_CLOSE_MS } from '../../internal/deadlines.js'
@@ -46,6 +48,8 @@ export interface PageThreadPoolOptions {
   tasks?: TaskManager | null
   /** `ui_session_ttl_s` in ms: how long the tasks of a session whose thread crashed wait for it to come back. */
   sessionTtlMs?: number
+  /** `ui_page_thread_idle_s` in ms: a thread that ran nothing this long is let go; 0 = never. */
+  idleMs: number
   /** `ui_page_thread_max_memory_mb` in bytes: a thread whose heap passes it is recycled; 0 = never. */
   maxHeapBytes?: number
   /** `recycle_check_interval_s` in ms. */
@@ -59,9 +63,15 @@ export interface PageThreadPoolOptions {
  * thread. The main thread keeps HTTP and the sockets, relays page messages as raw bytes (each
  * thread parses its own) and never imports the app.
  *
- * - Threads start on demand, up to `ui_page_threads`: a new session goes to a thread without
- *   sessions, else a new thread, else the least loaded among those whose event loop turns. When
- *   every thread has been stalled for `OVERFLOW_AFTER_MS`, one extra thread starts.
+ * - Threads start as load needs them, up to `ui_page_threads`: a new session goes to the least
+ *   loaded thread with no run in progress whose event loop turns; only when every thread is busy
+ *   does another start. When every thread has been stalled for `OVERFLOW_AFTER_MS`, one extra
+ *   thread starts.
+ * - A session whose thread is held up by another session's run moves to another thread, with
+ *   its messages (session-moves.ts).
+ * - A thread that ran nothing for `ui_page_thread_idle_s` is let go: its sessions move to another
+ *   thread, or, when it is the last one and no socket is left on it, it stops (the next visitor
+ *   starts one).
  * - A session stays on the thread that holds it. Without Redis its snapshot is kept here
  *   (`LocalSnapshotStore`), so when its thread goes (a dev reload, a runaway page, a crash) the
  *   socket is told to say hello again (`resume`) and the session continues on another thread.
@@ -76,6 +86,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   readonly #runTimeoutMs: number
   readonly #tasks: TaskManager | null
   readonly #sessionTtlMs: number
+  readonly #idleMs: number
   readonly #maxHeapBytes: number
   readonly #recycleCheckMs: number
   #lastRecycleCheck = 0
@@ -84,6 +95,15 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   /** Each live thread's slot, and what happened to each slot (`svc status`). */
   readonly #slots = new ThreadSlots()
   readonly #bySession = new Map<string, PageThread>()
+  readonly #moves = new SessionMoves({
+    free: (now, except, loaded) => this.#free(now, except, loaded),
+    maySpawn: () => this.#maySpawn(),
+    spawn: () => this.#spawn(),
+    reopen: (conn, to) => {
+      this.#bySession.set(conn.sessionId!, to)
+      this.#openOn(to, conn, conn.sessionId, conn.at)
+    },
+  })
   readonly #snapshots = new LocalSnapshotStore()
   readonly #resumes = new Map<string, number[]>()
   /** Sign-outs made in the tree, told to every thread (a thread started later gets them first). */
@@ -104,6 +124,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     this.#tasks = options.tasks ?? null
     this.#sessionTtlMs = options.sessionTtlMs ?? 120_000
     this.#heapCapMb = options.heapCapMb ?? 0
+    this.#idleMs = options.idleMs
     this.#maxHeapBytes = options.maxHeapBytes ?? 0
     this.#recycleCheckMs = options.recycleCheckMs ?? 5_000
   }
@@ -159,7 +180,23 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   open(hello: Hello, context: SocketContext, out: SessionOutput): Promise<BoundSession> {
     this.warm()
     return new Promise<BoundSession>((resolve, reject) => {
-      const conn: Conn = { id: this.#nextConn++, out, hello, context, opened: resolve, failed: reject, placements: 0, sessionId: null, runSince: null, runPage: null, acks: [] }
+      const conn: Conn = {
+        id: this.#nextConn++,
+        out,
+        hello,
+        context,
+        opened: resolve,
+        failed: reject,
+        placements: 0,
+        sessionId: null,
+        runSince: null,
+        runPage: null,
+        acks: [],
+        thread: null,
+        at: { path: hello.path, query: hello.query },
+        held: [],
+        moving: false,
+      }
       this.#place(conn)
     })
   }
@@ -254,15 +291,21 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       return
     }
     const pinned = conn.hello.requestedId === null ? undefined : this.#bySession.get(conn.hello.requestedId)
-    const thread = pinned?.placeable ? pinned : this.#pick()
     conn.placements++
+    this.#openOn(pinned?.placeable ? pinned : this.#pick(), conn, conn.hello.requestedId, conn.hello)
+  }
+
+  /** Open `conn`'s session (`requestedId`, or a new one) on `thread` once it has loaded. */
+  #openOn(thread: PageThread, conn: Conn, requestedId: string | null, at: PageLocation): void {
+    conn.thread = thread
     thread.pendingOpens++
     thread.conns.set(conn.id, conn)
+    thread.lastActive = performance.now()
     void thread.ready.then(
       () => {
         thread.pendingOpens--
         const { storage } = conn.hello
-        thread.post({ t: 'open', conn: conn.id, requestedId: conn.hello.requestedId, path: conn.hello.path, query: conn.hello.query, context: conn.context, ...(storage ? { storage } : {}) })
+        thread.post({ t: 'open', conn: conn.id, requestedId, path: at.path, query: at.query, context: conn.context, ...(storage ? { storage } : {}) })
       },
       // The thread did not load; its exit places the session again.
       () => thread.pendingOpens--,
@@ -272,10 +315,10 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   /** Where a new session goes (see the class comment); may start a thread. */
   #pick(): PageThread {
     const now = performance.now()
+    const free = this.#free(now)
+    if (free) return free
+    if (this.#maySpawn()) return this.#spawn()
     const live = this.#threads.filter((t) => t.placeable)
-    const empty = live.find((t) => t.load === 0 && t.running === 0 && !t.busy(now))
-    if (empty) return empty
-    if (live.length < this.#size && !(this.#saveBroken && live.some((t) => t.state === 'ready'))) return this.#spawn()
     const turning = live.filter((t) => !t.busy(now))
     if (turning.length === 0 && live.length <= this.#size && live.every((t) => t.stalledFor(now) > OVERFLOW_AFTER_MS)) {
       this.#logger.warn({ page_threads: live.length }, 'ui every page thread is stalled; starting one more for new sessions')
@@ -286,6 +329,25 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     let best = candidates[0]!
     for (const t of candidates) if (t.load < best.load) best = t
     return best
+  }
+
+  /**
+   * The least loaded thread that takes a session at once (loading, or turning with no run in
+   * progress; `loaded`: not loading), other than `except`.
+   */
+  #free(now: number, except?: PageThread, loaded = false): PageThread | undefined {
+    let best: PageThread | undefined
+    for (const t of this.#threads) {
+      if (t === except || !t.placeable || t.running > 0 || t.busy(now) || (loaded && t.state !== 'ready')) continue
+      if (best === undefined || t.load < best.load) best = t
+    }
+    return best
+  }
+
+  /** Fewer threads than `ui_page_threads` take sessions (and the last save loads). */
+  #maySpawn(): boolean {
+    const live = this.#threads.filter((t) => t.placeable)
+    return live.length < this.#size && !(this.#saveBroken && live.some((t) => t.state === 'ready'))
   }
 
   #spawn(): PageThread {
@@ -313,6 +375,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.lastBeat = performance.now()
         thread.running = m.running
         thread.heapBytes = m.heap
+        this.#moves.turned(thread)
         return
       case 'out':
         thread.conns.get(m.conn)?.out.send(m.data)
@@ -321,12 +384,18 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.conns.get(m.conn)?.out.close(m.code, m.reason)
         return
       case 'run': {
+        const now = performance.now()
         thread.running = m.running
+        thread.lastActive = now
+        if (m.page !== null) thread.lastRunStart = now
         const conn = thread.conns.get(m.conn)
         if (conn) {
-          conn.runSince = m.page === null ? null : performance.now()
+          conn.runSince = m.page === null ? null : now
           conn.runPage = m.page
+          conn.at = m.at
+          if (conn.moving && m.page === null) this.#moves.arrived(conn)
         }
+        if (thread.running === 0) this.#moves.turned(thread)
         return
       }
       case 'ack':
@@ -342,13 +411,19 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         this.#bySession.set(m.sessionId, thread)
         thread.sessions.add(m.sessionId)
         this.#tasks?.attach(m.sessionId)
+        if (conn?.moving) {
+          // Its snapshot could not be read: the session started afresh, under a new id.
+          if (conn.sessionId !== m.sessionId && this.#bySession.get(conn.sessionId!) === thread) this.#bySession.delete(conn.sessionId!)
+          conn.sessionId = m.sessionId
+          return
+        }
         if (!conn?.opened) {
           thread.conns.delete(m.conn)
           thread.post({ t: 'release', conn: m.conn })
           return
         }
         conn.sessionId = m.sessionId
-        conn.opened(this.#bind(thread, conn))
+        conn.opened(this.#bind(conn))
         conn.opened = conn.failed = null
         return
       }
@@ -384,9 +459,13 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         thread.uploads.get(m.id)?.(m.outcome)
         thread.uploads.delete(m.id)
         return
-      case 'snapshot':
+      case 'snapshot': {
+        // A thread a session moved away from may write it once more before it hears: the copy on the new thread wins.
+        const owner = m.call.op === 'get' ? undefined : this.#bySession.get(sessionOfSnapshotKey(m.call.key))
+        if (owner !== undefined && owner !== thread) return
         this.#snapshots.apply(m.call, (id, value) => thread.post({ t: 'snapshot_value', id, value }))
         return
+      }
       case 'handed_over':
         thread.handedOver?.()
         return
@@ -395,6 +474,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         return
       case 'ready':
         thread.loaded(m.profile)
+        this.#moves.loaded(thread, this.#threads)
         return
       case 'fatal':
         thread.failedToLoad(m.code, m.message, m.devError)
@@ -406,20 +486,21 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     }
   }
 
-  #bind(thread: PageThread, conn: Conn): BoundSession {
-    const current = (): boolean => thread.alive && thread.conns.get(conn.id) === conn
+  #bind(conn: Conn): BoundSession {
+    const current = (): boolean => conn.thread !== null && conn.thread.alive && conn.thread.conns.get(conn.id) === conn
     return {
       id: conn.sessionId!,
       handle: (bytes, done) => {
         if (!current()) return done()
         conn.acks.push(done)
         // A copy the thread owns (the socket's buffer may hold more than this message), moved without another copy.
-        const own = new Uint8Array(bytes)
-        thread.post({ t: 'msg', conn: conn.id, bytes: own }, [own.buffer])
+        this.#moves.send(conn, new Uint8Array(bytes))
       },
       release: () => {
         if (!current()) return
+        const thread = conn.thread!
         thread.conns.delete(conn.id)
+        conn.held.length = 0
         for (const done of conn.acks.splice(0)) done()
         thread.post({ t: 'release', conn: conn.id })
       },
@@ -488,6 +569,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
 
   /** A socket whose thread is gone: open again elsewhere, or tell the browser to say hello again. */
   #rehome(conn: Conn, reason: PageThread['retired']): void {
+    conn.held.length = 0
+    conn.moving = false
     if (conn.opened) {
       if (conn.placements < MAX_PLACEMENTS) this.#place(conn)
       else conn.failed?.(new SvcError('SVC_ERR_UI_PAGE_THREAD', 'the page thread stopped while the session was opening'))
@@ -535,6 +618,33 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
       const spare = placeable.find((t) => t.state === 'ready' && t.load === 0 && t.conns.size === 0 && !t.busy(now))
       if (spare) this.#retire(spare, 'shrink')
     }
+    if (this.#idleMs > 0) this.#letIdleGo(now)
+  }
+
+  /**
+   * Threads that ran nothing for `ui_page_thread_idle_s`: one with no socket left stops (its
+   * sessions wrote their snapshots); of the others, the one with the fewest sockets hands them to
+   * a thread that takes them at once, and stops on a later look.
+   */
+  #letIdleGo(now: number): void {
+    const idle = this.#threads.filter((t) => t.state === 'ready' && t.running === 0 && t.pendingOpens === 0 && !t.busy(now) && now - t.lastActive > this.#idleMs)
+    let fewest: PageThread | undefined
+    for (const t of idle) {
+      if (t.conns.size === 0) this.#letGo(t)
+      else if (fewest === undefined || t.conns.size < fewest.conns.size) fewest = t
+    }
+    if (fewest === undefined) return
+    for (const conn of [...fewest.conns.values()]) {
+      const settled = conn.sessionId !== null && conn.opened === null && conn.acks.length === 0 && !conn.moving && conn.runSince === null
+      const to = settled ? this.#free(now, fewest, true) : undefined
+      if (to) this.#moves.move(conn, to)
+    }
+  }
+
+  #letGo(thread: PageThread): void {
+    thread.state = 'retiring'
+    this.#logger.info({ idle_s: this.#idleMs / 1000, sessions: thread.sessions.size }, 'ui page thread let go: it ran nothing for ui_page_thread_idle_s')
+    void this.#ask(thread, (done) => (thread.handedOver = done), { t: 'handover' }).then(() => this.#retire(thread, 'idle'))
   }
 
   #runaway(thread: PageThread, stalledMs: number): void {

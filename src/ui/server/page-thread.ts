@@ -5,7 +5,7 @@ import type { DevLoadError } from '../protocol.js'
 import type { SocketContext } from '../st-types.js'
 import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
 import type { BoundSession, SessionOutput } from './local-sessions.js'
-import { BUSY_AFTER_MS, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
+import { BUSY_AFTER_MS, type PageLocation, type PageThreadData, type ToPageThread, type UploadOutcome } from './page-thread-messages.js'
 import type { AppProfile } from '../../../ipc/messages.js'
 
 /**
@@ -46,8 +46,16 @@ export interface Conn {
   /** When its session's run in progress started (performance.now()), and on which page; null when none runs. */
   runSince: number | null
   runPage: string | null
-  /** `done` callbacks of client messages the thread has not handled yet, oldest first. */
+  /** `done` callbacks of client messages the thread has not handled yet (held ones included), oldest first. */
   readonly acks: (() => void)[]
+  /** The thread holding (or opening) its session. */
+  thread: PageThread | null
+  /** Where its session is: from the hello, then from each run the thread reports. */
+  at: PageLocation
+  /** Client messages waiting in the main thread while another session's run holds its thread up (page-thread-pool.ts). */
+  readonly held: Uint8Array[]
+  /** Its session is opening on another thread from its snapshot; messages wait in `held`. */
+  moving: boolean
 }
 
 export type ThreadState = 'starting' | 'ready' | 'retiring' | 'gone'
@@ -66,6 +74,12 @@ export class PageThread {
   /** Sessions of this thread with a run in progress (a run may be burning CPU right now). */
   running = 0
   lastBeat = performance.now()
+  /** When the newest run in progress started (as the main thread heard). */
+  lastRunStart = 0
+  /** When a session was placed here, a message went here or a run started or ended here. */
+  lastActive = performance.now()
+  /** Checks, once a thread can be called busy, whether sockets with held messages move elsewhere. */
+  heldTimer: NodeJS.Timeout | null = null
   /** Its V8 heap in use, as of its last beat. */
   heapBytes: number | null = null
   /** Why it is being recycled (`ui_page_thread_max_memory_mb`), for the log and `svc status`; null when it is not. */
@@ -75,7 +89,7 @@ export class PageThread {
   /** Why the app did not load on it, as the dev overlay shows it. */
   loadError: DevLoadError | null = null
   /** Why the pool stopped it on purpose; null for a crash. */
-  retired: 'runaway' | 'reload' | 'recycle' | 'reclaim' | 'shrink' | 'close' | null = null
+  retired: 'runaway' | 'reload' | 'recycle' | 'reclaim' | 'shrink' | 'idle' | 'close' | null = null
   readonly uploads = new Map<number, (outcome: UploadOutcome) => void>()
   closed: (() => void) | null = null
   handedOver: (() => void) | null = null
@@ -138,10 +152,14 @@ export class PageThread {
     const wasStarting = this.state === 'starting'
     this.state = 'gone'
     this.#settle.failed(this.error ?? new SvcError('SVC_ERR_UI_PAGE_THREAD', `a page thread exited (code ${code})${wasStarting ? ' before it was ready' : ''}`))
+    if (this.heldTimer) clearTimeout(this.heldTimer)
     this.closed?.()
     this.handedOver?.()
     for (const answer of this.uploads.values()) answer({ ok: false, status: 404, message: 'the page thread holding this session stopped; reload the page' })
     this.uploads.clear()
-    for (const conn of this.conns.values()) for (const done of conn.acks.splice(0)) done()
+    for (const conn of this.conns.values()) {
+      conn.held.length = 0
+      for (const done of conn.acks.splice(0)) done()
+    }
   }
 }

@@ -178,6 +178,18 @@ export class SessionManager {
     return n
   }
 
+  /** End `id` now, writing no snapshot and reporting no drop (it lives on elsewhere); false when unknown. */
+  forget(id: string): boolean {
+    const entry = this.#sessions.get(id)
+    if (!entry) return false
+    if (entry.expiry) clearTimeout(entry.expiry)
+    entry.session.close()
+    this.#sessions.delete(id)
+    this.#saved.delete(id)
+    this.#snapshots?.forget(id)
+    return true
+  }
+
   closeAll(): void {
     if (this.#timer) clearInterval(this.#timer)
     for (const id of [...this.#sessions.keys()]) this.#drop(id)
@@ -223,13 +235,7 @@ export class SessionManager {
   }
 
   #drop(id: string): void {
-    const entry = this.#sessions.get(id)
-    if (!entry) return
-    if (entry.expiry) clearTimeout(entry.expiry)
-    entry.session.close()
-    this.#sessions.delete(id)
-    this.#saved.delete(id)
-    this.#snapshots?.forget(id)
+    if (!this.forget(id)) return
     this.#onDrop?.(id)
     this.#logger.debug({ session_count: this.#sessions.size }, 'ui session expired')
   }

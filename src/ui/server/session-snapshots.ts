@@ -156,9 +156,15 @@ const TaskRecordSchema = z.object({
   finishedAt: z.number().nullable(),
   outlive: z.boolean(),
 })
+const KEY_PREFIX = 'page-session:'
 
 function key(sessionId: string): string {
-  return `page-session:${sessionId}`
+  return KEY_PREFIX + sessionId
+}
+
+/** The session a snapshot key belongs to. */
+export function sessionOfSnapshotKey(snapshotKey: string): string {
+  return snapshotKey.startsWith(KEY_PREFIX) ? snapshotKey.slice(KEY_PREFIX.length) : snapshotKey
 }
 
 function decodeEntries(entries: [string, Uint8Array][]): Map<string, unknown> {

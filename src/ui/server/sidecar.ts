@@ -97,6 +97,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
         logger,
         media,
         runTimeoutMs: settings.ui_run_timeout_s * 1000,
+        idleMs: settings.ui_page_thread_idle_s * 1000,
         maxHeapBytes: settings.ui_page_thread_max_memory_mb * 1024 * 1024,
         recycleCheckMs: settings.recycle_check_interval_s * 1000,
         tasks,

@@ -11,6 +11,7 @@ import { clientAddress, helloContext } from '../runtime/socket-context.js'
 import type { ClientMessage } from '../protocol.js'
 import type { BoundSession, SessionHost } from './local-sessions.js'
 import { UI_PROTOCOL_VERSION } from '../protocol.js'
+import { stripBase } from './base-path.js'
 
 /** A client that sends nothing for this long after connecting is closed (it never said hello). */
 export const HELLO_TIMEOUT_MS = 10_000
@@ -66,12 +67,6 @@ export function handshakeContext(req: IncomingMessage, trustProxy = false): Sock
   })
 }
 
-/** The page path of a browser path under `basePath` (`/tools/reports` → `/reports`). */
-export function stripBase(path: string, basePath: string): string {
-  if (basePath === '') return path || '/'
-  if (path === basePath) return '/'
-  return path.startsWith(basePath + '/') ? path.slice(basePath.length) : path || '/'
-}
 
 /** Serve one page WebSocket: hello → session, then client messages → the session (parsed there, once). */
 export function servePageSocket(

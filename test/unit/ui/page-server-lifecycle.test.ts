@@ -82,7 +82,7 @@ describe('PageThreadPool keeps the close contract', () => {
       else process.env.APP_IMPORT_HANGS = before
     })
     const target = `${repo}/test/fixtures/app-slow-import.ts:app`
-    const pool = new PageThreadPool({ size: 1, data: { target, cwd: repo, basePath: '', devMode: false, appFile: target }, logger, media: new MediaStore(), runTimeoutMs: 0 })
+    const pool = new PageThreadPool({ size: 1, data: { target, cwd: repo, basePath: '', devMode: false, appFile: target }, logger, media: new MediaStore(), runTimeoutMs: 0, idleMs: 0 })
     onTestFinished(() => pool.destroy())
     return pool
   }
