@@ -70,6 +70,20 @@ describe('the close contract (src/internal/lifecycle.ts)', () => {
     expect(off).toEqual([])
   })
 
+  it("architecture.md's table of parts names exactly the classes on it", () => {
+    const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8')
+    const table = doc.split('| part | `close()` | `destroy()` |\n')[1]!.split('\n\n')[0]!
+    // The first cell's class names, before what the parenthesis says of them.
+    const named = table
+      .split('\n')
+      .slice(1)
+      .flatMap((row) => [...row.split('|')[1]!.split('(')[0]!.matchAll(/`([A-Z]\w+)`/g)].map((m) => m[1]!))
+    const on = classes()
+      .filter((p) => p.extendsLifecycle && p.id !== 'src/internal/lifecycle.ts ComposedLifecycle')
+      .map((p) => p.id.split(' ')[1]!)
+    expect(named.sort()).toEqual(on.sort())
+  })
+
   it('the long-lived parts, each on it', () => {
     const on = classes().filter((p) => p.extendsLifecycle).map((p) => p.id)
     expect(on).toEqual(
@@ -95,6 +109,10 @@ describe('the close contract (src/internal/lifecycle.ts)', () => {
         'src/ui/tasks/task-manager.ts TaskManager',
         'src/ui/tasks/inline-executor.ts InlineTaskExecutor',
         'supervisor/type-check/type-checker.ts DevTypeCheck',
+        'supervisor/control-server.ts ControlServer',
+        'supervisor/recycler.ts Recycler',
+        'supervisor/dev-loop.ts DevLoop',
+        'supervisor/log-file.ts LogFile',
       ]),
     )
   })
