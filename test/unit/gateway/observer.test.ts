@@ -3,11 +3,11 @@ import { resolveSettings } from '../../../src/settings/resolve.js'
 import type { SettingsInput } from '../../../src/settings/schema.js'
 import { GATEWAY_ACCESS_LOG_FIELDS } from '../../../src/logging/fields.js'
 import { resetTraceHook, setTraceHook, type TraceAttributes } from '../../../src/tracing/index.js'
-import { createGatewayObserver } from '../../../gateway/observer.js'
-import { withDiagnosticsChannels } from '../../../gateway/diagnostics.js'
-import { NOOP_OBSERVATION, NOOP_UPSTREAM, type RequestInfo } from '../../../gateway/observe.js'
-import { DebugRing } from '../../../gateway/debug-snapshot.js'
-import { createGatewayMetrics, type GatewayMetrics } from '../../../gateway/metrics.js'
+import { createGatewayObserver } from '../../../gateway/observability/builtin-observer.js'
+import { withDiagnosticsChannels } from '../../../gateway/observability/tracing-channels.js'
+import { NOOP_OBSERVATION, NOOP_UPSTREAM, type RequestInfo } from '../../../gateway/observability/observation.js'
+import { DebugRing } from '../../../gateway/observability/debug-snapshot.js'
+import { createGatewayMetrics, type GatewayMetrics } from '../../../gateway/observability/metrics.js'
 import { captureLogger, parseMetrics } from '../../helpers/observability-log-sink.js'
 
 function settings(input: SettingsInput = {}) {
@@ -129,7 +129,7 @@ describe('trace spans (the hook subscribes to the gateway\'s tracing channels)',
     return spans
   }
 
-  /** The observer as a worker composes it (gateway/observability.ts). */
+  /** The observer as a worker composes it (gateway/observability/worker-observability.ts). */
   function gatewayObserver(logLevel: 'warn' | 'info' = 'warn', input: SettingsInput = {}) {
     const { logger } = captureLogger('svc.gateway', { log_level: logLevel })
     return withDiagnosticsChannels(createGatewayObserver({ settings: settings(input), logger, metrics: null, debugRing: null }))

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
-import type { ResolvedSettings } from '../src/settings/schema.js'
-import { createQueryRedactor, redactUrl } from '../src/logging/redact.js'
+import type { ResolvedSettings } from '../../src/settings/schema.js'
+import { createQueryRedactor, redactUrl } from '../../src/logging/redact.js'
 import type { DebugRing } from './debug-snapshot.js'
 import { createAccessLogWriter, type AccessLogWrite } from './access-log.js'
 import type { GatewayMetrics } from './metrics.js'
@@ -12,7 +12,7 @@ import {
   type RequestInfo,
   type RequestObservation,
   type UpstreamObservation,
-} from './observe.js'
+} from './observation.js'
 
 export interface GatewayObserverOptions {
   settings: ResolvedSettings

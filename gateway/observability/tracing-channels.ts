@@ -1,6 +1,6 @@
 import diagnostics from 'node:diagnostics_channel'
-import { PROXY_CHANNEL, REQUEST_CHANNEL, WS_CHANNEL, type GatewayProxyContext, type GatewayRequestContext } from '../src/tracing/index.js'
-import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo, type RequestObservation, type UpstreamObservation } from './observe.js'
+import { PROXY_CHANNEL, REQUEST_CHANNEL, WS_CHANNEL, type GatewayProxyContext, type GatewayRequestContext } from '../../src/tracing/index.js'
+import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo, type RequestObservation, type UpstreamObservation } from './observation.js'
 
 /**
  * The gateway's hops published on `node:diagnostics_channel` tracing channels, as fastify and
