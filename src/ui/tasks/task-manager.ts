@@ -96,6 +96,11 @@ export class TaskManager extends Lifecycle implements TaskPort {
     return this.#running
   }
 
+  /** Tasks waiting for a place under `ui_task_max_running`. */
+  get queued(): number {
+    return this.#queue.length
+  }
+
   start(sessionId: string, key: string, request: TaskStartRequest): void {
     const existing = this.#sessions.get(sessionId)?.get(key)
     if (existing && active(existing.record)) return this.#send(existing)
