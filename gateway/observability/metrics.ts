@@ -3,6 +3,7 @@ import { SvcError } from '../../src/errors.js'
 import type { ResolvedSettings } from '../../src/settings/schema.js'
 import type { Dispatch } from '../classify.js'
 import { loadPromClient, type PromClient } from '../../src/internal/prom-client.js'
+import type { MetricSpec } from '../../src/internal/tree-metrics.js'
 
 export { aggregateWorkerMetrics, isPromClientAvailable } from '../../src/internal/prom-client.js'
 export { TREE_PROMETHEUS_METRICS } from '../../src/internal/tree-metrics.js'
@@ -16,15 +17,7 @@ export type { TreeMetricSpec } from '../../src/internal/tree-metrics.js'
 
 export const GATEWAY_DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const
 
-export interface GatewayMetricSpec {
-  name: string
-  type: 'counter' | 'histogram'
-  labels: readonly string[]
-  /** Machine-readable: `stable` means name, labels (and buckets) hold for all 0.x releases. */
-  stability: 'stable' | 'experimental'
-  buckets: readonly number[] | null
-  help: string
-}
+export type GatewayMetricSpec = MetricSpec<'counter' | 'histogram', readonly number[] | null>
 
 export const GATEWAY_PROMETHEUS_METRICS = [
   {

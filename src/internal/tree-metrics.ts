@@ -3,14 +3,18 @@
  * the workers' (no prom-client registry of their own: they are built as prom-client JSON). Names
  * and labels are a stable contract for 0.x dashboards, like the gateway's catalogue.
  */
-export interface TreeMetricSpec {
+/** One entry of a metric catalogue (the gateway's and the tree's share the shape). */
+export interface MetricSpec<Type extends string, Buckets extends readonly number[] | null> {
   name: string
-  type: 'counter' | 'gauge'
+  type: Type
   labels: readonly string[]
+  /** Machine-readable: `stable` means name, labels (and buckets) hold for all 0.x releases. */
   stability: 'stable' | 'experimental'
-  buckets: null
+  buckets: Buckets
   help: string
 }
+
+export type TreeMetricSpec = MetricSpec<'counter' | 'gauge', null>
 
 export const TREE_PROMETHEUS_METRICS = [
   {
