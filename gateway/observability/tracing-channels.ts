@@ -1,6 +1,6 @@
 import diagnostics from 'node:diagnostics_channel'
 import { PROXY_CHANNEL, REQUEST_CHANNEL, WS_CHANNEL, type GatewayProxyContext, type GatewayRequestContext } from '../../src/tracing/index.js'
-import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo, type RequestObservation, type UpstreamObservation } from './observation.js'
+import { NOOP_OBSERVATION, NOOP_UPSTREAM, type GatewayObserver, type RequestInfo, type RequestObservation, type UpstreamObservation } from './observation.js'
 
 /**
  * The gateway's hops published on `node:diagnostics_channel` tracing channels, as fastify and
@@ -55,18 +55,14 @@ class PublishedRequest implements RequestObservation {
     this.#channel?.end.publish(this.#context)
   }
 
+  // The built-in observer keeps nothing of the sidecar hop (its upstream is a no-op): the hop is
+  // only ever seen on this channel.
   upstream(method: string, urlFull: string): UpstreamObservation {
-    const inner = this.#inner.upstream(method, urlFull)
-    if (!proxy.hasSubscribers) return inner
+    if (!proxy.hasSubscribers) return NOOP_UPSTREAM
     const context: GatewayProxyContext = { requestId: this.#requestId, method, url: withoutQuery(urlFull) }
     proxy.start.publish(context)
     proxy.end.publish(context)
-    return {
-      end(error) {
-        inner.end(error)
-        settle(proxy, context, error)
-      },
-    }
+    return { end: (error) => settle(proxy, context, error) }
   }
 
   end(statusCode: number, error?: Error): void {

@@ -115,12 +115,12 @@ function spanHandlers<C extends object>(open: (context: C) => TraceSpan): Handle
   }
 }
 
-const requestSpan = (type: string) => (c: GatewayRequestContext): TraceSpan =>
-  traceSpan('svc.gateway.request', { 'svc.dispatch': c.dispatch, 'http.method_or_type': type === 'websocket' ? 'websocket' : c.method, 'url.path': c.path, request_id: c.requestId }, { traceparent: c.traceparent, tracestate: c.tracestate })
+const requestSpan = (websocket: boolean) => (c: GatewayRequestContext): TraceSpan =>
+  traceSpan('svc.gateway.request', { 'svc.dispatch': c.dispatch, 'http.method_or_type': websocket ? 'websocket' : c.method, 'url.path': c.path, request_id: c.requestId }, { traceparent: c.traceparent, tracestate: c.tracestate })
 
 const SUBSCRIPTIONS: ReadonlyArray<[string, Handlers]> = [
-  [REQUEST_CHANNEL, spanHandlers<GatewayRequestContext>(requestSpan('http'))],
-  [WS_CHANNEL, spanHandlers<GatewayRequestContext>(requestSpan('websocket'))],
+  [REQUEST_CHANNEL, spanHandlers<GatewayRequestContext>(requestSpan(false))],
+  [WS_CHANNEL, spanHandlers<GatewayRequestContext>(requestSpan(true))],
   [PROXY_CHANNEL, spanHandlers<GatewayProxyContext>((c) => traceSpan('svc.gateway.upstream_http', { 'http.request.method': c.method, 'url.full': c.url, 'svc.request_id': c.requestId }))],
 ]
 
