@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
 import { rmSync } from 'node:fs'
-import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
@@ -9,6 +8,7 @@ import { runNginx, stopNginx } from '../helpers/nginx.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
 import { REPO, sigkillTree, startSvc as startTree, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { freePort } from '../helpers/ui-sidecar.js'
+import { identityCookie } from '../helpers/identity-cookie.js'
 
 /**
  * Issue #35 in Chromium against two `svc run` replicas sharing Redis: A served directly (no
@@ -22,18 +22,6 @@ const BFF_SECRET = 'e2e-beyond-bff-secret-0123456789abcdef-0123'
 const COOKIE_SECRET = 'e2e-beyond-cookie-secret-0123456789abcdef-01'
 const SPOOF = '203.0.113.9'
 
-/** The identity cookie the app's login would set after an OIDC sign-in (`st.user`). */
-async function identityCookie(sub: string): Promise<string> {
-  // A sign-in's cookie carries its session id (sid): one without counts as signed out.
-  return new SignJWT({ prv: 'default', name: sub, sid: `sid-${sub}` })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(sub)
-    .setIssuer('svc-bff')
-    .setAudience('svc-user')
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(BFF_SECRET))
-}
 
 async function textAfter(page: Page, prefix: string): Promise<string> {
   const text = (await page.getByText(new RegExp(`^${prefix}: `)).textContent()) ?? ''
@@ -96,7 +84,7 @@ describe.skipIf(!hasRedis)('cookies, browser storage, per-user storage and st.co
     const { user, origin, ...rest } = options
     const ctx = await browser.newContext({ viewport: { width: 900, height: 700 }, ...rest })
     contexts.push(ctx)
-    if (user) await ctx.addCookies([{ name: 'svc_user', value: await identityCookie(user), url: origin ?? a.url, httpOnly: true }])
+    if (user) await ctx.addCookies([{ name: 'svc_user', value: await identityCookie(user, BFF_SECRET, { name: user }), url: origin ?? a.url, httpOnly: true }])
     return ctx
   }
 
