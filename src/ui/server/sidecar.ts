@@ -11,7 +11,7 @@ import { adoptComponents } from '../components.js'
 import { MediaStore } from '../media-store.js'
 import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
-import type { PageServerApp } from '../page-app.js'
+import { pageSideOf, type PageServerApp } from '../page-app.js'
 import type { AppProfile, PageServerStats } from '../../../ipc/messages.js'
 import type { DevLoadError, DevTypeErrors } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
@@ -194,7 +194,7 @@ interface InProcess {
 async function loadInProcess(target: string): Promise<InProcess> {
   markPagesOnly()
   const { loadTarget } = await import('../../target/load-target.js')
-  const { app }: { app: PageServerApp } = await loadTarget(target)
+  const app = pageSideOf((await loadTarget(target)).app)
   const settings = app.settings
   return {
     app,
