@@ -9,9 +9,9 @@ import { resolveSettings } from '../src/settings/resolve.js'
 import type { SettingsInput } from '../src/settings/schema.js'
 import { createRootLogger, childLogger } from '../src/logging/logger.js'
 import { resetTraceHook, setTraceHook } from '../src/tracing/index.js'
-import { createGatewayObserver } from '../gateway/observer.js'
-import { createGatewayMetrics } from '../gateway/metrics.js'
-import type { RequestInfo } from '../gateway/observe.js'
+import { createGatewayObserver } from '../gateway/observability/builtin-observer.js'
+import { createGatewayMetrics } from '../gateway/observability/metrics.js'
+import type { RequestInfo } from '../gateway/observability/observation.js'
 
 const ITERATIONS = 200_000
 const devNull = new Writable({ write: (_c, _e, cb) => cb() }) as unknown as pino.DestinationStream

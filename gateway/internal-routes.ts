@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import { getRequestId } from '../src/logging/context.js'
-import { buildDebugSnapshot, type DebugRing } from './debug-snapshot.js'
+import { buildDebugSnapshot, type DebugRing } from './observability/debug-snapshot.js'
 import { sendJsonError } from './json-error.js'
-import type { GatewayMetrics } from './metrics.js'
+import type { GatewayMetrics } from './observability/metrics.js'
 
 /** The debug snapshot's fixed path, matched on the dispatch path (after the root_path split). */
 export const DEBUG_PATH = '/__svc/debug'

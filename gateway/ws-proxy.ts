@@ -4,7 +4,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import type { Logger } from 'pino'
 import { ERRORS, type SvcErrorCode } from '../src/errors.js'
 import { rejectUpgrade } from './json-error.js'
-import type { RequestObservation } from './observe.js'
+import type { RequestObservation } from './observability/observation.js'
 import { startHeartbeat } from '../src/internal/ws-heartbeat.js'
 import { Lifecycle } from '../src/internal/lifecycle.js'
 

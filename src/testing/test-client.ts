@@ -58,7 +58,7 @@ export class SvcTestClient<A extends AnySvc = AnySvc> {
           const [{ buildGateway }, { GatewayRuntime }, { createObservability }] = await Promise.all([
             import('../../gateway/build.js'),
             import('../../gateway/runtime.js'),
-            import('../../gateway/observability.js'),
+            import('../../gateway/observability/worker-observability.js'),
           ])
           const runtime = new GatewayRuntime(process.env.SVC_UI_UPSTREAM ?? '')
           const o = await createObservability(app, { collectMetrics: null, runtime })

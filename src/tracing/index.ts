@@ -1,10 +1,45 @@
+import diagnostics from 'node:diagnostics_channel'
 import { SvcError } from '../errors.js'
 
 /**
  * svc's trace hook: one process-wide function that turns svc's spans into your tracer's spans.
- * svc bundles no tracing library; see examples/otel for an OpenTelemetry adapter. With no hook
- * installed the gateway's request path checks one variable and does nothing else.
+ * svc bundles no tracing library; see examples/otel for an OpenTelemetry adapter.
+ *
+ * The gateway's one source of tracing is its `node:diagnostics_channel` tracing channels
+ * (`svc:gateway:request`, `svc:gateway:ws`, `svc:gateway:proxy`); the hook is a subscriber to
+ * them that opens a span at `start` and ends it at `asyncEnd`. With no hook (and no other
+ * subscriber) nothing is published, so the request path checks a flag and does nothing else.
  */
+export const REQUEST_CHANNEL = 'svc:gateway:request'
+export const WS_CHANNEL = 'svc:gateway:ws'
+export const PROXY_CHANNEL = 'svc:gateway:proxy'
+
+/** The context of `svc:gateway:request` (HTTP) and `svc:gateway:ws` (WebSocket upgrades). */
+export interface GatewayRequestContext {
+  requestId: string
+  /** `api` (served in-process) or `ui` (proxied to the sidecar). */
+  dispatch: 'api' | 'ui'
+  /** The HTTP method; `GET` for a WebSocket upgrade. */
+  method: string
+  /** The path as the client sent it, without the query or a fragment (either may carry a token). */
+  path: string
+  /** The client's W3C trace context, as the gateway passes it on. */
+  traceparent?: string | undefined
+  tracestate?: string | undefined
+  /** Set when the response is done: the status sent (101 for a WebSocket that opened). */
+  statusCode?: number
+  /** Set on `error`: why the request failed. */
+  error?: Error
+}
+
+/** The context of `svc:gateway:proxy`: the HTTP hop from the gateway to the sidecar. */
+export interface GatewayProxyContext {
+  requestId: string
+  method: string
+  /** The sidecar URL of the hop, without the query. */
+  url: string
+  error?: Error
+}
 
 export type TraceAttributeValue = string | number | boolean
 /** Attributes as svc passes them in; `null` / `undefined` values are dropped before the hook. */
@@ -47,19 +82,58 @@ let currentHook: TraceHook | null = null
  */
 export function setTraceHook(hook: TraceHook | null): TraceHookToken {
   const previous = currentHook
-  currentHook = hook
+  install(hook)
   let used = false
   return () => {
     if (used) return
     used = true
-    currentHook = previous
+    install(previous)
   }
 }
 
 /** Restore the hook from before `token`'s `setTraceHook`; without a token, remove any hook. */
 export function resetTraceHook(token?: TraceHookToken): void {
   if (token) token()
-  else currentHook = null
+  else install(null)
+}
+
+/** The spans the hook opened, by the channel context they belong to. */
+const openSpans = new WeakMap<object, TraceSpan>()
+
+type Handlers = Parameters<diagnostics.TracingChannel<object, object>['subscribe']>[0]
+
+function spanHandlers<C extends object>(open: (context: C) => TraceSpan): Handlers {
+  return {
+    start: (context) => void openSpans.set(context, open(context as C)),
+    end: () => {},
+    asyncStart: () => {},
+    asyncEnd: (context) => {
+      openSpans.get(context)?.end((context as { error?: Error }).error)
+      openSpans.delete(context)
+    },
+    error: () => {},
+  }
+}
+
+const requestSpan = (type: string) => (c: GatewayRequestContext): TraceSpan =>
+  traceSpan('svc.gateway.request', { 'svc.dispatch': c.dispatch, 'http.method_or_type': type === 'websocket' ? 'websocket' : c.method, 'url.path': c.path, request_id: c.requestId }, { traceparent: c.traceparent, tracestate: c.tracestate })
+
+const SUBSCRIPTIONS: ReadonlyArray<[string, Handlers]> = [
+  [REQUEST_CHANNEL, spanHandlers<GatewayRequestContext>(requestSpan('http'))],
+  [WS_CHANNEL, spanHandlers<GatewayRequestContext>(requestSpan('websocket'))],
+  [PROXY_CHANNEL, spanHandlers<GatewayProxyContext>((c) => traceSpan('svc.gateway.upstream_http', { 'http.request.method': c.method, 'url.full': c.url, 'svc.request_id': c.requestId }))],
+]
+
+/** The hook subscribes to the gateway's channels while one is installed, and only then. */
+function install(hook: TraceHook | null): void {
+  const was = currentHook !== null
+  currentHook = hook
+  if (was === (hook !== null)) return
+  for (const [name, handlers] of SUBSCRIPTIONS) {
+    const channel = diagnostics.tracingChannel(name)
+    if (hook) channel.subscribe(handlers)
+    else channel.unsubscribe(handlers)
+  }
 }
 
 /** True when a trace hook is installed. */
@@ -117,31 +191,4 @@ export async function withTraceSpan<T>(name: string, attributes: TraceAttributes
     span.end(error instanceof Error ? error : new Error(String(error)))
     throw error
   }
-}
-
-// The contexts of the gateway's `node:diagnostics_channel` tracing channels
-// (gateway/diagnostics.ts publishes them; docs/observability.md#diagnostics-channels).
-
-/** The context of `svc:gateway:request` (HTTP) and `svc:gateway:ws` (WebSocket upgrades). */
-export interface GatewayRequestContext {
-  requestId: string
-  /** `api` (served in-process) or `ui` (proxied to the sidecar). */
-  dispatch: 'api' | 'ui'
-  /** The HTTP method; `GET` for a WebSocket upgrade. */
-  method: string
-  /** The path as the client sent it, without the query (which may carry a session token). */
-  path: string
-  /** Set when the response is done: the status sent (101 for a WebSocket that opened). */
-  statusCode?: number
-  /** Set on `error`: why the request failed. */
-  error?: Error
-}
-
-/** The context of `svc:gateway:proxy`: the HTTP hop from the gateway to the sidecar. */
-export interface GatewayProxyContext {
-  requestId: string
-  method: string
-  /** The sidecar URL of the hop, without the query. */
-  url: string
-  error?: Error
 }

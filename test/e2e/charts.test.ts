@@ -115,6 +115,8 @@ describe('charts in the browser', () => {
 
   it('a bar chart over one day draws a bar of sensible width centred over its day, with each day labelled once', async () => {
     await page.getByRole('link', { name: /One day/ }).click()
+    // The previous page's elements stay (stale) until the new page's first render replaces them.
+    await page.getByRole('heading', { name: 'One day', level: 1 }).waitFor()
     const chart = page.getByTestId('barChart')
     const bar = chart.locator('g.mark-rect path').first()
     await bar.waitFor()

@@ -24,7 +24,8 @@ const SPOOF = '203.0.113.9'
 
 /** The identity cookie the app's login would set after an OIDC sign-in (`st.user`). */
 async function identityCookie(sub: string): Promise<string> {
-  return new SignJWT({ prv: 'default', name: sub })
+  // A sign-in's cookie carries its session id (sid): one without counts as signed out.
+  return new SignJWT({ prv: 'default', name: sub, sid: `sid-${sub}` })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(sub)
     .setIssuer('svc-bff')

@@ -122,7 +122,8 @@ describe('tasks in the browser (svc run, ui_run_timeout_s 2, one page thread)', 
   it('per-user storage without Redis: files under ui_user_storage_dir, read back in a new session', async () => {
     const signedIn = async (): Promise<Page> => {
       const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } })
-      const token = await new SignJWT({ prv: 'default' }).setProtectedHeader({ alg: 'HS256' }).setSubject('ada').setIssuer('svc-bff').setAudience('svc-user').setExpirationTime('1h').sign(new TextEncoder().encode(BFF_SECRET))
+      // A sign-in's cookie carries its session id (sid): one without counts as signed out.
+      const token = await new SignJWT({ prv: 'default', sid: 'sid-ada' }).setProtectedHeader({ alg: 'HS256' }).setSubject('ada').setIssuer('svc-bff').setAudience('svc-user').setExpirationTime('1h').sign(new TextEncoder().encode(BFF_SECRET))
       await ctx.addCookies([{ name: 'svc_user', value: token, url: svc.url, httpOnly: true }])
       return ctx.newPage()
     }

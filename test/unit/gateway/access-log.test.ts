@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
-import { createAccessLogWriter } from '../../../gateway/access-log.js'
+import { createAccessLogWriter } from '../../../gateway/observability/access-log.js'
 import { jsonLogOptions } from '../../../src/logging/logger.js'
 import { GATEWAY_ACCESS_LOG_FIELDS } from '../../../src/logging/index.js'
 

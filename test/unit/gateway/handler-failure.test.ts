@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createGatewayHandler, type GatewayParts } from '../../../gateway/handler.js'
-import { NOOP_OBSERVER } from '../../../gateway/observe.js'
+import { NOOP_OBSERVER } from '../../../gateway/observability/observation.js'
 import { resolveSettings } from '../../../src/settings/resolve.js'
 import { captureLogger } from '../../helpers/observability-log-sink.js'
 

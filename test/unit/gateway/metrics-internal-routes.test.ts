@@ -5,8 +5,8 @@ import { resolveSettings } from '../../../src/settings/resolve.js'
 import type { SettingsInput } from '../../../src/settings/schema.js'
 import { runWithRequestId } from '../../../src/logging/context.js'
 import { DEBUG_PATH, createInternalRoutes, debugPathConflicts, type InternalRoutes } from '../../../gateway/internal-routes.js'
-import { DebugRing } from '../../../gateway/debug-snapshot.js'
-import { createGatewayMetrics } from '../../../gateway/metrics.js'
+import { DebugRing } from '../../../gateway/observability/debug-snapshot.js'
+import { createGatewayMetrics } from '../../../gateway/observability/metrics.js'
 import { captureLogger, parseMetrics } from '../../helpers/observability-log-sink.js'
 
 function settings(input: SettingsInput = {}) {

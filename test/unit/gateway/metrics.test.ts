@@ -8,7 +8,7 @@ import {
   createGatewayMetrics,
   isPromClientAvailable,
   type GatewayMetrics,
-} from '../../../gateway/metrics.js'
+} from '../../../gateway/observability/metrics.js'
 import { captureLogger, parseMetrics } from '../../helpers/observability-log-sink.js'
 
 function settings(input: SettingsInput = {}) {

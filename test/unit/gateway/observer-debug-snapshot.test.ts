@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { resolveSettings } from '../../../src/settings/resolve.js'
 import { SETTING_KEYS, isSecretSetting } from '../../../src/settings/schema.js'
-import { DEBUG_RING_CAPACITY, DebugRing, buildDebugSnapshot, redactedSettings } from '../../../gateway/debug-snapshot.js'
+import { DEBUG_RING_CAPACITY, DebugRing, buildDebugSnapshot, redactedSettings } from '../../../gateway/observability/debug-snapshot.js'
 
 describe('DebugRing', () => {
   it('keeps the last 32 rows, oldest first', () => {

@@ -3,10 +3,11 @@ import { resolveSettings } from '../../../src/settings/resolve.js'
 import type { SettingsInput } from '../../../src/settings/schema.js'
 import { GATEWAY_ACCESS_LOG_FIELDS } from '../../../src/logging/fields.js'
 import { resetTraceHook, setTraceHook, type TraceAttributes } from '../../../src/tracing/index.js'
-import { createGatewayObserver } from '../../../gateway/observer.js'
-import { NOOP_OBSERVATION, NOOP_UPSTREAM, type RequestInfo } from '../../../gateway/observe.js'
-import { DebugRing } from '../../../gateway/debug-snapshot.js'
-import { createGatewayMetrics, type GatewayMetrics } from '../../../gateway/metrics.js'
+import { createGatewayObserver } from '../../../gateway/observability/builtin-observer.js'
+import { withDiagnosticsChannels } from '../../../gateway/observability/tracing-channels.js'
+import { NOOP_OBSERVATION, NOOP_UPSTREAM, type RequestInfo } from '../../../gateway/observability/observation.js'
+import { DebugRing } from '../../../gateway/observability/debug-snapshot.js'
+import { createGatewayMetrics, type GatewayMetrics } from '../../../gateway/observability/metrics.js'
 import { captureLogger, parseMetrics } from '../../helpers/observability-log-sink.js'
 
 function settings(input: SettingsInput = {}) {
@@ -115,7 +116,7 @@ describe('debug mode', () => {
   })
 })
 
-describe('trace spans', () => {
+describe('trace spans (the hook subscribes to the gateway\'s tracing channels)', () => {
   interface Span { name: string; attributes: TraceAttributes; ended: Array<Error | undefined>; carrier: unknown }
 
   function record(): Span[] {
@@ -128,12 +129,16 @@ describe('trace spans', () => {
     return spans
   }
 
+  /** The observer as a worker composes it (gateway/observability/worker-observability.ts). */
+  function gatewayObserver(logLevel: 'warn' | 'info' = 'warn', input: SettingsInput = {}) {
+    const { logger } = captureLogger('svc.gateway', { log_level: logLevel })
+    return withDiagnosticsChannels(createGatewayObserver({ settings: settings(input), logger, metrics: null, debugRing: null }))
+  }
+
   it('opens svc.gateway.request at begin and ends it with the response, with the error', () => {
     const spans = record()
-    const { logger } = captureLogger('svc.gateway', { log_level: 'warn' })
-    const observer = createGatewayObserver({ settings: settings(), logger, metrics: null, debugRing: null })
     const tp = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
-    const obs = observer.begin({ ...API_GET, traceparent: tp })
+    const obs = gatewayObserver().begin({ ...API_GET, traceparent: tp })
     expect(obs).not.toBe(NOOP_OBSERVATION)
     expect(spans).toEqual([
       {
@@ -148,28 +153,31 @@ describe('trace spans', () => {
     expect(spans[0]!.ended).toEqual([err])
   })
 
-  it('wraps the sidecar hop in svc.gateway.upstream_http with a redacted url.full', () => {
+  it('wraps the sidecar hop in svc.gateway.upstream_http; url.full has no query (it may carry a token)', () => {
     const spans = record()
-    const { logger } = captureLogger('svc.gateway', { log_level: 'warn' })
-    const observer = createGatewayObserver({ settings: settings(), logger, metrics: null, debugRing: null })
-    const obs = observer.begin({ ...API_GET, dispatch: 'ui', path: '/page' })
+    const obs = gatewayObserver().begin({ ...API_GET, dispatch: 'ui', path: '/page' })
     const up = obs.upstream('GET', 'http://127.0.0.1:9000/page?auth_code=SECRET-4&x=1')
     up.end()
     obs.end(200)
     expect(spans.map((s) => [s.name, s.attributes, s.ended])).toEqual([
       ['svc.gateway.request', expect.any(Object), [undefined]],
-      [
-        'svc.gateway.upstream_http',
-        { 'http.request.method': 'GET', 'url.full': 'http://127.0.0.1:9000/page?auth_code=<redacted>&x=1', 'svc.request_id': 'rid-1' },
-        [undefined],
-      ],
+      ['svc.gateway.upstream_http', { 'http.request.method': 'GET', 'url.full': 'http://127.0.0.1:9000/page', 'svc.request_id': 'rid-1' }, [undefined]],
     ])
   })
 
-  it('gives a no-op upstream observation when no hook is installed', () => {
-    const { logger } = captureLogger('svc.gateway', { log_level: 'info' })
-    const observer = createGatewayObserver({ settings: settings({ enable_gateway_access_log: true }), logger, metrics: null, debugRing: null })
-    expect(observer.begin(API_GET).upstream('GET', 'http://x/')).toBe(NOOP_UPSTREAM)
+  it('a WebSocket upgrade is one span of type websocket', () => {
+    const spans = record()
+    gatewayObserver().begin(UI_WS).end(101)
+    expect(spans.map((s) => [s.name, s.attributes['http.method_or_type'], s.ended])).toEqual([['svc.gateway.request', 'websocket', [undefined]]])
+  })
+
+  it('no hook: no span, and the upstream observation is a no-op; removing the hook unsubscribes', () => {
+    const spans = record()
+    resetTraceHook()
+    const obs = gatewayObserver('info', { enable_gateway_access_log: true }).begin(API_GET)
+    expect(obs.upstream('GET', 'http://x/')).toBe(NOOP_UPSTREAM)
+    obs.end(200)
+    expect(spans).toEqual([])
   })
 })
 

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { pino } from 'pino'
 import { createTurnBatchedDestination } from '../../../src/logging/turn-batched-destination.js'
-import { createAccessLogWriter } from '../../../gateway/access-log.js'
+import { createAccessLogWriter } from '../../../gateway/observability/access-log.js'
 import { jsonLogOptions } from '../../../src/logging/logger.js'
 
 const dirs: string[] = []

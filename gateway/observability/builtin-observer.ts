@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
-import type { ResolvedSettings } from '../src/settings/schema.js'
-import { createQueryRedactor, redactUrl } from '../src/logging/redact.js'
-import { hasTraceHook, traceSpan, type TraceSpan } from '../src/tracing/index.js'
+import type { ResolvedSettings } from '../../src/settings/schema.js'
+import { createQueryRedactor, redactUrl } from '../../src/logging/redact.js'
 import type { DebugRing } from './debug-snapshot.js'
 import { createAccessLogWriter, type AccessLogWrite } from './access-log.js'
 import type { GatewayMetrics } from './metrics.js'
@@ -13,7 +12,7 @@ import {
   type RequestInfo,
   type RequestObservation,
   type UpstreamObservation,
-} from './observe.js'
+} from './observation.js'
 
 export interface GatewayObserverOptions {
   settings: ResolvedSettings
@@ -36,8 +35,9 @@ interface Prepared {
 
 /**
  * The gateway's observability: one access-log record per request (written when the response
- * ends, so it carries `status` and `duration_ms`), the debug split line and debug ring, trace
- * spans through the trace hook, and the request counter and duration histogram. `begin()` returns
+ * ends, so it carries `status` and `duration_ms`), the debug split line and debug ring, and the
+ * request counter and duration histogram. Trace spans come from the tracing channels
+ * (diagnostics.ts), to which the trace hook subscribes. `begin()` returns
  * `NOOP_OBSERVATION` when none of these is on.
  */
 export function createGatewayObserver(opts: GatewayObserverOptions): GatewayObserver {
@@ -53,12 +53,11 @@ export function createGatewayObserver(opts: GatewayObserverOptions): GatewayObse
     metrics,
     debugRing,
   }
-  const observing = (): boolean =>
-    metrics !== null || debugRing !== null || hasTraceHook() || logger.isLevelEnabled(p.accessLevel)
+  const observing = (): boolean => metrics !== null || debugRing !== null || logger.isLevelEnabled(p.accessLevel)
   return {
     observing,
     begin(info) {
-      return observing() ? new Observation(p, info, hasTraceHook()) : NOOP_OBSERVATION
+      return observing() ? new Observation(p, info) : NOOP_OBSERVATION
     },
     upstreamQueueTimeout() {
       metrics?.countUpstreamQueueTimeout()
@@ -70,37 +69,19 @@ class Observation implements RequestObservation {
   readonly #p: Prepared
   readonly #info: RequestInfo
   readonly #start = performance.now()
-  readonly #span: TraceSpan | null
   #ended = false
 
-  constructor(p: Prepared, raw: RequestInfo, tracing: boolean) {
+  constructor(p: Prepared, raw: RequestInfo) {
     this.#p = p
     const info = redactInfo(raw, p.redactQuery)
     this.#info = info
     p.debugRing?.push({ request_id: info.requestId, dispatch: info.dispatch, path: info.path })
     if (p.debug && p.logger.isLevelEnabled('debug')) logSplit(p, info)
     p.metrics?.countRequest(info.dispatch, info.methodKind)
-    this.#span = tracing
-      ? traceSpan(
-          'svc.gateway.request',
-          {
-            'svc.dispatch': info.dispatch,
-            'http.method_or_type': info.methodOrType,
-            'url.path': info.path,
-            request_id: info.requestId,
-          },
-          { traceparent: info.traceparent, tracestate: info.tracestate },
-        )
-      : null
   }
 
-  upstream(method: string, urlFull: string): UpstreamObservation {
-    if (!hasTraceHook()) return NOOP_UPSTREAM
-    return traceSpan('svc.gateway.upstream_http', {
-      'http.request.method': method,
-      'url.full': redactUrl(urlFull, this.#p.redactQuery),
-      'svc.request_id': this.#info.requestId,
-    })
+  upstream(): UpstreamObservation {
+    return NOOP_UPSTREAM
   }
 
   end(statusCode: number, error?: Error): void {
@@ -123,7 +104,6 @@ class Observation implements RequestObservation {
       const errorName = error ? ((error as NodeJS.ErrnoException).code ?? error.name) : undefined
       p.writeAccess(info, p.redactQuery(info.query), statusCode, Math.round(seconds * 1_000_000) / 1000, errorName)
     }
-    this.#span?.end(error)
   }
 }
 

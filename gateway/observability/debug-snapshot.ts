@@ -1,5 +1,5 @@
-import { normalizeForwardAllowlist } from '../src/settings/forward-headers.js'
-import { SETTING_KEYS, isSecretSetting, type ResolvedSettings } from '../src/settings/schema.js'
+import { normalizeForwardAllowlist } from '../../src/settings/forward-headers.js'
+import { SETTING_KEYS, isSecretSetting, type ResolvedSettings } from '../../src/settings/schema.js'
 
 /** One row of `recent_dispatches`. */
 export interface DebugDispatchRow {

@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino'
-import { isDeferringDestination } from '../src/logging/turn-batched-destination.js'
-import type { RequestInfo } from './observe.js'
+import { isDeferringDestination } from '../../src/logging/turn-batched-destination.js'
+import type { RequestInfo } from './observation.js'
 
 /**
  * The access-log line, written by hand: at one line per request it is the gateway's hottest

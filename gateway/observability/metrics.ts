@@ -1,12 +1,12 @@
 import type { Logger } from 'pino'
-import { SvcError } from '../src/errors.js'
-import type { ResolvedSettings } from '../src/settings/schema.js'
-import type { Dispatch } from './classify.js'
-import { loadPromClient, type PromClient } from '../src/internal/prom-client.js'
+import { SvcError } from '../../src/errors.js'
+import type { ResolvedSettings } from '../../src/settings/schema.js'
+import type { Dispatch } from '../classify.js'
+import { loadPromClient, type PromClient } from '../../src/internal/prom-client.js'
 
-export { aggregateWorkerMetrics, isPromClientAvailable } from '../src/internal/prom-client.js'
-export { TREE_PROMETHEUS_METRICS } from '../src/internal/tree-metrics.js'
-export type { TreeMetricSpec } from '../src/internal/tree-metrics.js'
+export { aggregateWorkerMetrics, isPromClientAvailable } from '../../src/internal/prom-client.js'
+export { TREE_PROMETHEUS_METRICS } from '../../src/internal/tree-metrics.js'
+export type { TreeMetricSpec } from '../../src/internal/tree-metrics.js'
 
 /**
  * Gateway metrics in Prometheus text format, through prom-client (an optional peer dependency,

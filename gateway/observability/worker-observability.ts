@@ -1,13 +1,13 @@
-import type { Svc } from '../src/app.js'
-import { childLogger } from '../src/logging/logger.js'
-import type { GatewayRuntime } from './runtime.js'
-import { createGatewayObserver } from './observer.js'
-import { withDiagnosticsChannels } from './diagnostics.js'
+import type { Svc } from '../../src/app.js'
+import { childLogger } from '../../src/logging/logger.js'
+import type { GatewayRuntime } from '../runtime.js'
+import { createGatewayObserver } from './builtin-observer.js'
+import { withDiagnosticsChannels } from './tracing-channels.js'
 import { createGatewayMetrics } from './metrics.js'
-import { createInternalRoutes, type InternalRoutes } from './internal-routes.js'
+import { createInternalRoutes, type InternalRoutes } from '../internal-routes.js'
 import { DebugRing } from './debug-snapshot.js'
-import { normalizeForwardAllowlist } from '../src/settings/forward-headers.js'
-import type { GatewayObserver } from './observe.js'
+import { normalizeForwardAllowlist } from '../../src/settings/forward-headers.js'
+import type { GatewayObserver } from './observation.js'
 
 /** Observer, internal routes and metrics for one worker, built from the app's settings. */
 export interface WorkerObservability {

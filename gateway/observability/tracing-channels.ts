@@ -1,19 +1,16 @@
 import diagnostics from 'node:diagnostics_channel'
-import type { GatewayProxyContext, GatewayRequestContext } from '../src/tracing/index.js'
-import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo, type RequestObservation, type UpstreamObservation } from './observe.js'
+import { PROXY_CHANNEL, REQUEST_CHANNEL, WS_CHANNEL, type GatewayProxyContext, type GatewayRequestContext } from '../../src/tracing/index.js'
+import { NOOP_OBSERVATION, type GatewayObserver, type RequestInfo, type RequestObservation, type UpstreamObservation } from './observation.js'
 
 /**
  * The gateway's hops published on `node:diagnostics_channel` tracing channels, as fastify and
  * undici publish theirs, so that OpenTelemetry instrumentations and APM agents see them without
- * svc's observer (which stays for the built-in access log, metrics and trace hook). Each hop is one
+ * svc's observer (which stays for the built-in access log and metrics); svc's own trace hook
+ * (`svc/tracing`) is one more subscriber. Each hop is one
  * context object through `start` → `end` (the synchronous part: handing the request on) →
  * `asyncStart` → `asyncEnd` (the response is done), with `error` before `asyncStart` when it
  * failed. Fields: docs/observability.md#diagnostics-channels. Nothing is built while no one subscribes.
  */
-export const REQUEST_CHANNEL = 'svc:gateway:request'
-export const PROXY_CHANNEL = 'svc:gateway:proxy'
-export const WS_CHANNEL = 'svc:gateway:ws'
-
 const request = diagnostics.tracingChannel<object, GatewayRequestContext>(REQUEST_CHANNEL)
 const proxy = diagnostics.tracingChannel<object, GatewayProxyContext>(PROXY_CHANNEL)
 const ws = diagnostics.tracingChannel<object, GatewayRequestContext>(WS_CHANNEL)
@@ -51,7 +48,7 @@ class PublishedRequest implements RequestObservation {
     this.#inner = inner
     this.#requestId = info.requestId
     const method = info.methodKind === 'WEBSOCKET' ? 'GET' : info.methodKind
-    this.#context = { requestId: info.requestId, dispatch: info.dispatch, method, path: withoutQuery(info.path) }
+    this.#context = { requestId: info.requestId, dispatch: info.dispatch, method, path: withoutQuery(info.path), traceparent: info.traceparent, tracestate: info.tracestate }
     // Subscribers that joined after this request began see its next one, not half of this one.
     this.#channel = channel.hasSubscribers ? channel : null
     this.#channel?.start.publish(this.#context)

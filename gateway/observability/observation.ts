@@ -1,4 +1,4 @@
-import type { Dispatch } from './classify.js'
+import type { Dispatch } from '../classify.js'
 
 /**
  * The seam between the gateway's request path and observability (access log, metrics, trace
