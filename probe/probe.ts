@@ -9,7 +9,7 @@ import { markPagesOnly } from '../src/internal/process-role.js'
 import { loadTarget, parseTarget, resolveTargetFile } from '../src/target/load-target.js'
 import { PageDirectory } from '../src/ui/runtime/page-directory.js'
 import { declaredComponents } from '../src/ui/components.js'
-import type { PageServerApp } from '../src/ui/page-app.js'
+import { pageSideOf } from '../src/ui/page-app.js'
 
 /** What the probe is asked (argv[2], JSON): the CLI flags, so that errors name them. */
 export const ProbeRequest = z.object({
@@ -40,7 +40,9 @@ export async function probe(requestJson: string, early: (report: ProbeToSupervis
   early({ svc: 1, type: 'provisional', settings: provisional })
   try {
     markPagesOnly()
-    const { app, file, exportName }: { app: PageServerApp; file: string; exportName: string } = await withinStartTimeout(loadTarget(provisional.target), provisional.gateway_start_timeout_s)
+    const loaded = await withinStartTimeout(loadTarget(provisional.target), provisional.gateway_start_timeout_s)
+    const { file, exportName } = loaded
+    const app = pageSideOf(loaded.app)
     const profile = { settings: app.settings, pages: new PageDirectory(app.pages).keys(), file, exportName, components: declaredComponents() }
     return { svc: 1, type: 'probed', profile }
   } catch (err) {

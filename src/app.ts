@@ -7,12 +7,13 @@ import { isPagesOnly } from './internal/process-role.js'
 import { pagesOnlyApi } from './internal/pages-only-api.js'
 import { createApi, documentApi } from './api-instance.js'
 import { NAVIGATION_POSITIONS, type NavigationFn, type NavigationOptions, type NavigationPosition } from './ui/navigation.js'
-import type { PageIdentity } from './auth/user.js'
 import { answerSchemaErrors, registerRoute, registerSseRoute } from './api/typed-routes.js'
 import type { RouteHandle, RouteSchema, SseRouteHandle, SseRouteOptions, SvcApi, TypedRouteOptions } from './api/route.js'
 import type { ZodSchema } from './api/zod-schema.js'
-import { kIdentity, kNavigation, kNavigationPosition, kPages, kServeErrorDetails, kServeHealth, kSettingsInput, kSharedState, kSvcApp, kTasks, kUserStore } from './internal/symbols.js'
-import type { UserStore } from './ui/storage/user-store.js'
+import { kServeErrorDetails, kServeHealth, kSettingsInput, kSvcApp } from './internal/symbols.js'
+import { isSvcApp } from './internal/svc-brand.js'
+import { liveView } from './internal/live-view.js'
+import type { PageServerApp } from './ui/page-app.js'
 import { defineTask } from './ui/tasks/define-task.js'
 import type { TaskDefinition, TaskFn } from './ui/tasks/task-types.js'
 import { answerServerErrorsPrivately } from './api/error-reply.js'
@@ -49,7 +50,6 @@ export interface SvcOptions<S extends SecretsSchema | undefined = undefined> ext
  * pages (`app.page`). `svc run app.ts:app` serves both on one port.
  */
 export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
-  readonly [kSvcApp] = true
   /** Settings resolved once: defaults < options < svc.config.json < SVC_* env. */
   readonly settings: ResolvedSettings
   readonly [kSettingsInput]: SettingsInput
@@ -64,7 +64,7 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   /** An API server error answers with its own message (else a generic one); the gateway decides for dev mode. */
   #errorDetails: boolean
   readonly #shared: SharedState
-  readonly [kPages] = new PageRegistry<PageHandlerLike, PageOptionsLike>()
+  readonly #pages = new PageRegistry<PageHandlerLike, PageOptionsLike>()
   /**
    * The app's secrets: `.svc/secrets.json` (the `secrets_file` setting) and `SVC_SECRET_<NAME>`
    * variables, checked by the `secrets` schema when given. Frozen; their values never reach a log line.
@@ -74,8 +74,9 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
   #navigation: NavigationFn | null = null
   #navigationPosition: NavigationPosition = 'sidebar'
   /** `app.task(name, fn)`: the app's tasks by name (the page server's task threads find them here). */
-  readonly [kTasks] = new Map<string, TaskDefinition>()
+  readonly #tasks = new Map<string, TaskDefinition>()
   #identity: OidcPageIdentity | null = null
+  #pageSide: PageServerApp | null = null
 
   constructor(options: SvcOptions<TSecrets> = {}) {
     const { fastify: fastifyOptions, secrets: secretsSchema, ...settingsInput } = options
@@ -124,14 +125,26 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
     return this.#shared.redis
   }
 
-  /** Where `st.userStorage` keeps signed-in users' values (Redis with `redis_url`, else files). */
-  get [kUserStore](): UserStore {
-    return this.#shared.userStore
-  }
-
-  /** The shared-state backend (OIDC login state, URL and page sessions). */
-  get [kSharedState](): SharedState {
-    return this.#shared
+  /**
+   * What the page server, its threads and the test handle read of this app (src/ui/page-app.ts),
+   * and the brand `isSvc` checks: a `Symbol.for` key, the same in every copy of svc.
+   */
+  [kSvcApp](): PageServerApp {
+    this.#pageSide ??= liveView<PageServerApp>({
+      pages: () => this.pages,
+      settings: () => this.settings,
+      logger: () => this.logger,
+      secrets: () => this.secrets,
+      navigation: () => this.#navigation,
+      navigationPosition: () => this.#navigationPosition,
+      identity: () => this.#identity,
+      tasks: () => this.#tasks,
+      // Where `st.userStorage` keeps signed-in users' values (Redis with `redis_url`, else files).
+      userStore: () => this.#shared.userStore,
+      pageSnapshotStore: () => this.pageSnapshotStore,
+      sessionRevocations: () => this.sessionRevocations,
+    })
+    return this.#pageSide
   }
 
   /** The gateway serving this app hands readyz its source of drain and upstream state. */
@@ -155,7 +168,7 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
     if (typeof handler !== 'function') {
       throw new SvcError('SVC_ERR_UI_BAD_CALL', `app.page(${JSON.stringify(path)}): the last argument must be the page function (st, client, deps) => ...`)
     }
-    this[kPages].add(path, options as PageOptionsLike, handler as PageHandlerLike)
+    this.#pages.add(path, options as PageOptionsLike, handler as PageHandlerLike)
     return this
   }
 
@@ -189,20 +202,7 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
    * the app module's top level: each task thread loads the app and finds the task by `name`.
    */
   task<I = void, R = unknown, P = never>(name: string, fn: TaskFn<I, R, P>): TaskDefinition<I, R, P> {
-    return defineTask(this[kTasks], name, fn)
-  }
-
-  get [kNavigationPosition](): NavigationPosition {
-    return this.#navigationPosition
-  }
-
-  get [kNavigation](): NavigationFn | null {
-    return this.#navigation
-  }
-
-  /** The login pages use (`st.user`, `st.login()`), set by `attachOidcLogin`. */
-  get [kIdentity](): PageIdentity | null {
-    return this.#identity
+    return defineTask(this.#tasks, name, fn)
   }
 
   /**
@@ -241,7 +241,7 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
 
   /** The registered pages, in registration order. */
   get pages(): readonly PageRecord<PageHandlerLike, PageOptionsLike>[] {
-    return this[kPages].records
+    return this.#pages.records
   }
 }
 
@@ -255,6 +255,7 @@ export type AnySvc = Svc<SecretsSchema | undefined>
 export type PageHandlerLike = (...args: never[]) => unknown
 export type PageOptionsLike = Record<string, unknown>
 
+/** Whether `value` is an app (`new Svc()`), also one made by another copy of svc. */
 export function isSvc(value: unknown): value is Svc {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kSvcApp] === true
+  return isSvcApp(value)
 }

@@ -6,7 +6,7 @@ import { register } from 'tsx/esm/api'
 import { resolveSync } from './app-format-hooks.js'
 import { SvcError } from '../errors.js'
 import type { Svc } from '../app.js'
-import { kSvcApp } from '../internal/symbols.js'
+import { isSvcApp } from '../internal/svc-brand.js'
 import { describeImportFailure } from './import-failure.js'
 import { stopTransformService } from './transform-service.js'
 import { TRANSFORM_STOP_MS } from '../internal/deadlines.js'
@@ -92,21 +92,14 @@ export async function loadTarget(target: string, cwd: string = process.cwd()): P
     )
   }
   const value = mod[exportName]
-  if (!isSvcBrand(value)) {
+  // The brand, not the Svc class: whether the app module is imported before or after the process
+  // says it runs pages only (src/internal/process-role.ts) is the caller's choice, so nothing here loads src/app.ts.
+  if (!isSvcApp(value)) {
     const kind = value === null ? 'null' : typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value
     throw new SvcError(
       'SVC_ERR_TARGET_NOT_SVC',
       `${file} export "${exportName}" is a ${kind}, not an Svc app; export one with "export const ${exportName} = new Svc({ ... })"`,
     )
   }
-  return { app: value, file, exportName }
-}
-
-/**
- * `isSvc` without importing the Svc class: whether the app module is imported before or after
- * the process says it runs pages only (src/internal/process-role.ts) must be this module's
- * caller's choice, so nothing here may load src/app.ts first.
- */
-function isSvcBrand(value: unknown): value is Svc {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kSvcApp] === true
+  return { app: value as Svc, file, exportName }
 }

@@ -1,4 +1,5 @@
-import type { PageApp } from './page-app.js'
+import { pageSideOf, type PageApp, type SvcApp } from './page-app.js'
+import { isSvcApp } from '../internal/svc-brand.js'
 import { getClient, type ApiClient } from '../client/api-client.js'
 import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './elements.js'
 import { isWidgetType } from './elements.js'
@@ -9,7 +10,6 @@ import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
 import { SvcError } from '../errors.js'
-import { kIdentity, kNavigation, kNavigationPosition, kTasks } from '../internal/symbols.js'
 import { FIELDS } from '../settings/schema.js'
 import { InlineTaskExecutor } from './tasks/inline-executor.js'
 import { TaskManager } from './tasks/task-manager.js'
@@ -119,15 +119,16 @@ export class UiTestHandle {
   #started = false
   #render: Extract<ServerMessage, { type: 'render' }> | null = null
 
-  constructor(app: PageApp, options: UiTestOptions = {}) {
+  constructor(appOrPageSide: SvcApp | PageApp, options: UiTestOptions = {}) {
     this.#options = options
+    const app = isSvcApp(appOrPageSide) ? pageSideOf(appOrPageSide) : appOrPageSide
     const directory = new PageDirectory(app.pages)
     const userStore = options.userStore ?? new MemoryUserStore()
     const client = options.client ?? getClient(app)
     const secrets = (options.secrets ?? app.secrets ?? {}) as RegisteredSecrets
     const settings = app.settings as Partial<Record<'ui_task_max_running' | 'ui_task_max_per_session' | 'ui_task_timeout_s' | 'ui_user_storage_max_value_bytes' | 'ui_user_storage_max_keys', number>>
     this.#tasks = new TaskManager({
-      executor: new InlineTaskExecutor({ tasks: () => app[kTasks] ?? new Map(), client, secrets, logger: app.logger, showErrorDetails: app.settings.show_error_details ?? true }),
+      executor: new InlineTaskExecutor({ tasks: () => app.tasks ?? new Map(), client, secrets, logger: app.logger, showErrorDetails: app.settings.show_error_details ?? true }),
       deliver: (_id, key, record) => this.#session.tasks.apply(key, record),
       limits: {
         maxRunning: settings.ui_task_max_running ?? FIELDS.ui_task_max_running.default,
@@ -146,9 +147,9 @@ export class UiTestHandle {
       // A test wants to see what failed, unless the app turned details off explicitly.
       showErrorDetails: app.settings.show_error_details ?? true,
       ...(options.secrets ?? app.secrets ? { secrets: options.secrets ?? app.secrets } : {}),
-      navigation: () => app[kNavigation] ?? null,
-      navigationPosition: () => app[kNavigationPosition] ?? 'sidebar',
-      identity: () => app[kIdentity] ?? null,
+      navigation: () => app.navigation ?? null,
+      navigationPosition: () => app.navigationPosition ?? 'sidebar',
+      identity: () => app.identity ?? null,
       tasks: this.#tasks,
       maxTasksPerSession: settings.ui_task_max_per_session ?? FIELDS.ui_task_max_per_session.default,
       cookieKeys: new CookieKeys((app.settings as { cookie_secret?: string }).cookie_secret ?? '', CookieKeys.randomFallback()),
@@ -410,6 +411,6 @@ function signedIn(user: TestUser): SignedInUser {
   })
 }
 
-export function createUiTestHandle(app: PageApp, options: UiTestOptions = {}): UiTestHandle {
+export function createUiTestHandle(app: SvcApp | PageApp, options: UiTestOptions = {}): UiTestHandle {
   return new UiTestHandle(app, options)
 }

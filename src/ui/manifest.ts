@@ -29,7 +29,8 @@ export interface PageManifest {
   pages: ManifestPage[]
 }
 
-export function buildPageManifest(app: PageApp): PageManifest {
+/** The manifest of an app's pages (`svc pages manifest`): takes the app (`new Svc()`) or any object with its pages and title. */
+export function buildPageManifest(app: Pick<PageApp, 'pages' | 'settings'>): PageManifest {
   const directory = new PageDirectory(app.pages)
   return {
     manifest_version: 1,

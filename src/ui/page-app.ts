@@ -2,7 +2,8 @@ import type { Logger } from 'pino'
 import type { ThemeSettings } from '../settings/theme.js'
 import type { CspSetting } from '../settings/csp.js'
 import type { PageRecord } from './page-registry.js'
-import type { kIdentity, kNavigation, kNavigationPosition, kTasks, kUserStore } from '../internal/symbols.js'
+import { kSvcApp } from '../internal/symbols.js'
+import type { SvcBrand } from '../internal/svc-brand.js'
 import type { UserStore } from './storage/user-store.js'
 import type { TaskDefinition } from './tasks/task-types.js'
 import type { NavigationFn, NavigationPosition } from './navigation.js'
@@ -11,8 +12,9 @@ import type { SessionRevocations } from '../auth/session-revocations.js'
 import type { ResolvedSettings } from '../settings/schema.js'
 
 /**
- * What the page side (page server, manifest, test handle, dev reload) needs of an app. `Svc`
- * satisfies it; src/ui depends on this, never on the `Svc` class, its API half or its symbols.
+ * What the page side (page server, manifest, test handle, dev reload) needs of an app: plain
+ * members, read from `Svc` through `pageSideOf`; src/ui depends on this, never on the `Svc` class,
+ * its API half or its symbols. Absent optional members mean svc's defaults.
  */
 export interface PageApp {
   readonly pages: readonly PageRecord[]
@@ -33,15 +35,15 @@ export interface PageApp {
   /** `st.secrets` (the app's `app.secrets`; whatever its schema's shape). */
   readonly secrets?: object
   /** `app.navigation(fn)`: the pages each session may see. */
-  readonly [kNavigation]?: NavigationFn | null
+  readonly navigation?: NavigationFn | null
   /** `app.navigation(…, { position })`: where the page links show. */
-  readonly [kNavigationPosition]?: NavigationPosition
+  readonly navigationPosition?: NavigationPosition
   /** The app's OIDC login, for `st.user`, `st.login()` and `st.logout()`. */
-  readonly [kIdentity]?: PageIdentity | null
+  readonly identity?: PageIdentity | null
   /** `app.task(name, fn)`: the app's tasks by name. */
-  readonly [kTasks]?: ReadonlyMap<string, TaskDefinition>
+  readonly tasks?: ReadonlyMap<string, TaskDefinition>
   /** Where `st.userStorage` keeps users' values (Redis with `redis_url`, else files). */
-  readonly [kUserStore]?: UserStore | null
+  readonly userStore?: UserStore | null
 }
 
 /** Where page sessions are snapshotted so another replica can resume them (Redis). */
@@ -55,9 +57,9 @@ export interface PageSnapshotStore {
 }
 
 /**
- * The app as the page server, its manifest child and its page threads load it: also the
+ * The app as the page server, the probe child, its page and task threads load it: also the
  * settings they run by (page threads, session TTL, run timeout, upload limit, logging) and the
- * shared state page sessions are snapshotted to. `Svc` satisfies it.
+ * shared state page sessions are snapshotted to. `Svc` provides it (`pageSideOf`).
  */
 export interface PageServerApp extends PageApp {
   readonly settings: ResolvedSettings
@@ -65,4 +67,12 @@ export interface PageServerApp extends PageApp {
   readonly pageSnapshotStore: PageSnapshotStore | null
   /** Sign-outs of the app's login: the page server is told of those made elsewhere in the tree. */
   readonly sessionRevocations: SessionRevocations
+}
+
+/** An app as its author holds it (`new Svc()`, from any copy of svc), whose page side can be read. */
+export type SvcApp = SvcBrand<PageServerApp>
+
+/** The app's page side: plain members the page runtime reads (live: a later `app.task` or login shows). */
+export function pageSideOf(app: SvcApp): PageServerApp {
+  return app[kSvcApp]()
 }

@@ -3,7 +3,7 @@ import { onTestFinished } from 'vitest'
 import type { Svc } from '../../src/app.js'
 import { getClient } from '../../src/client/api-client.js'
 import { MediaStore } from '../../src/ui/media-store.js'
-import type { PageApp } from '../../src/ui/page-app.js'
+import { pageSideOf, type PageApp } from '../../src/ui/page-app.js'
 import { PageIndex } from '../../src/ui/runtime/page-directory.js'
 import { LocalSessions, type SessionHost } from '../../src/ui/server/local-sessions.js'
 import type { PageSnapshots } from '../../src/ui/server/session-snapshots.js'
@@ -15,7 +15,7 @@ import { UiServer } from '../../src/ui/server/ui-server.js'
 /** Sessions of `app` in this thread, snapshots written to `snapshots`. */
 export function localSessions(app: Svc, snapshots: PageSnapshots, logger: Logger): LocalSessions {
   return new LocalSessions({
-    app,
+    app: pageSideOf(app),
     client: getClient(app),
     media: new MediaStore(),
     logger,

@@ -7,7 +7,7 @@ import { Svc } from '../../src/app.js'
 import { GenericOIDCClient, getClaims, type OidcLogin } from '../../src/auth/index.js'
 import { startTestIdp, type TestIdp } from '../helpers/auth-idp.js'
 import { TestBrowser } from '../helpers/auth-browser.js'
-import { kIdentity } from '../../src/internal/symbols.js'
+import { pageSideOf } from '../../src/ui/page-app.js'
 
 const SECRET = 'bff-secret-0123456789abcdef-0123456789abcdef'
 
@@ -99,7 +99,7 @@ describe('OIDC BFF against a real IdP (oidc-provider)', () => {
     const setCookie = String(back.headers['set-cookie'])
     expect(setCookie).toMatch(/^svc_user=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/)
     const cookies = Object.fromEntries(browser.cookies(base))
-    const identity = app[kIdentity]!
+    const identity = pageSideOf(app).identity!
     expect(identity.providers).toEqual(['default', 'partners'])
     const user = await identity.user(cookies)
     expect(user).toMatchObject({ isLoggedIn: true, sub: 'dora', provider: 'default', email: 'dora@idp.test', roles: [] })
@@ -133,7 +133,7 @@ describe('OIDC BFF against a real IdP (oidc-provider)', () => {
     const me = async (token: string) => request(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } })
     const laptop = await signIn('erin')
     const phone = await signIn('erin')
-    const identity = app[kIdentity]!
+    const identity = pageSideOf(app).identity!
     expect((await me(laptop.token)).statusCode).toBe(200)
     expect(await identity.user({ svc_user: laptop.cookie })).toMatchObject({ sub: 'erin' })
 

@@ -1,13 +1,8 @@
 import { pathToFileURL } from 'node:url'
-import { kSvcApp } from '../../internal/symbols.js'
-import type { PageApp } from '../page-app.js'
+import { isSvcApp } from '../../internal/svc-brand.js'
+import { pageSideOf, type PageApp, type SvcApp } from '../page-app.js'
 import type { DevLoadError } from '../protocol.js'
 import { devLoadError, exportLostError } from './dev-load-error.js'
-
-/** The brand `new Svc()` sets (see `isSvc`), checked here without importing the Svc class. */
-function isSvcApp(value: unknown): value is PageApp {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kSvcApp] === true
-}
 
 /**
  * Import the app module again through a fresh tsx namespace (the module and its local imports
@@ -24,5 +19,5 @@ export async function loadAppModule(file: string, exportName: string): Promise<{
     return { error: devLoadError(file, err) }
   }
   const app = mod[exportName]
-  return isSvcApp(app) ? { app } : { error: exportLostError(file, exportName) }
+  return isSvcApp(app) ? { app: pageSideOf(app as SvcApp) } : { error: exportLostError(file, exportName) }
 }

@@ -10,7 +10,6 @@ import { PageSession } from '../runtime/page-session.js'
 import type { SocketContext } from '../st-types.js'
 import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
 import type { UploadIn, UploadOutcome } from './page-thread-messages.js'
-import { kIdentity, kNavigation, kNavigationPosition, kUserStore } from '../../internal/symbols.js'
 import type { CookieKeys } from '../storage/cookie-keys.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
 import { RenderEncoder } from './render-diff.js'
@@ -122,13 +121,13 @@ export class LocalSessions extends Lifecycle implements SessionHost {
           showErrorDetails: options.showErrorDetails,
           runTimeoutMs: options.runTimeoutMs,
           ...(this.#app.secrets ? { secrets: this.#app.secrets } : {}),
-          navigation: () => this.#app[kNavigation] ?? null,
-          navigationPosition: () => this.#app[kNavigationPosition] ?? 'sidebar',
-          identity: () => this.#app[kIdentity] ?? null,
+          navigation: () => this.#app.navigation ?? null,
+          navigationPosition: () => this.#app.navigationPosition ?? 'sidebar',
+          identity: () => this.#app.identity ?? null,
           tasks: options.tasks ?? null,
           cookieKeys: options.cookieKeys ?? null,
           basePath: options.basePath,
-          userStore: () => this.#app[kUserStore] ?? null,
+          userStore: () => this.#app.userStore ?? null,
           ...(options.userStorageLimits ? { userStorageLimits: options.userStorageLimits } : {}),
           ...(options.maxTasksPerSession === undefined ? {} : { maxTasksPerSession: options.maxTasksPerSession }),
         }),
@@ -140,7 +139,7 @@ export class LocalSessions extends Lifecycle implements SessionHost {
   #listenForSignOuts(): void {
     this.#stopSignOut()
     this.#stopSignOut =
-      this.#app[kIdentity]?.onSignOut((sid) => {
+      this.#app.identity?.onSignOut((sid) => {
         for (const id of this.#sockets.keys()) this.#manager.get(id)?.signOut(sid)
       }) ?? (() => undefined)
   }

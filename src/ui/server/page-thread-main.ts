@@ -11,7 +11,7 @@ import { MediaStore } from '../media-store.js'
 import { LocalSessions, type BoundSession } from './local-sessions.js'
 import { BEAT_MS, type FromPageThread, type PageThreadData, type ToPageThread } from './page-thread-messages.js'
 import { PageSnapshots } from './session-snapshots.js'
-import type { PageServerApp } from '../page-app.js'
+import { pageSideOf, type PageServerApp } from '../page-app.js'
 import { MainThreadSnapshots } from './thread-snapshots.js'
 import { CookieKeys } from '../storage/cookie-keys.js'
 
@@ -38,7 +38,8 @@ class RelayedMedia extends MediaStore {
 let loaded: { app: PageServerApp; file: string; exportName: string }
 try {
   markPagesOnly()
-  loaded = await loadTarget(data.target, data.cwd)
+  const target = await loadTarget(data.target, data.cwd)
+  loaded = { ...target, app: pageSideOf(target.app) }
   await stopAppTransforms()
 } catch (err) {
   await stopAppTransforms()

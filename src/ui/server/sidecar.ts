@@ -11,7 +11,7 @@ import { adoptComponents } from '../components.js'
 import { MediaStore } from '../media-store.js'
 import { PageIndex } from '../runtime/page-directory.js'
 import type { LocalSessions } from './local-sessions.js'
-import type { PageServerApp } from '../page-app.js'
+import { pageSideOf, type PageServerApp } from '../page-app.js'
 import type { AppProfile, PageServerStats } from '../../../ipc/messages.js'
 import type { DevLoadError, DevTypeErrors } from '../protocol.js'
 import { PageThreadPool } from './page-thread-pool.js'
@@ -51,7 +51,7 @@ export interface RunningSidecar {
   port: number
   logger: Logger
   /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
-  reload(): Promise<PagesReload>
+  reload(): Promise<PageServerReload>
   /** Sign-outs made in the tree: the pages of those sign-ins sign out at once, and refuse them from now on. */
   revoked(sessions: readonly { sid: string; until: number }[]): void
   /** Sessions and page threads, for `svc status` and the process metrics; CPU over `windowMs`. */
@@ -62,7 +62,7 @@ export interface RunningSidecar {
 }
 
 /** How a reload went: the new code serves (`moved`: open pages that went along), or why it did not load. */
-export type PagesReload = { moved: number; ms: number } | { failed: DevLoadError }
+export type PageServerReload = { moved: number; ms: number } | { failed: DevLoadError }
 
 /**
  * Start the page server for `profile`, the app as the probe read it (the supervisor's
@@ -124,12 +124,12 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
   })
   // A reload that does not load leaves the running code serving; under `svc dev --reload` it goes
   // to the browser overlay. The supervisor prints (or answers `svc reload` with) the one line for it.
-  const failed = (error: DevLoadError): PagesReload => {
+  const failed = (error: DevLoadError): PageServerReload => {
     logger.debug({ code: 'SVC_ERR_TARGET_IMPORT_FAILED' }, `ui reload: ${error.summary}; pages keep the previous version`)
     if (env.devReload) server.showDevError(error)
     return { failed: error }
   }
-  const reload = async (): Promise<PagesReload> => {
+  const reload = async (): Promise<PageServerReload> => {
     const started = performance.now()
     if (pool) {
       const result = await pool.reload()
@@ -197,7 +197,7 @@ interface InProcess {
 async function loadInProcess(target: string): Promise<InProcess> {
   markPagesOnly()
   const { loadTarget } = await import('../../target/load-target.js')
-  const { app }: { app: PageServerApp } = await loadTarget(target)
+  const app = pageSideOf((await loadTarget(target)).app)
   const settings = app.settings
   return {
     app,

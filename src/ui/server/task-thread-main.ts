@@ -1,10 +1,9 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { getClient } from '../../client/api-client.js'
-import { kTasks } from '../../internal/symbols.js'
 import { markPagesOnly } from '../../internal/process-role.js'
 import { childLogger, createRootLogger } from '../../logging/logger.js'
 import { loadTarget, stopAppTransforms } from '../../target/load-target.js'
-import type { PageServerApp } from '../page-app.js'
+import { pageSideOf, type PageServerApp } from '../page-app.js'
 import { unknownTask } from '../tasks/inline-executor.js'
 import { runTaskJob, svcTaskFailure, type TaskRunDeps } from '../tasks/task-runner.js'
 import type { FromTaskThread, TaskThreadData, ToTaskThread } from './task-thread-messages.js'
@@ -18,7 +17,7 @@ const post = (m: FromTaskThread): void => port.postMessage(m)
 let app: PageServerApp
 try {
   markPagesOnly()
-  app = (await loadTarget(data.target, data.cwd)).app
+  app = pageSideOf((await loadTarget(data.target, data.cwd)).app)
   await stopAppTransforms()
 } catch (err) {
   await stopAppTransforms()
@@ -37,7 +36,7 @@ port.on('message', (m: ToTaskThread) => {
   switch (m.t) {
     case 'run': {
       const { job } = m
-      const task = app[kTasks]?.get(job.name)
+      const task = app.tasks?.get(job.name)
       if (!task) {
         post({ t: 'event', run: job.run, event: { kind: 'failed', failure: svcTaskFailure('TaskUnknown', unknownTask(job.name), job.requestId) } })
         return
