@@ -1,4 +1,4 @@
-import type { ComponentChildren, VNode, h as preactH } from 'preact'
+import type { ComponentChildren, FunctionComponent, h as preactH } from 'preact'
 import type { useEffect as preactUseEffect, useState as preactUseState } from 'preact/hooks'
 import type { DevLoadError, DevTypeErrors } from '../../protocol.js'
 import cssHref from './dev-overlays.css?url'
@@ -20,8 +20,8 @@ export interface PreactKit {
 }
 
 export interface DevOverlays {
-  DevErrorOverlay: (props: { error: DevLoadError | null; pageWaiting: boolean }) => VNode | null
-  DevTypeErrorsOverlay: (props: { report: DevTypeErrors | null }) => VNode | null
+  DevErrorOverlay: FunctionComponent<{ error: DevLoadError | null; pageWaiting: boolean }>
+  DevTypeErrorsOverlay: FunctionComponent<{ report: DevTypeErrors | null }>
 }
 
 /** Errors drawn in full; the rest are counted (the terminal lists them all). */
@@ -52,7 +52,7 @@ export function devOverlays({ h, useState, useEffect }: PreactKit): DevOverlays 
   }
 
   /** The dialog's frame: eyebrow, title and ×, then the body. */
-  function panel(type: boolean, attrs: Record<string, string>, eyebrow: string, title: ComponentChildren, dismissLabel: string, dismiss: () => void, body: ComponentChildren): VNode {
+  function panel(type: boolean, attrs: Record<string, string>, eyebrow: string, title: ComponentChildren, dismissLabel: string, dismiss: () => void, body: ComponentChildren): ComponentChildren {
     const is = type ? ' is-type' : ''
     return h(
       'div',
@@ -78,7 +78,7 @@ export function devOverlays({ h, useState, useEffect }: PreactKit): DevOverlays 
   }
 
   /** The source lines around an error, its line marked and a caret under its column. */
-  function codeFrame(at: Located, testId: string): VNode {
+  function codeFrame(at: Located, testId: string): ComponentChildren {
     const width = String(at.frame.at(-1)?.line ?? 0).length
     return h(
       'pre',
@@ -99,7 +99,7 @@ export function devOverlays({ h, useState, useEffect }: PreactKit): DevOverlays 
    * `pageWaiting`: this tab never had a session (no page thread runs a version that loaded), so
    * only the API keeps the last good code and the page opens with the next good save.
    */
-  function DevErrorOverlay({ error, pageWaiting }: { error: DevLoadError | null; pageWaiting: boolean }): VNode | null {
+  function DevErrorOverlay({ error, pageWaiting }: { error: DevLoadError | null; pageWaiting: boolean }): ComponentChildren {
     const [shown, dismiss] = useDismissable(error)
     if (!shown || error === null) return null
     return panel(
@@ -129,7 +129,7 @@ export function devOverlays({ h, useState, useEffect }: PreactKit): DevOverlays 
    * so this is a panel at the foot of the page (amber, nothing dimmed, the page usable) rather than
    * a dialog over it. It clears by itself when a check finds none; "Dismiss" hides this result only.
    */
-  function DevTypeErrorsOverlay({ report }: { report: DevTypeErrors | null }): VNode | null {
+  function DevTypeErrorsOverlay({ report }: { report: DevTypeErrors | null }): ComponentChildren {
     const [shown, dismiss] = useDismissable(report)
     if (!shown || report === null) return null
     const more = report.total - Math.min(SHOWN, report.errors.length)
