@@ -1,5 +1,8 @@
 import { z } from '../src/internal/zod.js'
 
+/** Tasks (`app.task`) of a page server: running, waiting under `ui_task_max_running`, and the task threads. */
+export const TaskStats = z.object({ running: z.number().int().min(0), queued: z.number().int().min(0), threads: z.number().int().min(0) })
+
 /**
  * The supervisor's control socket (owner-only, next to the pid file): `svc status` and
  * `svc reload` send one request line of JSON and read one answer line. Both sides check every
@@ -84,6 +87,8 @@ export const StatusReport = z.object({
   recycles: z.object({ memory: z.number().int(), requests: z.number().int() }),
   /** Live page sessions of the bundled page server; null for a ui_command sidecar or when it did not answer. */
   page_sessions: z.number().int().nullable(),
+  /** Tasks of the bundled page server; null for a `ui_command` sidecar (or no answer). */
+  tasks: TaskStats.nullable(),
   processes: z.array(ProcessReport),
 })
 export type StatusReport = z.infer<typeof StatusReport>

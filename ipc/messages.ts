@@ -1,6 +1,7 @@
 import { z } from '../src/internal/zod.js'
 import type { DevTypeError as DevTypeErrorShape, TypeCheckReport } from '../src/internal/dev-type-error.js'
 import { settingsFromData, type ResolvedSettings } from '../src/settings/resolve.js'
+import { TaskStats } from './control.js'
 
 /**
  * The control plane: one discriminated union per direction, every message branded `svc: 1`.
@@ -68,6 +69,8 @@ export const PageServerStats = z.object({
   ),
   /** Threads replaced since start: crashed, killed (a runaway page), recycled (`ui_page_thread_max_memory_mb`). */
   thread_exits: z.object({ crashed: z.number().int(), killed: z.number().int(), recycled: z.number().int() }),
+  /** Tasks (`app.task`) running and waiting (`ui_task_max_running`), and the task threads that run them. */
+  tasks: TaskStats.optional(),
 })
 export type PageServerStats = z.infer<typeof PageServerStats>
 

@@ -69,6 +69,7 @@ export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mo
     reloads: { ...sup.record.reloads },
     recycles,
     page_sessions: pages?.sessions ?? null,
+    tasks: pages?.tasks ?? null,
     processes,
   }
 }

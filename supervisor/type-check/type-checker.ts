@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from 'pino'
+import { Lifecycle } from '../../src/internal/lifecycle.js'
 import { z } from '../../src/internal/zod.js'
 import { processChannel } from '../../ipc/channel.js'
 import { TypeCheckerToSupervisor, type DevTypeError, type TypeCheckReport } from '../../ipc/messages.js'
@@ -23,8 +24,10 @@ export interface TypeErrorsTarget {
 export interface TypeCheck {
   /** Show the errors in this page server's tabs from now on (a new one after a full reload or a restart). */
   showIn(target: TypeErrorsTarget | null): void
-  /** Stop the checker; resolves once it exited. Same promise on repeat. */
+  /** Stop the checker (SIGTERM, then SIGKILL after a grace); resolves once it exited. Same promise on repeat. */
   close(): Promise<void>
+  /** Kill the checker now; resolves once it exited. */
+  destroy(err?: Error): Promise<void>
 }
 
 export interface TypeCheckOptions {
@@ -52,11 +55,10 @@ export function startTypeCheck(o: TypeCheckOptions): TypeCheck | null {
   return new DevTypeCheck(o, project.typescript, project.tsconfig)
 }
 
-class DevTypeCheck implements TypeCheck {
+class DevTypeCheck extends Lifecycle implements TypeCheck {
   readonly #o: TypeCheckOptions
   readonly #child: ChildProcess
   readonly #exited: Promise<void>
-  #closing: Promise<void> | null = null
   /** Stopped on its own (a fatal error, an exit): said once. */
   #stoppedItself = false
   /** The last check's result (null before the first); `#sent` is what `#target` was given. */
@@ -67,6 +69,7 @@ class DevTypeCheck implements TypeCheck {
   #logged = new Set<string>()
 
   constructor(o: TypeCheckOptions, typescript: string, tsconfig: string) {
+    super()
     this.#o = o
     const args = { typescript, tsconfig, buildInfo: buildInfoPath(tsconfig), cwd: o.cwd }
     this.#child = fork(CHECKER_MAIN, [JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, '--expose-gc'] })
@@ -78,7 +81,7 @@ class DevTypeCheck implements TypeCheck {
       else this.#stopped(m.message)
     })
     this.#child.once('exit', (code, signal) => {
-      if (this.#closing === null) this.#stopped(`the checker exited (${signal ?? `exit code ${code}`})`)
+      if (!this.closed) this.#stopped(`the checker exited (${signal ?? `exit code ${code}`})`)
     })
     o.logger.debug({ tsconfig, typescript }, 'type check started')
   }
@@ -88,15 +91,23 @@ class DevTypeCheck implements TypeCheck {
     this.#show()
   }
 
-  close(): Promise<void> {
-    this.#closing ??= (async () => {
-      if (this.#child.exitCode !== null || this.#child.signalCode !== null) return
-      this.#child.kill('SIGTERM')
-      const timer = setTimeout(() => this.#child.kill('SIGKILL'), STOP_GRACE_MS)
-      await this.#exited
-      clearTimeout(timer)
-    })()
-    return this.#closing
+  /** The check under way is dropped: the checker gets SIGTERM, and SIGKILL if it is still there `STOP_GRACE_MS` later. */
+  protected async drain(): Promise<void> {
+    if (this.#gone()) return
+    this.#child.kill('SIGTERM')
+    const timer = setTimeout(() => this.#child.kill('SIGKILL'), STOP_GRACE_MS)
+    await this.#exited
+    clearTimeout(timer)
+  }
+
+  protected async abort(): Promise<void> {
+    if (this.#gone()) return
+    this.#child.kill('SIGKILL')
+    await this.#exited
+  }
+
+  #gone(): boolean {
+    return this.#child.exitCode !== null || this.#child.signalCode !== null
   }
 
   #checked(report: TypeCheckReport, ms: number): void {

@@ -61,7 +61,9 @@ describe('svc status, recycling and log files', () => {
     }
     expect(first.app).toMatchObject({ target: 'app.ts:app', url: `${svc.url}/`, mode: 'run', supervisor_pid: svc.pid, workers: 2 })
     expect(first.page_sessions).toBe(0)
+    expect(first.tasks).toEqual({ running: 0, queued: 0, threads: 0 })
     const human = await runSvcCli(['status'], { cwd: dir })
+    expect(human.stdout).toMatch(/^tasks: 0 running, 0 queued, 0 task threads$/m)
     expect(human.stdout).toMatch(/^role +id +pid +uptime +restarts +memory +cpu +requests +sessions +last exit$/m)
     expect(human.stdout).toMatch(/^gateway +gateway-1 +\d+ /m)
 

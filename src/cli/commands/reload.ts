@@ -41,24 +41,9 @@ export class ReloadCommand extends Command {
       this.context.stderr.write(`svc reload: --wait must be a number of seconds > 0 (e.g. 120), got ${JSON.stringify(this.wait)}\n`)
       return EXIT.USAGE
     }
-    const [{ resolvePidfilePath }, { findRunningTree }, { askControl }, { describeReload }] = await Promise.all([
-      import('../shutdown/pidfile-path.js'),
-      import('../control/find-tree.js'),
-      import('../control/ask.js'),
-      import('../control/status-table.js'),
-    ])
-    const tree = await findRunningTree(resolvePidfilePath(this.pidfile))
-    if (!tree.ok) {
-      this.context.stderr.write(`svc reload: ${tree.message}\n`)
-      return EXIT.FAILURE
-    }
-    let answer
-    try {
-      answer = await askControl(tree.socket, { svc: 1, op: 'reload', scope: this.scope as (typeof SCOPES)[number] }, waitS * 1000)
-    } catch (err) {
-      this.context.stderr.write(`svc reload: svc (pid ${tree.pid}, ${tree.url}): ${(err as Error).message}\n`)
-      return EXIT.FAILURE
-    }
+    const [{ askRunningTree }, { describeReload }] = await Promise.all([import('../control/ask-tree.js'), import('../control/status-table.js')])
+    const answer = await askRunningTree('reload', this.pidfile, { svc: 1, op: 'reload', scope: this.scope as (typeof SCOPES)[number] }, waitS * 1000, this.context.stderr)
+    if (answer === null) return EXIT.FAILURE
     if (this.json && answer.reload) this.context.stdout.write(JSON.stringify(answer.reload, null, 2) + '\n')
     if (answer.ok) {
       if (!this.json) this.context.stdout.write(`svc reload: ${answer.reload ? describeReload(answer.reload) : 'done'}\n`)

@@ -25,24 +25,9 @@ export class StatusCommand extends Command {
   json = Option.Boolean('--json', false, { description: 'Print the status as JSON.' })
 
   async execute(): Promise<number> {
-    const [{ resolvePidfilePath }, { findRunningTree }, { askControl }, { statusTable }] = await Promise.all([
-      import('../shutdown/pidfile-path.js'),
-      import('../control/find-tree.js'),
-      import('../control/ask.js'),
-      import('../control/status-table.js'),
-    ])
-    const tree = await findRunningTree(resolvePidfilePath(this.pidfile))
-    if (!tree.ok) {
-      this.context.stderr.write(`svc status: ${tree.message}\n`)
-      return EXIT.FAILURE
-    }
-    let answer
-    try {
-      answer = await askControl(tree.socket, { svc: 1, op: 'status' }, STATUS_TIMEOUT_MS)
-    } catch (err) {
-      this.context.stderr.write(`svc status: svc (pid ${tree.pid}, ${tree.url}): ${(err as Error).message}\n`)
-      return EXIT.FAILURE
-    }
+    const [{ askRunningTree }, { statusTable }] = await Promise.all([import('../control/ask-tree.js'), import('../control/status-table.js')])
+    const answer = await askRunningTree('status', this.pidfile, { svc: 1, op: 'status' }, STATUS_TIMEOUT_MS, this.context.stderr)
+    if (answer === null) return EXIT.FAILURE
     if (!answer.ok || !answer.status) {
       this.context.stderr.write(`svc status: ${answer.ok ? 'the supervisor sent no status' : `${answer.error.message} [${answer.error.code}]`}\n`)
       return EXIT.FAILURE

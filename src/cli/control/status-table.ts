@@ -41,6 +41,7 @@ export function statusTable(s: StatusReport, now = Date.now()): string {
     `reloads: ${s.reloads.ok} ok, ${s.reloads.failed} failed${s.reloads.last ? `; last ${describeReload(s.reloads.last, now)}` : ''}`,
     `recycles: ${s.recycles.memory} for memory, ${s.recycles.requests} for requests`,
     `page sessions: ${s.page_sessions ?? 'n/a (ui_command sidecar, or no answer)'}`,
+    `tasks: ${s.tasks ? `${s.tasks.running} running, ${s.tasks.queued} queued, ${s.tasks.threads} task thread${s.tasks.threads === 1 ? '' : 's'}` : 'n/a'}`,
     '',
   ]
   const header = ['role', 'id', 'pid', 'uptime', 'restarts', 'memory', 'cpu', 'requests', 'sessions', 'last exit']

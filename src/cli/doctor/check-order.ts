@@ -2,7 +2,7 @@ import { gatewayBind } from './bind-check.js'
 import { internalApiBase, publicBaseUrlPrecedence } from './env-checks.js'
 import { forwardHeaders, metricsPath, upstreamTimeouts } from './gateway-checks.js'
 import { l7Websocket, maxProxyBody, proxyHeaders, publicBaseUrl, readinessRoute, rootPath, trustProxy } from './proxy-checks.js'
-import { redisReachable } from './redis-check.js'
+import { cookieSecretShared, redisReachable } from './redis-check.js'
 import { secretsRows } from './secrets-check.js'
 import { authExtra, dependencies, jwtClockSkew, metricsExtra } from './runtime-checks.js'
 import { needsSettings, type Check } from './types.js'
@@ -29,5 +29,6 @@ export const CHECKS: readonly Check[] = [
   needsSettings(forwardHeaders),
   uiUpstreamState,
   needsSettings(redisReachable),
+  needsSettings(cookieSecretShared),
   secretsRows,
 ]

@@ -27,3 +27,17 @@ export async function redisReachable(ctx: SettingsContext): Promise<CheckRow> {
     await connection.destroy()
   }
 }
+
+/**
+ * `cookie_secret`, asked only when `redis_url` says the app runs as replicas: without it each page
+ * server seals its cookie tickets with a key of its own, so a page's cookie write served by one
+ * replica and posted to another is refused, and signed cookies cannot be written at all.
+ */
+export function cookieSecretShared(ctx: SettingsContext): CheckRow | null {
+  if (!ctx.settings.redis_url) return null
+  if (ctx.settings.cookie_secret !== '') return pass('cookie_secret', 'set: cookie tickets and signed cookies use the same key on every replica that has the same value')
+  return warn(
+    'cookie_secret',
+    'not set with redis_url (replicas): each page server seals cookie tickets with a random key of its own, so a cookie a page writes on one replica and the browser posts to another is refused (400 SVC_ERR_UI_COOKIE_REJECTED), and st.cookies.set(..., { signed: true }) throws; set the same SVC_COOKIE_SECRET (32 bytes or more) on every replica',
+  )
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { ApiClient } from '../../client/api-client.js'
+import { Lifecycle } from '../../internal/lifecycle.js'
 import { runWithRequestId } from '../../logging/context.js'
 import { scrubSecrets } from '../../logging/secret-scrub.js'
 import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
@@ -96,7 +97,7 @@ function mergePartial(fresh: UiElement[], previous: UiElement[]): UiElement[] {
  * of messages coalesce into one rerun. Transport-free: the WebSocket server and the test
  * handle both drive it through `handle()` and a `Send` function.
  */
-export class PageSession implements RunHost {
+export class PageSession extends Lifecycle implements RunHost {
   readonly id: string
   readonly widgets = new WidgetStore()
   /** Files posted to the upload endpoint for this session, until its `fileUploader` takes them. */
@@ -167,6 +168,7 @@ export class PageSession implements RunHost {
   #tickets: string[] = []
 
   constructor(options: PageSessionOptions) {
+    super()
     this.#opts = options
     this.id = options.id
     this.media = options.media
@@ -388,8 +390,20 @@ export class PageSession implements RunHost {
     return new Promise((resolve) => this.#waiters.push(resolve))
   }
 
+  /**
+   * Nothing is worth finishing once the session ends (nobody will see the run under way): close
+   * stops it as destroy does. Both take effect at the call; the promise only reports it.
+   */
+  protected async drain(): Promise<void> {
+    this.#stop()
+  }
+
+  protected async abort(): Promise<void> {
+    this.#stop()
+  }
+
   /** Stop for good: the running run turns stale, nothing more is sent. */
-  close(): void {
+  #stop(): void {
     this.generation++
     this.#send = null
     this.#syncTimers(new Map())

@@ -238,16 +238,16 @@ export class LocalSessions extends Lifecycle implements SessionHost {
     await this.#manager.flushSnapshots()
   }
 
+  /** Sessions write their last snapshot, then end (`SessionManager`). */
   protected async drain(): Promise<void> {
     this.#stopSignOut()
-    await this.#manager.flushSnapshots()
-    this.#manager.closeAll()
+    await this.#manager.close()
   }
 
-  /** Sessions end without their last snapshot; a drain still writing them ends its sessions again (a no-op). */
+  /** Sessions end now, without their last snapshot. */
   protected async abort(): Promise<void> {
     this.#stopSignOut()
-    this.#manager.closeAll()
+    await this.#manager.destroy()
   }
 
   /** Paths travel as full browser paths; pages are registered without the base path. */

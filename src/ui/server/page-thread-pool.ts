@@ -268,7 +268,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         await t.worker.terminate()
       }),
     )
-    this.#snapshots.close()
+    await this.#snapshots.close()
   }
 
   /** Every thread is terminated now, without writing its sessions; sessions still opening fail with `err`. */
@@ -281,7 +281,7 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
         return t.worker.terminate()
       }),
     )
-    this.#snapshots.close()
+    await this.#snapshots.destroy(err)
   }
 
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
+import { Lifecycle } from '../../internal/lifecycle.js'
 import type { ServerMessage } from '../protocol.js'
 import type { PageSession, Send } from '../runtime/page-session.js'
 import type { PageSnapshots } from './session-snapshots.js'
@@ -23,7 +24,7 @@ const SESSION_ID = /^[A-Za-z0-9_-]{32}$/
  * looked up there, so a browser whose replica died resumes on this one with its session state and
  * widget values. An id found neither here nor there was not issued by svc: it gets a new session.
  */
-export class SessionManager {
+export class SessionManager extends Lifecycle {
   readonly #sessions = new Map<string, { session: PageSession; expiry: NodeJS.Timeout | null }>()
   readonly #ttlMs: number
   readonly #create: (id: string) => PageSession
@@ -45,6 +46,7 @@ export class SessionManager {
     /** A session expired or was closed (a page thread tells the main thread, which routes by id). */
     onDrop?: (id: string) => void
   }) {
+    super()
     this.#ttlMs = options.ttlMs
     this.#onDrop = options.onDrop ?? null
     this.#create = options.create
@@ -183,14 +185,25 @@ export class SessionManager {
     const entry = this.#sessions.get(id)
     if (!entry) return false
     if (entry.expiry) clearTimeout(entry.expiry)
-    entry.session.close()
+    void entry.session.close()
     this.#sessions.delete(id)
     this.#saved.delete(id)
     this.#snapshots?.forget(id)
     return true
   }
 
-  closeAll(): void {
+  /** Every session that changed since its last snapshot is written, then every session ends. */
+  protected async drain(): Promise<void> {
+    await this.flushSnapshots()
+    this.#endAll()
+  }
+
+  /** Every session ends now, without its last snapshot; a drain still writing them ends none again. */
+  protected async abort(): Promise<void> {
+    this.#endAll()
+  }
+
+  #endAll(): void {
     if (this.#timer) clearInterval(this.#timer)
     for (const id of [...this.#sessions.keys()]) this.#drop(id)
   }

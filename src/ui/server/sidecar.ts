@@ -171,7 +171,10 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
       if (pool) pool.revoked(sessions)
       else for (const { sid, until } of sessions) loaded!.app.sessionRevocations.receive(sid, until)
     },
-    stats: async (windowMs) => pool?.stats(windowMs) ?? { sessions: local!.size, threads: [], thread_exits: { crashed: 0, killed: 0, recycled: 0 } },
+    stats: async (windowMs) => ({
+      ...(pool ? await pool.stats(windowMs) : { sessions: local!.size, threads: [], thread_exits: { crashed: 0, killed: 0, recycled: 0 } }),
+      tasks: { running: tasks.running, queued: tasks.queued, threads: taskThreads.threads },
+    }),
     showTypeErrors: (report) => server.showTypeErrors(report),
     async close() {
       await reloading

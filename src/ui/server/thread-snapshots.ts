@@ -1,3 +1,4 @@
+import { Lifecycle } from '../../internal/lifecycle.js'
 import type { SnapshotBackend } from './session-snapshots.js'
 import type { SnapshotCall } from './page-thread-messages.js'
 
@@ -11,11 +12,12 @@ const SWEEP_MS = 5_000
  * continues on a new thread with its state. Values are the encoded snapshots (at most 256 KiB
  * each, `session-snapshots.ts`) and expire with the session TTL.
  */
-export class LocalSnapshotStore {
+export class LocalSnapshotStore extends Lifecycle {
   readonly #entries = new Map<string, { value: string; expiresAt: number }>()
   readonly #sweep: NodeJS.Timeout
 
   constructor() {
+    super()
     this.#sweep = setInterval(() => this.#expire(Date.now()), SWEEP_MS)
     this.#sweep.unref()
   }
@@ -52,7 +54,16 @@ export class LocalSnapshotStore {
     return null
   }
 
-  close(): void {
+  /** Nothing is in flight (every call is done when `apply` returns): the snapshots go, as on abort. */
+  protected async drain(): Promise<void> {
+    this.#stop()
+  }
+
+  protected async abort(): Promise<void> {
+    this.#stop()
+  }
+
+  #stop(): void {
     clearInterval(this.#sweep)
     this.#entries.clear()
   }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { ApiClient } from '../../client/api-client.js'
+import { Lifecycle } from '../../internal/lifecycle.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { TaskExecutor } from './task-manager.js'
 import { runTaskJob, svcTaskFailure, type TaskEvent, type TaskJob } from './task-runner.js'
@@ -19,11 +20,12 @@ export interface InlineTaskExecutorOptions {
  * threads). Events are copied with `structuredClone`, as crossing a thread would, so a result
  * that could not leave a task thread fails here too.
  */
-export class InlineTaskExecutor implements TaskExecutor {
+export class InlineTaskExecutor extends Lifecycle implements TaskExecutor {
   readonly #runs = new Map<string, AbortController>()
   readonly #opts: InlineTaskExecutorOptions
 
   constructor(options: InlineTaskExecutorOptions) {
+    super()
     this.#opts = options
   }
 
@@ -43,7 +45,19 @@ export class InlineTaskExecutor implements TaskExecutor {
     this.#runs.get(run)?.abort()
   }
 
-  async close(): Promise<void> {
+  /**
+   * Every run's signal aborts; close does not wait for the runs to stop (in this thread, a run that
+   * never checks its signal would hold the test's teardown forever).
+   */
+  protected async drain(): Promise<void> {
+    this.#abortAll()
+  }
+
+  protected async abort(): Promise<void> {
+    this.#abortAll()
+  }
+
+  #abortAll(): void {
     for (const abort of this.#runs.values()) abort.abort()
   }
 }

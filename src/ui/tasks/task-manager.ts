@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
+import { Lifecycle } from '../../internal/lifecycle.js'
 import { sessionRef } from '../runtime/session-ref.js'
 import { svcTaskFailure, type TaskEvent, type TaskJob } from './task-runner.js'
 import type { TaskRecord } from './task-types.js'
@@ -27,7 +28,10 @@ export interface TaskExecutor {
   run(job: TaskJob, onEvent: (event: TaskEvent) => void): void
   /** Ask the run to stop (its signal aborts); an executor that cannot stop it otherwise ends it by force. */
   cancel(run: string): void
+  /** The close contract (src/internal/lifecycle.ts): runs already cancelled get their time to stop. */
   close(): Promise<void>
+  /** Every run ends now. */
+  destroy(err?: Error): Promise<void>
 }
 
 /** Hands a record to the session that owns the key (null: this server does not know the key). */
@@ -68,7 +72,7 @@ function active(record: TaskRecord): boolean {
  * `ui_task_max_running`, timeouts, cancellation, and the end of tasks with their session. Transport-free:
  * the page server wires it to page threads and task threads; the test handle runs it in-process.
  */
-export class TaskManager implements TaskPort {
+export class TaskManager extends Lifecycle implements TaskPort {
   readonly #executor: TaskExecutor
   readonly #deliver: TaskDelivery
   readonly #limits: TaskLimits
@@ -78,9 +82,9 @@ export class TaskManager implements TaskPort {
   #running = 0
   readonly #detached = new Map<string, NodeJS.Timeout>()
   #idleWaiters: IdleWaiter[] = []
-  #closed = false
 
   constructor(options: { executor: TaskExecutor; deliver: TaskDelivery; limits: TaskLimits; logger: Logger }) {
+    super()
     this.#executor = options.executor
     this.#deliver = options.deliver
     this.#limits = options.limits
@@ -92,15 +96,20 @@ export class TaskManager implements TaskPort {
     return this.#running
   }
 
+  /** Tasks waiting for a place under `ui_task_max_running`. */
+  get queued(): number {
+    return this.#queue.length
+  }
+
   start(sessionId: string, key: string, request: TaskStartRequest): void {
     const existing = this.#sessions.get(sessionId)?.get(key)
     if (existing && active(existing.record)) return this.#send(existing)
     const run = randomUUID()
     const record: TaskRecord = { run, name: request.name, status: 'queued', progress: null, message: null, error: null, startedAt: Date.now(), finishedAt: null, outlive: request.outlive }
-    if (this.#closed || this.#activeIn(sessionId) >= this.#limits.maxPerSession) {
+    if (this.closed || this.#activeIn(sessionId) >= this.#limits.maxPerSession) {
       record.status = 'error'
       record.finishedAt = record.startedAt
-      record.error = this.#closed
+      record.error = this.closed
         ? svcTaskFailure('TaskInterrupted', 'The page server is stopping; start the task again once the page is back.', request.requestId)
         : svcTaskFailure('TaskLimit', `This page already has ${this.#limits.maxPerSession} tasks queued or running (ui_task_max_per_session); wait for one to end.`, request.requestId)
       this.#deliver(sessionId, key, { ...record })
@@ -177,13 +186,25 @@ export class TaskManager implements TaskPort {
     return new Promise((resolve) => this.#idleWaiters.push({ sessionId, resolve }))
   }
 
-  /** Cancel everything (the page server stops): tasks end with it. */
-  async close(): Promise<void> {
-    this.#closed = true
+  /**
+   * The page server stops and its tasks end with it, those that outlive their session too: each
+   * is cancelled, and the executor waits for the runs to stop (bounded: task-thread-pool.ts).
+   */
+  protected async drain(): Promise<void> {
+    this.#cancelAll()
+    await this.#executor.close()
+  }
+
+  /** Every task is cancelled and its run ends now, stopped or not. */
+  protected async abort(err: Error | undefined): Promise<void> {
+    this.#cancelAll()
+    await this.#executor.destroy(err)
+  }
+
+  #cancelAll(): void {
     for (const keys of this.#sessions.values()) for (const entry of keys.values()) this.#cancel(entry, false)
     for (const timer of this.#detached.values()) clearTimeout(timer)
     this.#detached.clear()
-    await this.#executor.close()
   }
 
   #activeIn(sessionId: string): number {

@@ -111,6 +111,13 @@ describe('runDoctor', () => {
     expect(strict.checks.filter((c) => c.status === 'FAIL').map((c) => c.name)).toEqual(['proxy_headers', 'public_base_url'])
   })
 
+  it('with redis_url (replicas), warns when cookie_secret is empty and passes when set', async () => {
+    const base = { SVC_GATEWAY_PORT: '0', SVC_REDIS_URL: 'redis://127.0.0.1:1', SVC_REDIS_TIMEOUT_S: '1' }
+    const row = async (env: NodeJS.ProcessEnv) => (await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env) })).checks.find((c) => c.name === 'cookie_secret')
+    expect(await row(base)).toMatchObject({ status: 'WARN', detail: expect.stringContaining('set the same SVC_COOKIE_SECRET') })
+    expect(await row({ ...base, SVC_COOKIE_SECRET: 'k'.repeat(32) })).toMatchObject({ status: 'PASS' })
+  })
+
   it('reads the state file next to --pidfile', async () => {
     const env = { SVC_GATEWAY_PORT: '0' }
     const report = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env), pidfile: 'run/x.pid' })

@@ -16,6 +16,7 @@ class FakeExecutor implements TaskExecutor {
     this.cancelled.push(run)
   }
   async close(): Promise<void> {}
+  async destroy(): Promise<void> {}
 }
 
 function setup(limits: Partial<TaskLimits> = {}) {

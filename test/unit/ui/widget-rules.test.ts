@@ -208,7 +208,7 @@ describe('snapshot values are checked before the page sees them', () => {
       { selection: { rows: [1], ids: ['b'], columns: [], cells: [] }, rows: [{ k: 'b' }], dropped: [] },
       { selection: { rows: [], ids: [], columns: [], cells: [] }, rows: [], dropped: [1] },
     ])
-    session.close()
+    await session.close()
   })
 
   it('a restored value the widget cannot hold starts at the default; a good one is kept', async () => {
@@ -231,7 +231,7 @@ describe('snapshot values are checked before the page sees them', () => {
     await session.idle()
     expect(seen.at(-1)).toEqual([0, 'b', true, 5])
     expect(session.state.k).toBe(5)
-    session.close()
+    await session.close()
   })
 })
 
