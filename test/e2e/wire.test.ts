@@ -52,7 +52,7 @@ describe('pages on the wire in the browser', () => {
     }
   })
 
-  it('a plain page loads only the shell, theme.js, app.css, app.js and the runtime chunk: no chunk of a lazily loaded element', async () => {
+  it('a plain page loads only the shell, theme.js, app.css and app.js: no chunk of a lazily loaded element', async () => {
     const context = await browser.newContext()
     try {
       const first = await visit(context, `${svc.url}plain`, { readySelector: 'text=Text and widgets' })
