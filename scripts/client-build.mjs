@@ -10,7 +10,7 @@
 // file per request. A new entry point or lazy chunk needs nothing here beyond its import.
 import { build, context } from 'esbuild'
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 
@@ -48,7 +48,7 @@ export async function buildClient({ root, outdir, clientSrc, entries, watch = fa
     assetNames: 'assets/[name]-[hash]',
   }
   const extra = plugins({ minify: common.minify, target: common.target })
-  const builds = entries.map((e) => ({ ...common, entryPoints: { [e.name]: e.source }, format: e.format, splitting: e.format === 'esm', plugins: e.format === 'esm' ? extra : [] }))
+  const builds = entries.map((e) => ({ ...common, entryPoints: { [e.name]: e.source }, format: e.format, splitting: e.format === 'esm', plugins: e.format === 'esm' ? [...extra, unusedRuntimeImports] : [] }))
   const declared = new Map(entries.map((e) => [e.source, e.name]))
   const manifestOf = (metafiles) => {
     const plain = {}
@@ -100,6 +100,38 @@ export async function buildClient({ root, outdir, clientSrc, entries, watch = fa
   }
   const results = await Promise.all(builds.map((options) => build(options)))
   return writeManifest(results.map((r) => r.metafile), precompress)
+}
+
+/**
+ * With code splitting, esbuild puts its own helpers (`__export`, used by a namespace import in the
+ * chart chunk) in a chunk of their own and imports it from every entry and chunk for its side
+ * effects, though it has none: a request of every page for a file it does not use. This drops
+ * those bare imports (`import"./chunk-X.js";`) of a chunk made of esbuild's helpers alone; a file
+ * that uses a helper imports it by name and keeps its import.
+ * @type {import('esbuild').Plugin}
+ */
+const unusedRuntimeImports = {
+  name: 'unused-runtime-imports',
+  setup(b) {
+    const root = b.initialOptions.absWorkingDir ?? process.cwd()
+    b.onEnd(async (result) => {
+      if (!result.metafile || result.errors.length > 0) return
+      const outputs = Object.entries(result.metafile.outputs)
+      // Such a chunk lists no inputs in the metafile: none of its code comes from a source file.
+      const helpers = new Set(outputs.filter(([f, o]) => f.endsWith('.js') && Object.keys(o.inputs).length === 0).map(([f]) => f))
+      if (helpers.size === 0) return
+      await Promise.all(
+        outputs.map(async ([file, o]) => {
+          const bare = o.imports.filter((i) => helpers.has(i.path) && i.kind === 'import-statement').map((i) => `import"./${relative(dirname(file), i.path).split('\\').join('/')}";`)
+          if (bare.length === 0) return
+          const path = join(root, file)
+          const text = await readFile(path, 'utf8')
+          const kept = bare.reduce((t, line) => t.replace(line, ''), text)
+          if (kept !== text) await writeFile(path, kept)
+        }),
+      )
+    })
+  },
 }
 
 /** Sizes of one output file, writing its .br and .gz beside it (only where they are smaller). */

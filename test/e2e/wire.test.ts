@@ -52,17 +52,18 @@ describe('pages on the wire in the browser', () => {
     }
   })
 
-  it('a plain page loads only the shell, theme.js, app.css, app.js and the runtime chunk: no chunk of a lazily loaded element', async () => {
+  it('a plain page loads only the shell, theme.js, app.css and app.js: no chunk of a lazily loaded element', async () => {
     const context = await browser.newContext()
     try {
       const first = await visit(context, `${svc.url}plain`, { readySelector: 'text=Text and widgets' })
       const file = (url: string): string => new URL(url).pathname.replace(/^\/tools\/_stcore\/static\//, '').replace(/-[A-Z0-9]{8}\./, '.')
       const asked = first.requests.filter((r) => !r.url.endsWith('/favicon.ico'))
-      expect(asked.map((r) => (r.type === 'Document' || r.type === 'WebSocket' ? r.type : file(r.url))).sort()).toEqual(['Document', 'WebSocket', 'app.css', 'app.js', 'chunks/chunk.js', 'theme.js'])
+      expect(asked.map((r) => (r.type === 'Document' || r.type === 'WebSocket' ? r.type : file(r.url))).sort()).toEqual(['Document', 'WebSocket', 'app.css', 'app.js', 'theme.js'])
       // Issue #36 (badge, LaTeX, Graphviz, sparklines, capture inputs, …) put every renderer in a
       // chunk of its own; what it added to app.js and app.css is in docs/performance.md (measured
-      // against main by bench/pages-wire.ts). A budget, not the figure: headers vary.
-      expect(first.httpBytes + first.socketBytes).toBeLessThan(44 * 1024)
+      // against main by bench/pages-wire.ts). A budget, not the figure: headers vary. 43 kB since
+      // svc dev's overlays became a chunk and esbuild's helper chunk left the page (about 41.4 kB).
+      expect(first.httpBytes + first.socketBytes).toBeLessThan(43 * 1024)
     } finally {
       await context.close()
     }

@@ -4,8 +4,7 @@ import type { Runtime } from './runtime.js'
 import { Nav, TopNav, flattenNav } from './shell/nav.js'
 import { ErrorBanner, ReconnectBanner, RunningIndicator, StoppedBanner, Toasts } from './shell/status.js'
 import { ThemeMenu } from './shell/theme-menu.js'
-import { DevErrorOverlay } from './shell/dev-error.js'
-import { DevTypeErrorsOverlay } from './shell/dev-type-errors.js'
+import { DevOverlays } from './shell/dev-overlays.js'
 import { Nodes } from './render.js'
 import { Icon } from './icons.js'
 import { Logo } from './shell/logo.js'
@@ -90,9 +89,7 @@ export function App({ runtime }: { runtime: Runtime }) {
         </main>
       </div>
       <Toasts toasts={state.toasts} />
-      <DevErrorOverlay error={state.devError} pageWaiting={waitingForLoad} />
-      {/* A save that does not load says more than the types of the code still running. */}
-      {state.devError === null ? <DevTypeErrorsOverlay report={state.typeErrors} /> : null}
+      <DevOverlays error={state.devError} report={state.typeErrors} pageWaiting={waitingForLoad} />
     </RuntimeContext.Provider>
   )
 }
