@@ -38,6 +38,17 @@ function checkingIntervalMs(headerTimeoutMs: number): number {
   return Math.min(1_000, Math.max(50, Math.floor(headerTimeoutMs / 4)))
 }
 
+/**
+ * The backstop for a connection's first request head: node:http's sweep over its connection list
+ * (every `checkingIntervalMs`) answers a head that is late; this per-connection deadline fires a
+ * sweep and a second later, so it only acts on a connection that sweep missed. A round-four probe
+ * (issue 34.6) saw silent connections outlive the header timeout after a hostile sequence, which
+ * no local run reproduced; with this deadline no first head can, whatever node's list holds.
+ */
+function headDeadlineMs(headerTimeoutMs: number): number {
+  return headerTimeoutMs + 2 * checkingIntervalMs(headerTimeoutMs) + 1_000
+}
+
 /** A parse error or timeout on a socket no request handler owns yet, as a JSON answer. */
 function clientErrorAnswer(code: string | undefined): { status: number; reason: string; svc: SvcErrorCode; message: string } {
   switch (code) {
@@ -78,6 +89,8 @@ export class GatewayServer extends Lifecycle {
   /** Connections the supervisor handed over: net.Server's own count does not include them. */
   readonly #handedOver = new Set<Socket>()
   #lastHandedOverClosed: (() => void) | null = null
+  /** Connections whose first request head has not been parsed yet, with their head deadline. */
+  readonly #headDeadlines = new WeakMap<Socket, NodeJS.Timeout>()
 
   constructor(handlers: ServerHandlers, limits: ServerLimits) {
     super()
@@ -98,7 +111,11 @@ export class GatewayServer extends Lifecycle {
     // Node ends a `Connection: close` exchange with `socket.destroySoon()`: linger instead.
     this.server.on('connection', (socket: Socket & { destroySoon?: () => void }) => {
       socket.destroySoon = lingeringDestroySoon
+      this.#armHeadDeadline(socket, headDeadlineMs(limits.headerTimeoutMs))
     })
+    // Emitted once a head is parsed: the head deadline is met (later heads are node's sweep's).
+    const headArrived = (req: IncomingMessage): void => this.#clearHeadDeadline(req.socket)
+    for (const event of ['request', 'checkContinue', 'checkExpectation', 'upgrade', 'connect']) this.server.prependListener(event, headArrived)
     this.server.on('checkContinue', handlers.handleContinue)
     this.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
       res.setHeader('connection', 'close')
@@ -110,54 +127,76 @@ export class GatewayServer extends Lifecycle {
       socket.on('error', () => socket.destroy())
       rejectUpgrade(socket, 'SVC_ERR_GATEWAY_BAD_REQUEST', 'CONNECT is not supported: the gateway is not a forward proxy', resolveRequestId(req.headers['x-request-id']))
     })
-    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: HttpSocket) => {
-      const inFlight = socket._httpMessage
-      // Bytes after a request that closes the connection (HTTP/1.0 without keep-alive): the
-      // request before them is still being answered, and Node closes the connection after it.
-      if (err.code === 'HPE_CLOSED_CONNECTION' && inFlight && socket.writable) {
-        discardInput(socket)
-        return
-      }
-      if (err.code === 'ECONNRESET' || !socket.writable) {
-        socket.destroy()
-        return
-      }
-      const a = clientErrorAnswer(err.code)
-      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') lingerBriefly(socket)
-      const answer = (): void => {
-        const requestId = randomUUID()
-        const body = errorBody(a.svc, a.message, requestId)
-        lingeringClose(
-          socket,
-          `HTTP/1.1 ${a.status} ${a.reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-            `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\n\r\n${body}`,
-        )
-      }
-      // The bytes that broke the parser are the body of the request being answered (its head was
-      // fine, so it was dispatched): that request is the malformed one, and it gets the 400 now.
-      // Waiting for its answer would give the proxy's 502 or 408 for a body that cannot complete.
-      if (inFlight && !inFlight.headersSent && inFlight.req && !inFlight.req.complete) {
-        discardInput(socket)
-        inFlight.shouldKeepAlive = false
-        sendJsonError(inFlight, a.svc, a.message, resolveRequestId(inFlight.req.headers['x-request-id']))
-        return
-      }
-      // A pipelined request broke the parser while the one before it is still being answered
-      // (a proxied answer is on its way): HTTP/1.1 answers in order, so that answer goes first
-      // and the error after it. Written at once, the error would pass for the earlier request's
-      // answer, and the real one would then hit a closed connection.
-      if (inFlight && !inFlight.writableFinished) {
-        discardInput(socket)
-        inFlight.once('finish', () => {
-          if (socket.writable) answer()
-        })
-        inFlight.once('close', () => {
-          if (!inFlight.writableFinished) socket.destroy()
-        })
-        return
-      }
-      answer()
-    })
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: HttpSocket) => this.#answerClientError(err, socket))
+  }
+
+  #armHeadDeadline(socket: Socket, ms: number): void {
+    const timer = setTimeout(() => {
+      this.#headDeadlines.delete(socket)
+      // Answered already (node's sweep, a parse error): that answer's lingering close ends it.
+      if (!socket.writable) return
+      this.#answerClientError(Object.assign(new Error('the request head did not arrive in time'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket)
+    }, ms)
+    timer.unref()
+    this.#headDeadlines.set(socket, timer)
+    socket.once('close', () => this.#clearHeadDeadline(socket))
+  }
+
+  #clearHeadDeadline(socket: Socket): void {
+    const timer = this.#headDeadlines.get(socket)
+    if (timer === undefined) return
+    clearTimeout(timer)
+    this.#headDeadlines.delete(socket)
+  }
+
+  /** node:http's 'clientError': a parse error or a late head on a connection, answered as JSON. */
+  #answerClientError(err: NodeJS.ErrnoException, socket: HttpSocket): void {
+    const inFlight = socket._httpMessage
+    // Bytes after a request that closes the connection (HTTP/1.0 without keep-alive): the
+    // request before them is still being answered, and Node closes the connection after it.
+    if (err.code === 'HPE_CLOSED_CONNECTION' && inFlight && socket.writable) {
+      discardInput(socket)
+      return
+    }
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const a = clientErrorAnswer(err.code)
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') lingerBriefly(socket)
+    const answer = (): void => {
+      const requestId = randomUUID()
+      const body = errorBody(a.svc, a.message, requestId)
+      lingeringClose(
+        socket,
+        `HTTP/1.1 ${a.status} ${a.reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\n\r\n${body}`,
+      )
+    }
+    // The bytes that broke the parser are the body of the request being answered (its head was
+    // fine, so it was dispatched): that request is the malformed one, and it gets the 400 now.
+    // Waiting for its answer would give the proxy's 502 or 408 for a body that cannot complete.
+    if (inFlight && !inFlight.headersSent && inFlight.req && !inFlight.req.complete) {
+      discardInput(socket)
+      inFlight.shouldKeepAlive = false
+      sendJsonError(inFlight, a.svc, a.message, resolveRequestId(inFlight.req.headers['x-request-id']))
+      return
+    }
+    // A pipelined request broke the parser while the one before it is still being answered
+    // (a proxied answer is on its way): HTTP/1.1 answers in order, so that answer goes first
+    // and the error after it. Written at once, the error would pass for the earlier request's
+    // answer, and the real one would then hit a closed connection.
+    if (inFlight && !inFlight.writableFinished) {
+      discardInput(socket)
+      inFlight.once('finish', () => {
+        if (socket.writable) answer()
+      })
+      inFlight.once('close', () => {
+        if (!inFlight.writableFinished) socket.destroy()
+      })
+      return
+    }
+    answer()
   }
 
   get state(): ServerState {
