@@ -120,7 +120,9 @@ rmSync(dir, { recursive: true, force: true })
 
 // RSS swings with each reload (threads replaced, workers drained) and each GC, so single samples
 // mislead: the mean of the first window after warm-up (two minutes: first reloads, JIT, the first
-// page threads) against the mean of the last window of the run.
+// page threads) against the mean of the last window of the run. Per process: during a reload a
+// title counts one process more (the new gateway worker beside the old ones), which a sum would
+// take for growth.
 const WARM_UP_S = 120
 const steady = samples.filter((s) => s.at >= WARM_UP_S)
 const windowS = Math.min(300, Math.max(SAMPLE_MS / 1000, (MINUTES * 60 - WARM_UP_S) / 3))
@@ -128,12 +130,15 @@ const endS = samples.at(-1)!.at
 const first = steady.filter((s) => s.at < WARM_UP_S + windowS)
 const last = steady.filter((s) => s.at >= endS - windowS)
 const mean = (window: Sample[], title: string, pick: (e: { rssBytes: number; fds: number }) => number): number | null => {
-  const values = window.flatMap((s) => (s.perTitle.has(title) ? [pick(s.perTitle.get(title)!)] : []))
+  const values = window.flatMap((s) => {
+    const e = s.perTitle.get(title)
+    return e ? [pick(e) / e.count] : []
+  })
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length
 }
 const titles = [...new Set(steady.flatMap((s) => [...s.perTitle.keys()]))]
 const rangeOf = (w: Sample[]): string => `${w[0]?.at.toFixed(0) ?? '-'}-${w.at(-1)?.at.toFixed(0) ?? '-'} s`
-console.log(`\nmeans of the first window after warm-up (${rangeOf(first)}) against the last (${rangeOf(last)}):`)
+console.log(`\nmeans per process of the first window after warm-up (${rangeOf(first)}) against the last (${rangeOf(last)}):`)
 console.log(table(['process', 'RSS MiB then', 'now', 'change', 'fds then', 'now'], titles.map((t) => {
   const [a, b] = [mean(first, t, (e) => e.rssBytes), mean(last, t, (e) => e.rssBytes)]
   const [fa, fb] = [mean(first, t, (e) => e.fds), mean(last, t, (e) => e.fds)]
