@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { PageClient, PageServerFixture, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
 
@@ -124,7 +124,20 @@ describe('ui page threads start with the first page request, as load needs them,
     await Promise.all(clients.map((c) => c.close()))
     await sc?.stop()
   })
-  const threadsOf = (pid: number): number => Number(/^Threads:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
+  /**
+   * The process's OS threads but libuv's pool: that pool (UV_THREADPOOL_SIZE, 4) starts with the
+   * first file or zlib work and stays for good; Node 24 starts it later than Node 20, after the
+   * idle count is taken.
+   */
+  const threadsOf = (pid: number): number =>
+    readdirSync(`/proc/${pid}/task`).filter((tid) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== 'libuv-worker'
+      } catch {
+        // The thread ended between the listing and the read.
+        return false
+      }
+    }).length
   const lines = (message: string): Record<string, unknown>[] =>
     sc.stdout().split('\n').filter((l) => l.includes(`"message":"${message}`)).map((l) => JSON.parse(l) as Record<string, unknown>)
   const until = async (what: string, ok: () => boolean): Promise<void> => {
