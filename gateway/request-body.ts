@@ -109,8 +109,9 @@ export class RequestBody {
           resolve(body)
           return
         }
-        void body.dispose()
-        reject(err)
+        // The refusal goes out once the budget is given back: a client told 503 may retry (or
+        // another upload go on) at once, and must find the bytes of this one freed.
+        void body.dispose().then(() => reject(err))
       }
       const onData = (chunk: Buffer): void => {
         const refused = body.#append(chunk)
