@@ -109,9 +109,10 @@ export class GatewayServer extends Lifecycle {
     )
     this.server.maxConnections = limits.maxConnections
     // Node ends a `Connection: close` exchange with `socket.destroySoon()`: linger instead.
+    const headDeadline = headDeadlineMs(limits.headerTimeoutMs)
     this.server.on('connection', (socket: Socket & { destroySoon?: () => void }) => {
       socket.destroySoon = lingeringDestroySoon
-      this.#armHeadDeadline(socket, headDeadlineMs(limits.headerTimeoutMs))
+      this.#armHeadDeadline(socket, headDeadline)
     })
     // Emitted once a head is parsed: the head deadline is met (later heads are node's sweep's).
     const headArrived = (req: IncomingMessage): void => this.#clearHeadDeadline(req.socket)
