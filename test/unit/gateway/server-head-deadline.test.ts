@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import net, { type AddressInfo, type Socket } from 'node:net'
-import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import { GatewayServer } from '../../../gateway/server.js'
+import { RawClient } from '../../helpers/raw-client.js'
 
 /**
  * The gateway's own deadline for a connection's first request head (issue 34.6): it answers what
@@ -32,22 +32,10 @@ async function gatewayWithoutSweep(): Promise<{ port: number; heads: string[] }>
   return { port: (gw.server.address() as AddressInfo).port, heads }
 }
 
-async function connect(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
-  const socket = net.connect(port, '127.0.0.1')
-  cleanups.push(() => socket.destroy())
-  socket.on('error', () => {})
-  let received = ''
-  socket.on('data', (d: Buffer) => (received += d.toString('latin1')))
-  const closed = once(socket, 'close').then(() => undefined)
-  await once(socket, 'connect')
-  return { socket, received: () => received, closed }
-}
-
-/** `closed` settles, or the test fails naming what is still open after `ms`. */
-function within<T>(what: string, ms: number, p: Promise<T>): Promise<T> {
-  let timer!: NodeJS.Timeout
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} still open after ${ms} ms`)), ms)))
-  return Promise.race([p, late]).finally(() => clearTimeout(timer))
+async function connect(port: number): Promise<RawClient> {
+  const c = await new RawClient(port).ready()
+  cleanups.push(() => c.socket.destroy())
+  return c
 }
 
 describe('the gateway’s first-head deadline', () => {
@@ -58,11 +46,11 @@ describe('the gateway’s first-head deadline', () => {
     slow.socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n')
     const feed = setInterval(() => slow.socket.write(`X-A-${Date.now()}: 1\r\n`), 100)
     cleanups.push(() => clearInterval(feed))
-    await within('the silent connection', 10_000, silent.closed)
-    await within('the trickling connection', 10_000, slow.closed)
+    await silent.closedWithin(10_000)
+    await slow.closedWithin(10_000)
     for (const c of [silent, slow]) {
-      expect(c.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/)
-      expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toMatchObject({ error: 'request_timeout', message: expect.stringContaining('gateway_client_header_timeout_s') })
+      expect(c.received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/)
+      expect(JSON.parse(c.received.split('\r\n\r\n')[1]!)).toMatchObject({ error: 'request_timeout', message: expect.stringContaining('gateway_client_header_timeout_s') })
     }
   })
 
@@ -72,9 +60,9 @@ describe('the gateway’s first-head deadline', () => {
     busy.socket.write('GET /busy HTTP/1.1\r\nHost: x\r\n\r\n')
     const silent = await connect(port)
     // The silent one opened later, so its deadline passes after the busy one's would have.
-    await within('the silent connection', 10_000, silent.closed)
+    await silent.closedWithin(10_000)
     expect(heads).toEqual(['/busy'])
     expect(busy.socket.destroyed).toBe(false)
-    expect(busy.received()).toBe('')
+    expect(busy.received).toBe('')
   })
 })
