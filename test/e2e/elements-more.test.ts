@@ -121,7 +121,7 @@ describe('more elements in the browser', () => {
     expect(await withFont.page.locator('.svc-nav-link svg').count(), 'emoji stay text where an emoji font exists').toBe(0)
     const noFont = await open({ noEmojiFont: true })
     await expect.poll(() => noFont.page.locator('.svc-nav-link svg[data-icon="bar_chart"]').count()).toBe(1)
-    await expect.poll(() => noFont.page.locator('.svc-nav-link svg[data-icon="circle"]').count(), 'an emoji without a built-in match becomes a dot').toBe(1)
+    await expect.poll(() => noFont.page.locator('.svc-nav-link svg[data-icon="circle"]').count(), { message: 'an emoji without a built-in match becomes a dot' }).toBe(1)
     expect(await noFont.page.locator('.svc-button svg[data-icon="rocket_launch"]').count()).toBe(2)
     await screenshot(noFont.page, 'elements-no-emoji-font')
     expect(noFont.errors).toEqual([])

@@ -1,4 +1,4 @@
-import type { ChatMessageProps } from '../../elements.js'
+import type { ChatInputProps, ChatMessageProps } from '../../elements.js'
 import { Nodes } from '../render.js'
 import { safeUrl } from '../url.js'
 import type { ElementProps } from './types.js'
@@ -54,8 +54,14 @@ export function ChatMessage({ node, props }: ElementProps<ChatMessageProps>) {
   )
 }
 
+/** The input's box: one line of text and its padding. */
+const CHAT_INPUT_PX = 52
+
 /**
  * `st.chatInput`, text only or with files and a voice message, is drawn by a lazily loaded chunk
  * with its own stylesheet (lazy/chat-input.ts): pages without a chat carry neither.
  */
-export const ChatInput = lazyElement(() => import('../lazy/chat-input.js').then((m) => m.mount))
+export const ChatInput = lazyElement(() => import('../lazy/chat-input.js').then((m) => m.mount), {
+  // An input in the page's flow keeps its height while it loads; a docked one takes none.
+  minHeight: (props: ChatInputProps) => (props.pinned ? null : CHAT_INPUT_PX),
+})
