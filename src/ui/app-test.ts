@@ -1,11 +1,11 @@
 import { pageSideOf, type PageApp, type SvcApp } from './page-app.js'
 import { isSvcApp } from '../internal/svc-brand.js'
 import { getClient, type ApiClient } from '../client/api-client.js'
-import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './elements.js'
-import { isWidgetType } from './elements.js'
+import type { ElementPropsMap, ElementType, UiElement, WidgetType } from './wire/elements.js'
+import { isWidgetType } from './wire/elements.js'
 import { overridesFromEnv } from './inject.js'
 import { MediaStore } from './media-store.js'
-import type { ClientMessage, PageInfo, ServerMessage } from './protocol.js'
+import type { ClientMessage, PageInfo, ServerMessage } from './wire/protocol.js'
 import { PageDirectory } from './runtime/page-directory.js'
 import { PageSession } from './runtime/page-session.js'
 import type { QueryParams, SessionState } from './st-types.js'
@@ -18,7 +18,7 @@ import { CookieKeys } from './storage/cookie-keys.js'
 import { MemoryUserStore, type UserStore } from './storage/user-store.js'
 import type { StContext } from './st-types.js'
 import { SIGNED_OUT, type SignedInUser } from '../auth/user.js'
-import { UI_PROTOCOL_VERSION } from './protocol.js'
+import { UI_PROTOCOL_VERSION } from './wire/protocol.js'
 
 /**
  * An in-process driver for pages, like Streamlit's AppTest: no server, no browser. Run the page,

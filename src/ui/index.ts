@@ -29,9 +29,9 @@ export type { MarkdownOptions } from './markdown.js'
 export { isRunSignal } from './runtime/signals.js'
 export { cacheData, cacheResource } from './cache.js'
 export type { CacheOptions, CachedFunction } from './cache.js'
-export { CONTAINER_TYPES, WIDGET_TYPES, isContainerType, isWidgetType } from './elements.js'
-export type { ElementPropsMap, ElementType, UiElement, WidgetType, ContainerType } from './elements.js'
-export type { UiNode, ServerMessage, NavEntry, PageInfo } from './protocol.js'
+export { CONTAINER_TYPES, WIDGET_TYPES, isContainerType, isWidgetType } from './wire/elements.js'
+export type { ElementPropsMap, ElementType, UiElement, WidgetType, ContainerType } from './wire/elements.js'
+export type { UiNode, ServerMessage, NavEntry, PageInfo } from './wire/protocol.js'
 export type {
   St,
   StContainer,
@@ -81,7 +81,7 @@ export { columnConfig } from './st/column-config.js'
 export type { ColumnConfig, ColumnConfigBase, ColumnConfigInput } from './st/column-config.js'
 export type { DataframeSelection, DataEditorOptions, DateValue, DroppedEdits, EditedRows, RowKey, RowRecord, RowsOf, ColumnsOf, ColumnOf } from './st-types.js'
 export type { Containers, MapOptions, PlotlyFigure, PlotlyPoint, PlotlySelection, PlotlyChartOptions, IframeOptions, LogoOptions } from './st-types.js'
-export type { EditingState, ColumnType, RowId, PlotlyRegion } from './elements.js'
+export type { EditingState, ColumnType, RowId, PlotlyRegion } from './wire/elements.js'
 export type {
   AudioInputOptions,
   BadgeOptions,
@@ -100,7 +100,7 @@ export type {
 } from './st-types.js'
 export type { NavigationOptions, NavigationPosition } from './navigation.js'
 export type { TimeColumnOptions } from './st/column-config.js'
-export type { BadgeColor, ContainerGap, Sparkline, TableSelectionModes } from './elements.js'
+export type { BadgeColor, ContainerGap, Sparkline, TableSelectionModes } from './wire/elements.js'
 export type { TaskContext, TaskFailure, TaskFn, TaskHandle, TaskOptions, TaskStatus, TaskDefinition } from './tasks/task-types.js'
 export type { StCookies, StBrowserStorage, StUserStorage, SocketContext } from './st-types.js'
 export type { CookieOptions, CookieReadOptions } from './storage/cookie-jar.js'

@@ -1,4 +1,4 @@
-import type { BadgeColor, Cell, ContainerGap, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './elements.js'
+import type { BadgeColor, Cell, ContainerGap, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './wire/elements.js'
 import type { ColumnConfigInput } from './st/column-config.js'
 import type { RegisteredSecrets } from '../secrets/register.js'
 import type { StUser } from '../auth/user.js'

@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
+import type { ExceptionProps, SortSpec, UiElement } from '../wire/elements.js'
 import type { MediaStore } from '../media-store.js'
 import type { QueryState } from '../st/query-params.js'
 import type { PagedTable } from '../st/dataframe.js'

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Cell } from '../elements.js'
+import type { Cell } from '../wire/elements.js'
 import { sameValue } from '../st/values.js'
 import { SvcError } from '../../errors.js'
 import { WidgetRevisions } from './widget-revisions.js'

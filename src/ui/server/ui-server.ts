@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { PageApp } from '../page-app.js'
-import type { DevLoadError, DevTypeErrors, ServerMessage } from '../protocol.js'
+import type { DevLoadError, DevTypeErrors, ServerMessage } from '../wire/protocol.js'
 import { MEDIA_PREFIX, type MediaStore } from '../media-store.js'
 import type { PageIndex } from '../runtime/page-directory.js'
 import type { SessionHost } from './local-sessions.js'
@@ -29,7 +29,7 @@ import { themeCss } from '../../settings/theme.js'
 import { loadAppIcon, type AppIcon } from '../../settings/app-icon.js'
 import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../settings/map-style.js'
 import { MEDIA_CSP } from '../media-headers.js'
-import { UI_PROTOCOL_VERSION } from '../protocol.js'
+import { UI_PROTOCOL_VERSION } from '../wire/protocol.js'
 
 /**
  * What the page server's main thread shows of the app (title, theme, CSP, which paths are pages):

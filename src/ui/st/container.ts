@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { ElementPropsMap, UiElement } from '../elements.js'
+import type { ElementPropsMap, UiElement } from '../wire/elements.js'
 import { renderMarkdown } from '../markdown.js'
 import { checkMime, mimeEssence } from '../media-headers.js'
 import { sniffMime } from '../media-store.js'

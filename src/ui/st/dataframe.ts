@@ -1,6 +1,6 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { Cell, DataColumn, RowId, SortSpec, TableSelectionModes } from '../elements.js'
+import type { Cell, DataColumn, RowId, SortSpec, TableSelectionModes } from '../wire/elements.js'
 import type { DataframeOptions, DataframeSelection, DataframeSelectionMode, TableData } from '../st-types.js'
 import { CHART_COLUMN_KINDS, resolveColumns } from './column-config.js'
 import { sparkline, sparklineValues } from './sparkline.js'

@@ -1,6 +1,6 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { EffectProps, LogoProps } from '../elements.js'
+import type { EffectProps, LogoProps } from '../wire/elements.js'
 import { sniffMime } from '../media-store.js'
 import { checkedUrl } from './checked-url.js'
 import type { RunContext } from '../runtime/run-context.js'

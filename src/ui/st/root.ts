@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { UiElement } from '../elements.js'
+import type { UiElement } from '../wire/elements.js'
 import type { RunContext } from '../runtime/run-context.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../runtime/signals.js'
 import type { LogoOptions, MediaSource, QueryParams, SessionState, St, StBrowserStorage, StContainer, StContext, StCookies, StUserStorage, ToastOptions } from '../st-types.js'

@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { ElementPropsMap, UiElement, WidgetBase } from '../elements.js'
+import type { ElementPropsMap, UiElement, WidgetBase } from '../wire/elements.js'
 import type { RunContext, WidgetSpec } from '../runtime/run-context.js'
 import type {
   ButtonOptions, CheckboxOptions, DateInputOptions, DownloadButtonOptions, DownloadData, DownloadSource, FileUploaderOptions, MultiselectOptions,

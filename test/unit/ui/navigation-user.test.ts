@@ -3,7 +3,7 @@ import { Svc } from '../../../src/app.js'
 import { issueAccessToken, type OIDCProvider } from '../../../src/auth/index.js'
 import { buildPageManifest } from '../../../src/ui/manifest.js'
 import { createUiTestHandle } from '../../../src/ui/app-test.js'
-import type { NavEntry, ServerMessage } from '../../../src/ui/protocol.js'
+import type { NavEntry, ServerMessage } from '../../../src/ui/wire/protocol.js'
 
 const SECRET = 'page-identity-secret-0123456789abcdef-01'
 const provider: OIDCProvider = { clientId: 'c', authorizationUrl: () => 'https://idp.test/authorize', exchangeCode: async () => ({ id_token: 'x.y.z' }) }

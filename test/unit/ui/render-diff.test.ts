@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { RenderDecoder } from '../../../src/ui/client/patch.js'
-import type { ServerMessage, UiNode, WireNode } from '../../../src/ui/protocol.js'
+import type { ServerMessage, UiNode, WireNode } from '../../../src/ui/wire/protocol.js'
 import { RenderEncoder } from '../../../src/ui/server/render-diff.js'
 import { Svc } from '../../../src/app.js'
 import { createUiTestHandle } from '../../../src/ui/app-test.js'

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import type { ChatInputProps, ChatMessageProps } from '../../elements.js'
+import type { ChatInputProps, ChatMessageProps } from '../../wire/elements.js'
 import { useRuntime } from '../context.js'
 import { Nodes } from '../render.js'
 import { domId } from '../widgets/field.js'
