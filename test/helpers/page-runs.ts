@@ -1,5 +1,5 @@
 import { Svc } from '../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../src/ui/app-test.js'
+import { createUiTestHandle, type UiTestHandle } from '../../src/testing/app-test.js'
 import type { ClientMessage } from '../../src/ui/wire/protocol.js'
 import type { St } from '../../src/ui/st-types.js'
 

@@ -41,10 +41,12 @@ const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]
   // The processes (page server, gateway worker, supervisor, CLI); the in-process test client builds a gateway.
   ['src/ui/server', ['ipc', 'probe', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui', 'state']],
   ['gateway', ['ipc', 'src/app.ts', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/tracing', 'src/ui/server']],
-  ['src/testing', ['gateway', 'src/api', 'src/app.ts', 'src/client', 'src/settings', 'src/target', 'src/ui']],
+  ['src/testing', ['gateway', 'src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/target', 'src/ui']],
   ['src/index.ts', ['src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/testing', 'src/ui']],
   ['supervisor', ['ipc', 'probe', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'state']],
   ['src/cli', ['ipc', 'src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
+  // `svc/ui`, the page runtime's public face: it also hands on the test handle (src/testing) and the page manifest (src/cli).
+  ['src/ui/index.ts', ['src/auth', 'src/cli', 'src/testing', 'src/ui']],
 ]
 
 /** Top-level folders and files outside src/ that are no part of the runtime's picture. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
 import { formatCell, formatDate, formatNumber, linkText, progressFraction } from '../../../src/ui/client/elements/cell-format.js'
 import { addRow, deleteRow, editCell, parseInput } from '../../../src/ui/client/elements/editing.js'
 import type { Cell, DataColumn } from '../../../src/ui/wire/elements.js'

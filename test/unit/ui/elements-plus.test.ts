@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-test.js'
 import type { MapProps, PlotlyChartProps } from '../../../src/ui/wire/elements.js'
 import type { PlotlySelection, St } from '../../../src/ui/st-types.js'
 

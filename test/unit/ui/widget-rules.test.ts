@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-test.js'
 import type { ClientMessage } from '../../../src/ui/wire/protocol.js'
 import { getClient } from '../../../src/client/api-client.js'
 import { MediaStore } from '../../../src/ui/media-store.js'
