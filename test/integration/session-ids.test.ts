@@ -1,7 +1,7 @@
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RedisConnection } from '../../src/shared-state/redis-connection.js'
-import { sessionRef } from '../../src/ui/runtime/session-ref.js'
+import { sessionRef } from '../../src/ui/session-ref.js'
 import type { ServerMessage } from '../../src/ui/wire/protocol.js'
 import { hasRedis, RedisServer } from '../helpers/redis-server.js'
 import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'

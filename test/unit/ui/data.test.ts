@@ -6,7 +6,7 @@ import { addRow, deleteRow, editCell, parseInput } from '../../../src/ui/client/
 import type { Cell, DataColumn } from '../../../src/ui/wire/elements.js'
 import type { EditingState, ServerMessage } from '../../../src/ui/index.js'
 import { parseClientMessage } from '../../../src/ui/wire/protocol.js'
-import { columnConfig, resolveColumns } from '../../../src/ui/st/column-config.js'
+import { columnConfig, resolveColumns } from '../../../src/ui/column-config.js'
 import { applyEdits, EMPTY_EDITS, parseEdits, type EditorShape } from '../../../src/ui/st/data-editor.js'
 import { rowsByIndex } from '../../../src/ui/st/row-identity.js'
 import type { St } from '../../../src/ui/st-types.js'

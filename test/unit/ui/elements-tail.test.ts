@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
 import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-test.js'
-import { columnConfig } from '../../../src/ui/st/column-config.js'
+import { columnConfig } from '../../../src/ui/column-config.js'
 import { sparkline } from '../../../src/ui/st/sparkline.js'
 import { wavProblem } from '../../../src/ui/st/capture.js'
 import type { ChatInputValue, DataframeSelection, St, UploadedFile } from '../../../src/ui/st-types.js'

@@ -4,7 +4,7 @@ import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-
 import type { ClientMessage } from '../../../src/ui/wire/protocol.js'
 import { getClient } from '../../../src/client/api-client.js'
 import { MediaStore } from '../../../src/ui/media-store.js'
-import { PageDirectory } from '../../../src/ui/runtime/page-directory.js'
+import { PageDirectory } from '../../../src/ui/page-directory.js'
 import { PageSession } from '../../../src/ui/runtime/page-session.js'
 import type { St } from '../../../src/ui/st-types.js'
 import { startCountedPage, widgetMessage } from '../../helpers/page-runs.js'
