@@ -33,6 +33,11 @@ export function buildBaseline(ref: string, extra: string[] = []): Baseline {
       if (r.status !== 0) throw new Error(`building ${ref} (${commit.slice(0, 12)}) in ${root}: ${cmd.join(' ')} exited ${r.status}`)
     }
   }
+  // A build kept from an earlier run may link the node_modules of a checkout since removed.
+  if (!existsSync(join(root, 'node_modules'))) {
+    rmSync(join(root, 'node_modules'), { force: true })
+    symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir')
+  }
   for (const file of extra) {
     mkdirSync(dirname(join(root, file)), { recursive: true })
     copyFileSync(join(REPO, file), join(root, file))

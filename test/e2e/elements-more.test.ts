@@ -116,10 +116,12 @@ describe('more elements in the browser', () => {
   it('shows built-in icons for :material/…: and for emoji when the browser has no emoji font', async () => {
     const withFont = await open()
     expect(await withFont.page.locator('.svc-button svg[data-icon="rocket_launch"]').count(), ':material/rocket_launch: is always an svg').toBe(1)
+    // Its path comes with the icon set, a chunk the first icon outside the shell's few loads.
+    await expect.poll(() => withFont.page.locator('.svc-button svg[data-icon="rocket_launch"] path').count()).toBe(1)
     expect(await withFont.page.locator('.svc-nav-link svg').count(), 'emoji stay text where an emoji font exists').toBe(0)
     const noFont = await open({ noEmojiFont: true })
     await expect.poll(() => noFont.page.locator('.svc-nav-link svg[data-icon="bar_chart"]').count()).toBe(1)
-    expect(await noFont.page.locator('.svc-nav-link svg[data-icon="circle"]').count(), 'an emoji without a built-in match becomes a dot').toBe(1)
+    await expect.poll(() => noFont.page.locator('.svc-nav-link svg[data-icon="circle"]').count(), { message: 'an emoji without a built-in match becomes a dot' }).toBe(1)
     expect(await noFont.page.locator('.svc-button svg[data-icon="rocket_launch"]').count()).toBe(2)
     await screenshot(noFont.page, 'elements-no-emoji-font')
     expect(noFont.errors).toEqual([])

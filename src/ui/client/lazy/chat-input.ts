@@ -6,11 +6,12 @@ import type { Recording } from './recorder.js'
 import type { MountView } from './view.js'
 
 /**
- * The chat input with files and a voice message (`acceptFile`, `acceptAudio`; issue #36), drawn
- * without Preact in a chunk of its own, with the text-only input's classes (elements/chat.tsx) so
- * it looks and docks the same. Files are uploaded when picked and go with the next send; a
- * recording (recorder.ts) is sent as soon as it stops, with the text and files already there.
- * The value sent is `{ text, files, audio }`, a one-run trigger like a text submit.
+ * `st.chatInput`, drawn without Preact in a chunk of its own with its stylesheet, so pages without
+ * a chat carry neither. Enter sends, Shift+Enter starts a new line; the value is a one-run
+ * trigger. Text only (no `attach`), the value is the text. With files or a voice message
+ * (`acceptFile`, `acceptAudio`; issue #36) it is `{ text, files, audio }`: files are uploaded when
+ * picked and go with the next send; a recording (recorder.ts) is sent as soon as it stops, with
+ * the text and files already there.
  */
 
 const MAX_INPUT_HEIGHT = 200 // px, as the text-only input
@@ -66,18 +67,18 @@ export const mount: MountView<ChatInputProps> = (el, initial, host) => {
     draw()
   }
   const draw = () => {
-    const a = props.attach!
+    const a = props.attach ?? null
     root.className = props.pinned ? 'svc-chat-input is-pinned' : 'svc-chat-input'
     form.className = props.disabled ? 'svc-chat-input-box is-disabled' : 'svc-chat-input-box'
     area.placeholder = recording ? 'Recording… press the microphone again to send' : props.placeholder
     area.setAttribute('aria-label', props.placeholder)
     if (props.maxChars !== null) area.maxLength = props.maxChars
     area.disabled = picker.disabled = mic.disabled = props.disabled
-    attach.hidden = a.files === null
-    picker.multiple = a.files !== null && a.files !== 'single'
-    picker.toggleAttribute('webkitdirectory', a.files === 'directory')
-    picker.accept = a.accept?.join(',') ?? ''
-    mic.hidden = a.audioSampleRate === null
+    attach.hidden = a?.files == null
+    picker.multiple = a?.files != null && a.files !== 'single'
+    picker.toggleAttribute('webkitdirectory', a?.files === 'directory')
+    picker.accept = a?.accept?.join(',') ?? ''
+    mic.hidden = a?.audioSampleRate == null
     mic.className = recording ? 'svc-chat-tool is-recording' : 'svc-chat-tool'
     mic.setAttribute('aria-pressed', String(recording !== null))
     mic.setAttribute('aria-label', recording ? 'Stop and send the recording' : 'Record a voice message')
@@ -105,7 +106,7 @@ export const mount: MountView<ChatInputProps> = (el, initial, host) => {
   }
   const submit = (audio: UploadedFilePayload | null = null) => {
     if (props.disabled || (area.value.trim() === '' && files.length === 0 && audio === null)) return
-    host.sendValue({ text: area.value, files, audio }, true)
+    host.sendValue(props.attach ? { text: area.value, files, audio } : area.value, true)
     area.value = ''
     files = []
     grow()
