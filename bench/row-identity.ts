@@ -6,7 +6,7 @@
  * Run: npm run bench:row-identity
  */
 import { Svc } from '../src/app.js'
-import { createUiTestHandle } from '../src/ui/app-test.js'
+import { createUiTestHandle } from '../src/testing/app-test.js'
 import type { St } from '../src/ui/st-types.js'
 import { machineLine, mean, ms, percentile, printTable, ratio } from './pages-lib/report.js'
 

@@ -7,7 +7,7 @@ import { configFileLayer, envLayer, flagsLayer, resolveSettings } from '../src/s
 import type { ResolvedSettings } from '../src/settings/schema.js'
 import { markPagesOnly } from '../src/internal/process-role.js'
 import { loadTarget, parseTarget, resolveTargetFile } from '../src/target/load-target.js'
-import { PageDirectory } from '../src/ui/runtime/page-directory.js'
+import { PageDirectory } from '../src/ui/page-directory.js'
 import { declaredComponents } from '../src/ui/components.js'
 import { pageSideOf } from '../src/ui/page-app.js'
 

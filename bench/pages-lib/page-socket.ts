@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { WebSocket } from 'ws'
 import { RenderDecoder } from '../../src/ui/client/patch.js'
-import type { ServerMessage, WireServerMessage, UiNode } from '../../src/ui/protocol.js'
+import type { ServerMessage, WireServerMessage, UiNode } from '../../src/ui/wire/protocol.js'
 
 type Render = Extract<ServerMessage, { type: 'render' }>
 

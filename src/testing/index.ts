@@ -2,4 +2,4 @@
 export { SvcTestClient } from './test-client.js'
 export { loadApp } from './load-app.js'
 export type { TestRequestOptions, TestResponse } from './test-client.js'
-export type { UiTestHandle, UiTestOptions } from '../ui/app-test.js'
+export type { UiTestHandle, UiTestOptions } from './app-test.js'

@@ -4,7 +4,7 @@ import type { AnySvc } from '../app.js'
 import { normalizeMountPath } from '../settings/schema.js'
 import type { Gateway } from '../../gateway/build.js'
 import { createRequire } from 'node:module'
-import type { UiTestHandle, UiTestOptions } from '../ui/app-test.js'
+import type { UiTestHandle, UiTestOptions } from './app-test.js'
 import { getClient, type ApiClient, type FetchLike } from '../client/api-client.js'
 import type { ApiEventStream } from '../client/typed-answers.js'
 import type { CallArgs, CallResult, EventOf, NotEventRoute } from '../client/typed-call.js'
@@ -176,7 +176,7 @@ export class SvcTestClient<A extends AnySvc = AnySvc> {
    * `run()`, read elements, `click()` / `setValue()` widgets and `run()` again.
    */
   ui(options: UiTestOptions = {}): UiTestHandle {
-    const { createUiTestHandle } = require('../ui/app-test.js') as typeof import('../ui/app-test.js')
+    const { createUiTestHandle } = require('./app-test.js') as typeof import('./app-test.js')
     return createUiTestHandle(this.app, { client: this.client, ...options })
   }
 

@@ -1,5 +1,5 @@
 import { SvcError } from '../errors.js'
-import type { PageDirectory, ResolvedPage } from './runtime/page-directory.js'
+import type { PageDirectory, ResolvedPage } from './page-directory.js'
 import type { SessionState, StContext } from './st-types.js'
 import type { StUser } from '../auth/user.js'
 

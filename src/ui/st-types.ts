@@ -1,5 +1,5 @@
-import type { BadgeColor, Cell, ContainerGap, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './elements.js'
-import type { ColumnConfigInput } from './st/column-config.js'
+import type { BadgeColor, Cell, ContainerGap, EditingState, Gap, LabelVisibility, PlotlyRegion, RowId } from './wire/elements.js'
+import type { ColumnConfigInput } from './column-config.js'
 import type { RegisteredSecrets } from '../secrets/register.js'
 import type { StUser } from '../auth/user.js'
 import type { Component } from './components.js'

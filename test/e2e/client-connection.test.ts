@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { FakeSidecar } from '../helpers/e2e-fake-sidecar.js'
 import { el, NAV, widget } from '../helpers/e2e-showcase.js'
-import type { ClientMessage } from '../../src/ui/protocol.js'
+import type { ClientMessage } from '../../src/ui/wire/protocol.js'
 
 type Hello = Extract<ClientMessage, { type: 'hello' }>
 

@@ -3,8 +3,8 @@ import type { Browser, Page } from 'playwright-core'
 import { collectPageErrors, launchBrowser, screenshot } from '../helpers/e2e-browser.js'
 import { FakeSidecar } from '../helpers/e2e-fake-sidecar.js'
 import { NAV, showcaseMain, showcaseSidebar } from '../helpers/e2e-showcase.js'
-import type { ClientMessage } from '../../src/ui/protocol.js'
-import { WIDGET_TYPES, type ElementType } from '../../src/ui/elements.js'
+import type { ClientMessage } from '../../src/ui/wire/protocol.js'
+import { WIDGET_TYPES, type ElementType } from '../../src/ui/wire/elements.js'
 
 /** The browser client alone, against a scripted fake page server. */
 describe('browser client rendering', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { createUiTestHandle, type UiTestHandle } from 'svc/ui'
-import type { ClientMessage } from '../../src/ui/protocol.js'
+import type { ClientMessage } from '../../src/ui/wire/protocol.js'
 import { screenshot } from '../helpers/e2e-browser.js'
 import type { SvcRun } from '../helpers/e2e-svc.js'
 import { useSvcPage } from '../helpers/e2e-app.js'

@@ -5,7 +5,7 @@ import { collectPageErrors, screenshot } from '../helpers/e2e-browser.js'
 import { useSvcWithBrowser } from '../helpers/e2e-app.js'
 import type { SvcRun } from '../helpers/e2e-svc.js'
 import { PageClient, textOf } from '../helpers/ui-sidecar.js'
-import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../../src/ui/close-codes.js'
+import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../../src/ui/wire/close-codes.js'
 
 /**
  * A page socket that presents the id of a session still attached to another socket takes the

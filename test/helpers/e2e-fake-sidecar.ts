@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
-import type { ClientMessage, ServerMessage } from '../../src/ui/protocol.js'
+import type { ClientMessage, ServerMessage } from '../../src/ui/wire/protocol.js'
 
 const DIST = join(import.meta.dirname, '..', '..', 'dist', 'client')
 

@@ -1,5 +1,5 @@
-import type { NavEntry, UiNode } from '../../src/ui/protocol.js'
-import type { ColumnKind, ColumnType, DataColumn, ElementPropsMap, ElementType, WidgetBase } from '../../src/ui/elements.js'
+import type { NavEntry, UiNode } from '../../src/ui/wire/protocol.js'
+import type { ColumnKind, ColumnType, DataColumn, ElementPropsMap, ElementType, WidgetBase } from '../../src/ui/wire/elements.js'
 import { chartProps } from '../../src/ui/st/charts.js'
 
 /** A typed node builder for fixtures. */

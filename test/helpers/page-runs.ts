@@ -1,6 +1,6 @@
 import { Svc } from '../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../src/ui/app-test.js'
-import type { ClientMessage } from '../../src/ui/protocol.js'
+import { createUiTestHandle, type UiTestHandle } from '../../src/testing/app-test.js'
+import type { ClientMessage } from '../../src/ui/wire/protocol.js'
 import type { St } from '../../src/ui/st-types.js'
 
 /** An app of one page at `/`, run once through AppTest; `runs()` counts the page's runs so far. */

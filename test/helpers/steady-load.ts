@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici'
 import { PageClient, textOf } from './ui-sidecar.js'
-import type { ServerMessage } from '../../src/ui/protocol.js'
+import type { ServerMessage } from '../../src/ui/wire/protocol.js'
 
 /**
  * Steady load on a running tree, as production sees it: API requests and page loads on

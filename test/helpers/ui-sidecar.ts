@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import pino from 'pino'
 import { WebSocket } from 'ws'
 import { RenderDecoder } from '../../src/ui/client/patch.js'
-import type { ServerMessage, WireServerMessage } from '../../src/ui/protocol.js'
+import type { ServerMessage, WireServerMessage } from '../../src/ui/wire/protocol.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 export const SIDECAR_MAIN = join(ROOT, 'dist', 'src', 'ui', 'server', 'main.js')

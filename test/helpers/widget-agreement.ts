@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core'
 import type { UiTestHandle } from 'svc/ui'
-import type { ClientMessage, WireServerMessage } from '../../src/ui/protocol.js'
+import type { ClientMessage, WireServerMessage } from '../../src/ui/wire/protocol.js'
 import { COLOURS, PLANS, SIZES, type Held } from '../e2e/fixtures/agreement-app.js'
 import { collectPageErrors } from './e2e-browser.js'
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { PageClient } from '../helpers/ui-sidecar.js'
-import type { ServerMessage } from '../../src/ui/protocol.js'
+import type { ServerMessage } from '../../src/ui/wire/protocol.js'
 
 /**
  * Real `svc run` / `svc dev` trees with the bundled page server: what a visitor of a failing page

@@ -4,7 +4,7 @@ import { Rng } from '../helpers/fuzz-http.js'
 import { HOSTILE_STRINGS } from '../helpers/hostile-strings.js'
 import { isAlive, REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { PageClient } from '../helpers/ui-sidecar.js'
-import type { ServerMessage, UiNode } from '../../src/ui/protocol.js'
+import type { ServerMessage, UiNode } from '../../src/ui/wire/protocol.js'
 
 /**
  * Issue #27.1 on a real `svc run` tree with the bundled page server: no request can take a

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { PageClient } from '../helpers/ui-sidecar.js'
-import type { ServerMessage } from '../../src/ui/protocol.js'
+import type { ServerMessage } from '../../src/ui/wire/protocol.js'
 
 /**
  * Typed routes and typed calls on a real `svc run` tree (supervisor, gateway worker, bundled page

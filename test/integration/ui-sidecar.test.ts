@@ -4,7 +4,7 @@ import { optionsLayer, resolveSettings } from '../../src/settings/resolve.js'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { PageClient, SIDECAR_MAIN, freePort, startSidecar, textOf, type Sidecar } from '../helpers/ui-sidecar.js'
-import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../../src/ui/close-codes.js'
+import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../../src/ui/wire/close-codes.js'
 
 describe('ui sidecar (real process, ws client)', () => {
   let sc: Sidecar

@@ -15,7 +15,7 @@ const SKIP = ['src/ui/client']
 const ALLOWED_CLASSES = new Set([
   'src/errors.ts', // SvcError itself
   'src/client/usage-error.ts', // ApiClientUsageError: a TypeError carrying the SvcError brand
-  'src/ui/runtime/signals.ts', // run signals (rerun, stop, switch page): control flow, not errors
+  'src/ui/st/signals.ts', // run signals (rerun, stop, switch page): control flow, not errors
 ])
 
 function sources(dir: string): string[] {

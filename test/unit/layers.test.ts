@@ -9,8 +9,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
  * The import picture of svc, written once: each part (a folder, or a single file at the top of
  * src/) and the parts it may import. Listed from the ground up; a part may only name parts above
  * it in this list, so an import that runs back up, or a circle across parts, fails here.
- * src/ui/server (the page server process) and src/ui/client (the browser bundle) are parts of
- * their own: the page runtime in src/ui is what the app imports, the server is what runs it.
+ * src/ui has no part of its own: each of its rooms (folders) and each file at its top is a part,
+ * so a circle between two of its rooms fails like one between two processes. The wire contract
+ * (src/ui/wire) sits below both the browser bundle (src/ui/client) and the page runtime; the
+ * page server process (src/ui/server) runs what the app imports.
  */
 const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]]> = [
   ['src/errors.ts', []],
@@ -29,22 +31,55 @@ const LAYERS: ReadonlyArray<readonly [part: string, mayImport: readonly string[]
   // The browser side of custom components (`svc/component`): no imports at all.
   ['src/component', []],
   ['src/auth', ['src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings']],
-  ['src/ui', ['src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings']],
-  ['src/ui/client', ['src/component', 'src/settings', 'src/ui']],
-  ['src/shared-state', ['src/auth', 'src/errors.ts', 'src/internal', 'src/settings', 'src/ui']],
+  // The browser↔server contract of pages: element types, the protocol and its version, close codes, the URL policy.
+  ['src/ui/wire', ['src/internal']],
+  // The browser bundle: it shares only the wire contract with the server.
+  ['src/ui/client', ['src/component', 'src/settings', 'src/ui/wire']],
+  // Small pieces of the page runtime that import no room of it.
+  ['src/ui/duration.ts', ['src/internal']],
+  ['src/ui/markdown.ts', []],
+  ['src/ui/main-path.ts', ['src/internal']],
+  ['src/ui/media-headers.ts', ['src/errors.ts']],
+  ['src/ui/media-store.ts', ['src/ui/media-headers.ts']],
+  ['src/ui/components.ts', ['src/errors.ts']],
+  ['src/ui/page-registry.ts', ['src/errors.ts']],
+  ['src/ui/session-ref.ts', []],
+  ['src/ui/column-config.ts', ['src/errors.ts', 'src/ui/wire']],
+  ['src/ui/cache.ts', ['src/errors.ts', 'src/internal', 'src/ui/duration.ts']],
+  ['src/ui/storage', ['src/auth', 'src/errors.ts', 'src/ui/duration.ts', 'src/ui/session-ref.ts']],
+  ['src/ui/tasks', ['src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/ui/session-ref.ts']],
+  // The types of `st`, then `st` itself with the run it writes into (RunContext, run signals, widget and upload stores).
+  ['src/ui/st-types.ts', ['src/auth', 'src/secrets', 'src/ui/column-config.ts', 'src/ui/components.ts', 'src/ui/storage', 'src/ui/tasks', 'src/ui/wire']],
+  ['src/ui/st', ['src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/ui/column-config.ts', 'src/ui/components.ts', 'src/ui/duration.ts', 'src/ui/markdown.ts', 'src/ui/media-headers.ts', 'src/ui/media-store.ts', 'src/ui/st-types.ts', 'src/ui/tasks', 'src/ui/wire']],
+  ['src/ui/inject.ts', ['src/errors.ts', 'src/ui/st-types.ts']],
+  ['src/ui/query.ts', ['src/errors.ts', 'src/internal', 'src/ui/st-types.ts']],
+  ['src/ui/url-session.ts', ['src/ui/st-types.ts']],
+  ['src/ui/page-meta.ts', ['src/client', 'src/errors.ts', 'src/internal', 'src/ui/inject.ts', 'src/ui/st-types.ts']],
+  ['src/ui/page-directory.ts', ['src/ui/inject.ts', 'src/ui/page-meta.ts', 'src/ui/page-registry.ts', 'src/ui/wire']],
+  ['src/ui/navigation.ts', ['src/auth', 'src/errors.ts', 'src/ui/page-directory.ts', 'src/ui/st-types.ts']],
+  // The page session: runs pages, builds `st`, holds a visitor's access; the page server and the test handle drive it.
+  ['src/ui/runtime', ['src/auth', 'src/client', 'src/internal', 'src/logging', 'src/secrets', 'src/ui/inject.ts', 'src/ui/media-store.ts', 'src/ui/navigation.ts', 'src/ui/page-directory.ts', 'src/ui/page-meta.ts', 'src/ui/session-ref.ts', 'src/ui/st', 'src/ui/st-types.ts', 'src/ui/storage', 'src/ui/tasks', 'src/ui/wire']],
+  // The page side of the app object, and the page-facing names `svc` exports.
+  ['src/ui/page-app.ts', ['src/auth', 'src/internal', 'src/settings', 'src/ui/navigation.ts', 'src/ui/page-registry.ts', 'src/ui/storage', 'src/ui/tasks']],
+  ['src/ui/pages.ts', ['src/auth', 'src/ui/cache.ts', 'src/ui/column-config.ts', 'src/ui/components.ts', 'src/ui/inject.ts', 'src/ui/main-path.ts', 'src/ui/navigation.ts', 'src/ui/page-meta.ts', 'src/ui/query.ts', 'src/ui/st', 'src/ui/st-types.ts', 'src/ui/storage', 'src/ui/tasks', 'src/ui/url-session.ts', 'src/ui/wire']],
+  ['src/shared-state', ['src/auth', 'src/errors.ts', 'src/internal', 'src/settings', 'src/ui/storage', 'src/ui/url-session.ts']],
   // The app's Fastify instance, loaded by src/app.ts only where the API is served.
   ['src/api-instance.ts', ['src/api', 'src/errors.ts', 'src/internal', 'src/logging', 'src/settings']],
-  ['src/app.ts', ['src/api', 'src/api-instance.ts', 'src/auth', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings', 'src/shared-state', 'src/ui']],
+  ['src/app.ts', ['src/api', 'src/api-instance.ts', 'src/auth', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/secrets', 'src/settings', 'src/shared-state', 'src/ui/inject.ts', 'src/ui/navigation.ts', 'src/ui/page-app.ts', 'src/ui/page-meta.ts', 'src/ui/page-registry.ts', 'src/ui/tasks', 'src/ui/url-session.ts']],
   ['src/target', ['src/app.ts', 'src/errors.ts', 'src/internal']],
   // The probe child: loads the app once per start and reports its settings and pages to whoever forked it.
-  ['probe', ['ipc', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui']],
+  ['probe', ['ipc', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui/components.ts', 'src/ui/page-app.ts', 'src/ui/page-directory.ts']],
   // The processes (page server, gateway worker, supervisor, CLI); the in-process test client builds a gateway.
-  ['src/ui/server', ['ipc', 'probe', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui', 'state']],
+  ['src/ui/server', ['ipc', 'probe', 'src/client', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/ui/components.ts', 'src/ui/inject.ts', 'src/ui/markdown.ts', 'src/ui/media-headers.ts', 'src/ui/media-store.ts', 'src/ui/page-app.ts', 'src/ui/page-directory.ts', 'src/ui/runtime', 'src/ui/session-ref.ts', 'src/ui/st-types.ts', 'src/ui/storage', 'src/ui/tasks', 'src/ui/wire', 'state']],
   ['gateway', ['ipc', 'src/app.ts', 'src/errors.ts', 'src/health.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'src/tracing', 'src/ui/server']],
-  ['src/testing', ['gateway', 'src/api', 'src/app.ts', 'src/client', 'src/settings', 'src/target', 'src/ui']],
-  ['src/index.ts', ['src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/testing', 'src/ui']],
+  // The in-process test client and the page test handle (app-test.ts), which drives a PageSession without a socket.
+  ['src/testing', ['gateway', 'src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/target', 'src/ui/inject.ts', 'src/ui/media-store.ts', 'src/ui/page-app.ts', 'src/ui/page-directory.ts', 'src/ui/runtime', 'src/ui/st-types.ts', 'src/ui/storage', 'src/ui/tasks', 'src/ui/wire']],
+  ['src/index.ts', ['src/api', 'src/app.ts', 'src/auth', 'src/client', 'src/errors.ts', 'src/internal', 'src/secrets', 'src/settings', 'src/testing', 'src/ui/pages.ts']],
   ['supervisor', ['ipc', 'probe', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/settings', 'src/target', 'state']],
-  ['src/cli', ['ipc', 'src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui', 'state', 'supervisor']],
+  // The CLI; `svc pages manifest` builds its JSON in src/cli/pages/manifest.ts.
+  ['src/cli', ['ipc', 'src/auth', 'src/errors.ts', 'src/internal', 'src/logging', 'src/process', 'src/secrets', 'src/settings', 'src/shared-state', 'src/target', 'src/ui/inject.ts', 'src/ui/page-app.ts', 'src/ui/page-directory.ts', 'state', 'supervisor']],
+  // `svc/ui`, the page runtime's public face: it also hands on the test handle (src/testing) and the page manifest (src/cli).
+  ['src/ui/index.ts', ['src/auth', 'src/cli', 'src/testing', 'src/ui/cache.ts', 'src/ui/column-config.ts', 'src/ui/components.ts', 'src/ui/inject.ts', 'src/ui/main-path.ts', 'src/ui/markdown.ts', 'src/ui/navigation.ts', 'src/ui/page-meta.ts', 'src/ui/query.ts', 'src/ui/st', 'src/ui/st-types.ts', 'src/ui/storage', 'src/ui/tasks', 'src/ui/url-session.ts', 'src/ui/wire']],
 ]
 
 /** Top-level folders and files outside src/ that are no part of the runtime's picture. */

@@ -21,7 +21,7 @@ export class PagesManifestCommand extends Command {
   async execute(): Promise<number> {
     const { resolveProcessSettings } = await import('../../settings/resolve.js')
     const { loadTarget } = await import('../../target/load-target.js')
-    const { buildPageManifest } = await import('../../ui/manifest.js')
+    const { buildPageManifest } = await import('../pages/manifest.js')
     try {
       const { app } = await loadTarget(this.target ?? resolveProcessSettings({}).target)
       this.context.stdout.write(JSON.stringify(buildPageManifest(app), null, 2) + '\n')

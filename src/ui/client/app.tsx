@@ -8,7 +8,7 @@ import { DevOverlays } from './shell/dev-overlays.js'
 import { Nodes } from './render.js'
 import { Icon } from './icons.js'
 import { Logo } from './shell/logo.js'
-import type { LogoProps } from '../elements.js'
+import type { LogoProps } from '../wire/elements.js'
 
 export function App({ runtime }: { runtime: Runtime }) {
   const state = useViewState(runtime)

@@ -1,4 +1,4 @@
-import type { HelloClient } from '../protocol.js'
+import type { HelloClient } from '../wire/protocol.js'
 
 /**
  * What the page tells the server about the browser in every `hello` (`st.context`, svc's

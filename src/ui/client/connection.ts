@@ -1,4 +1,4 @@
-import type { WireServerMessage } from '../protocol.js'
+import type { WireServerMessage } from '../wire/protocol.js'
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js'
 
 /** `connected` is set by the runtime once the server answers `hello` with a session. */

@@ -1,4 +1,4 @@
-import type { ServerMessage, UiNode, WireNode, WireServerMessage } from '../protocol.js'
+import type { ServerMessage, UiNode, WireNode, WireServerMessage } from '../wire/protocol.js'
 
 /** Every node of a tree by id (the references of the next render point into it). */
 export function indexNodes(trees: readonly UiNode[][]): Map<string, UiNode> {

@@ -1,5 +1,5 @@
 import { Component } from 'preact'
-import type { UiNode } from '../protocol.js'
+import type { UiNode } from '../wire/protocol.js'
 import { elementFor } from './elements/index.js'
 
 /** Renders nodes in a vertical stack; each element gets a wrapper that carries spacing and the stale state. */

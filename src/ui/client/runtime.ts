@@ -1,10 +1,10 @@
-import type { ClientMessage, DevLoadError, DevTypeErrors, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../protocol.js'
-import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../close-codes.js'
+import type { ClientMessage, DevLoadError, DevTypeErrors, NavEntry, PageInfo, ServerMessage, UiNode, WireServerMessage } from '../wire/protocol.js'
+import { SESSION_TAKEN_OVER_CLOSE_CODE } from '../wire/close-codes.js'
 import type { ClientConfig } from './config.js'
 import { Connection, type ConnectionStatus } from './connection.js'
 import { RenderDecoder } from './patch.js'
 import { pageHref, pagePathFromLocation, streamUrl, stripQuestionMark } from './url.js'
-import { UI_PROTOCOL_VERSION } from '../protocol-version.js'
+import { UI_PROTOCOL_VERSION } from '../wire/protocol-version.js'
 import { clientFacts, postCookieTicket, storedEntries, writeEntry } from './browser-state.js'
 
 export interface Toast {

@@ -1,6 +1,6 @@
 /** URL helpers: every path the client shows or sends is relative to the public base path. */
 
-import { checkUrl, type UrlKind } from '../url-policy.js'
+import { checkUrl, type UrlKind } from '../wire/url-policy.js'
 
 /**
  * The URL to put in the DOM for an element of `kind` (as the parser reads it), or undefined when

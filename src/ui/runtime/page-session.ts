@@ -4,29 +4,29 @@ import type { ApiClient } from '../../client/api-client.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
 import { runWithRequestId } from '../../logging/context.js'
 import { scrubSecrets } from '../../logging/secret-scrub.js'
-import type { ExceptionProps, SortSpec, UiElement } from '../elements.js'
+import type { ExceptionProps, SortSpec, UiElement } from '../wire/elements.js'
 import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
 import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
-import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../protocol.js'
-import { visiblePages, type NavigationFn, type NavigationPosition } from '../navigation.js'
-import { SIGNED_OUT, type PageIdentity, type StUser } from '../../auth/user.js'
-import { DEFAULT_AUTH_CODE_QUERY_KEY, clearAccessToken, exchangeAuthCodeFromQuery } from '../../auth/ui.js'
+import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../wire/protocol.js'
+import type { NavigationFn, NavigationPosition } from '../navigation.js'
+import type { PageIdentity, StUser } from '../../auth/user.js'
 import { pageView, type PagedTable } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
 import type { DownloadData, SocketContext, St, StContext } from '../st-types.js'
 import { deferredMime, downloadBytes } from '../st/widgets.js'
 import { fullContext } from './socket-context.js'
+import { NOT_AVAILABLE_META, PageAccess } from './page-access.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
-import type { PageDirectory, ResolvedPage } from './page-directory.js'
-import { RunContext, type DeferredDownload, type FragmentSpec, type RunHost } from './run-context.js'
-import { sessionRef } from './session-ref.js'
+import type { PageDirectory, ResolvedPage } from '../page-directory.js'
+import { RunContext, type DeferredDownload, type FragmentSpec, type RunHost } from '../st/run-context.js'
+import { sessionRef } from '../session-ref.js'
 import { pageStack } from './exception-stack.js'
-import { RerunRequested, StopRequested, SwitchPageRequested } from './signals.js'
-import { UploadStore } from './upload-store.js'
-import { WidgetStore } from './widget-store.js'
-import { UI_PROTOCOL_VERSION } from '../protocol.js'
+import { RerunRequested, StopRequested, SwitchPageRequested } from '../st/signals.js'
+import { UploadStore } from '../st/upload-store.js'
+import { WidgetStore } from '../st/widget-store.js'
+import { UI_PROTOCOL_VERSION } from '../wire/protocol.js'
 import { SessionTasks } from '../tasks/session-tasks.js'
 import type { TaskPort } from '../tasks/task-manager.js'
 import type { TaskDefinition, TaskHandle, TaskOptions } from '../tasks/task-types.js'
@@ -78,9 +78,6 @@ export const DEFAULT_PARTIAL_FLUSH_MS = 100
 
 type Outcome = 'complete' | 'error' | 'rerun' | 'stop' | 'switch'
 
-/** What a page hidden from this session by `app.navigation` is called instead of its title. */
-const NOT_AVAILABLE_META: PageMeta = Object.freeze({ pageTitle: 'Not available', layout: 'centered' })
-
 const NO_SECRETS: Readonly<Record<string, unknown>> = Object.freeze({})
 
 const EMPTY_CONTEXT: StContext = fullContext({ headers: Object.freeze({}), cookies: Object.freeze({}), requestId: undefined })
@@ -107,8 +104,6 @@ export class PageSession extends Lifecycle implements RunHost {
   readonly media: MediaStore
   readonly secrets: RegisteredSecrets
   context: StContext = EMPTY_CONTEXT
-  /** `st.user` of the current run, read from the socket's identity cookie at the start of each page run. */
-  user: StUser = SIGNED_OUT
   generation = 0
 
   readonly #opts: PageSessionOptions
@@ -146,10 +141,8 @@ export class PageSession extends Lifecycle implements RunHost {
   readonly #timers = new Map<string, { ms: number; timer: NodeJS.Timeout }>()
   /** The sidebar of the last page run (the pages `app.navigation` let this session see). */
   #nav: NavEntry[] = []
-  /** The identity cookie `user` was read from (verified once per value). */
-  #userCookie: string | undefined = undefined
-  /** A user set by the test handle instead of the cookie. */
-  #testUser: StUser | null = null
+  /** `st.user`, the pages this visitor may see, and the sign-in around them. */
+  readonly #access: PageAccess
   /** How often each form was cleared on submit: the browser redraws its controls when it changes. */
   readonly #formClears = new Map<string, number>()
   /** This session's tasks (`st.task`). */
@@ -173,6 +166,7 @@ export class PageSession extends Lifecycle implements RunHost {
     this.id = options.id
     this.media = options.media
     this.secrets = (options.secrets ?? NO_SECRETS) as RegisteredSecrets
+    this.#access = new PageAccess({ identity: options.identity, client: options.client, logger: options.logger })
     this.query = new QueryState('', () => this.#emit({ v: UI_PROTOCOL_VERSION, type: 'query', query: this.query.toString() }))
     const invalid = (what: string) => (key: string, reason: string): void => this.#opts.logger.debug({ key, reason }, `ui ${what} value refused by its schema; read as absent`)
     this.cookies = new CookieJar({
@@ -236,12 +230,17 @@ export class PageSession extends Lifecycle implements RunHost {
   }
 
   get identity(): PageIdentity | null {
-    return this.#opts.identity?.() ?? null
+    return this.#access.identity
+  }
+
+  /** `st.user` of the current run, read from the socket's identity cookie at the start of each page run. */
+  get user(): StUser {
+    return this.#access.user
   }
 
   /** The test handle's `user` option: this user instead of the identity cookie (null: the cookie again). */
   setTestUser(user: StUser | null): void {
-    this.#testUser = user
+    this.#access.setTestUser(user)
   }
 
   /**
@@ -249,9 +248,7 @@ export class PageSession extends Lifecycle implements RunHost {
    * its API token goes and the page runs again now, signed out, without waiting for a click.
    */
   signOut(sid: string): void {
-    if (!this.user.isLoggedIn || this.identity?.sessionOf(this.user) !== sid) return
-    clearAccessToken({ sessionState: this.state })
-    this.requestRerun()
+    if (this.#access.signedOut(sid, this.state)) this.requestRerun()
   }
 
   redirect(url: string): void {
@@ -509,29 +506,6 @@ export class PageSession extends Lifecycle implements RunHost {
     return dir.get(this.#path) ?? (this.#path.replace(/\/+$/, '') === '' ? visible[0] : undefined)
   }
 
-  /** `st.user` from the socket's identity cookie (or the test handle's user). */
-  async #readUser(): Promise<StUser> {
-    if (this.#testUser) return this.#testUser
-    const identity = this.identity
-    if (!identity) return SIGNED_OUT
-    const cookie = this.context.cookies[identity.cookieName]
-    // The cookie's signature is checked once per value; whether it was signed out since, on every run.
-    if (cookie === this.#userCookie) return this.user.isLoggedIn && !(await identity.stillSignedIn(this.user)) ? SIGNED_OUT : this.user
-    this.#userCookie = cookie
-    return cookie === undefined ? SIGNED_OUT : ((await identity.user(this.context.cookies)) ?? SIGNED_OUT)
-  }
-
-  /** Back from the login with `?auth_code=`: take the one-time code out of the URL and exchange it for the API token. */
-  async #exchangeAuthCode(): Promise<void> {
-    const identity = this.identity
-    if (!identity || !this.query.has(DEFAULT_AUTH_CODE_QUERY_KEY)) return
-    try {
-      await exchangeAuthCodeFromQuery({ sessionState: this.state, queryParams: this.query }, this.#opts.client, { exchangePath: identity.exchangePath })
-    } catch (err) {
-      this.#opts.logger.warn({ reason: (err as Error).message }, 'ui could not exchange the auth_code of a login; the page runs without the API token')
-    }
-  }
-
   async #run(): Promise<void> {
     this.#runningScope = null
     this.#reflected = this.#received
@@ -558,12 +532,11 @@ export class PageSession extends Lifecycle implements RunHost {
         if (change.meta.onChange) await change.meta.onChange(change.value)
       }
       ctx.check()
-      await this.#exchangeAuthCode()
-      this.user = await this.#readUser()
+      await this.#access.beginRun(this)
       ctx.check()
       // Hidden pages stay hidden when the navigation function fails: nothing is visible then.
       this.#nav = []
-      const visible = await visiblePages(dir, this.#opts.navigation?.() ?? null, { user: this.user, context: this.context, sessionState: this.state })
+      const visible = await this.#access.visiblePages(dir, this.#opts.navigation?.() ?? null, this)
       ctx.check()
       this.#nav = dir.nav(visible)
       page = this.#resolvePage(dir, visible)
@@ -571,7 +544,7 @@ export class PageSession extends Lifecycle implements RunHost {
       if (!page) this.#notFound(st, visible)
       else if (!available) {
         meta = NOT_AVAILABLE_META
-        this.#notAvailable(st)
+        this.#access.notAvailable(st, this.#path, this.#nav[0])
       }
       else {
         const deps = await resolveInjections(page.inject, st, this.#opts.overrides)
@@ -791,19 +764,6 @@ export class PageSession extends Lifecycle implements RunHost {
     st.title('Page not found')
     st.markdown(pages.length ? `There is no page at \`${this.#path}\`. These pages exist:` : 'This app has no pages yet: register one with `app.page("/", (st) => { ... })`.')
     for (const p of pages) st.link(p.title, p.path, { newTab: false, ...(p.icon ? { icon: p.icon } : {}) })
-  }
-
-  /** A page `app.navigation` hides from this session: said plainly, with the way in when signing in may help. */
-  #notAvailable(st: St): void {
-    st.title('Not available')
-    st.markdown(`The page \`${this.#path}\` is not available to you.`)
-    const identity = this.identity
-    if (identity && !this.user.isLoggedIn) {
-      st.markdown('You are not signed in; signing in may give you access.')
-      st.link('Sign in', identity.loginUrl(identity.providers[0]!, this.#path), { newTab: false })
-    }
-    const home = this.#nav[0]
-    if (home) st.link(`Go to ${home.title}`, home.path, { newTab: false })
   }
 
   /**

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import type { HelloClient } from '../protocol.js'
+import type { HelloClient } from '../wire/protocol.js'
 import type { SocketContext, StContext } from '../st-types.js'
 
 /** `st.context` with every field present. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ERRORS } from '../../errors.js'
 import { resolveRequestId } from '../../logging/request-id.js'
-import { sessionRef } from '../runtime/session-ref.js'
+import { sessionRef } from '../session-ref.js'
 import type { CookieKeys } from '../storage/cookie-keys.js'
 import { readBody, reply, SESSION_HEADER } from './uploads.js'
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { analyzeImportFailure, showPath } from '../../target/import-failure.js'
-import type { DevLoadError } from '../protocol.js'
+import type { DevLoadError } from '../wire/protocol.js'
 import { codeFrame } from '../../internal/code-frame.js'
 
 /** A failed re-import of `file` as the browser overlay shows it: cause, place, code frame, fix. */

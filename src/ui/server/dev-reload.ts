@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url'
 import { isSvcApp } from '../../internal/svc-brand.js'
 import { pageSideOf, type PageApp, type SvcApp } from '../page-app.js'
-import type { DevLoadError } from '../protocol.js'
+import type { DevLoadError } from '../wire/protocol.js'
 import { devLoadError, exportLostError } from './dev-load-error.js'
 
 /**

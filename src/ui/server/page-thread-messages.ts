@@ -1,5 +1,5 @@
 import type { AppProfile } from '../../../ipc/messages.js'
-import type { DevLoadError } from '../protocol.js'
+import type { DevLoadError } from '../wire/protocol.js'
 import type { SocketContext } from '../st-types.js'
 import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
 import type { TaskStartRequest } from '../tasks/task-manager.js'

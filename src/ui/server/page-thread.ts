@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { Worker, type ResourceLimits } from 'node:worker_threads'
 import { SvcError, type SvcErrorCode } from '../../errors.js'
-import type { DevLoadError } from '../protocol.js'
+import type { DevLoadError } from '../wire/protocol.js'
 import type { SocketContext } from '../st-types.js'
 import type { BrowserStorageSnapshot } from '../storage/browser-storage.js'
 import type { BoundSession, SessionOutput } from './local-sessions.js'

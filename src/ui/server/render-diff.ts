@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import type { ServerMessage, UiNode } from '../protocol.js'
+import type { ServerMessage, UiNode } from '../wire/protocol.js'
 
 interface SentNode {
   /** Digest of type + props + stale. */

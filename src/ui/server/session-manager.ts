@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
 import { Lifecycle } from '../../internal/lifecycle.js'
-import type { ServerMessage } from '../protocol.js'
+import type { ServerMessage } from '../wire/protocol.js'
 import type { PageSession, Send } from '../runtime/page-session.js'
 import type { PageSnapshots } from './session-snapshots.js'
 

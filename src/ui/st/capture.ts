@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { CapturedFile } from '../elements.js'
+import type { CapturedFile } from '../wire/elements.js'
 import type { AudioInputOptions, CameraInputOptions, UploadedFile } from '../st-types.js'
 import { fileRules, type FileRules } from './upload-files.js'
 import { bad, base, DEFAULT_UPLOAD_MAX_BYTES, type Emitter, register } from './widgets.js'

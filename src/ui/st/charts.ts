@@ -1,6 +1,6 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { Cell, VegaLiteChartProps } from '../elements.js'
+import type { Cell, VegaLiteChartProps } from '../wire/elements.js'
 import type { ChartOptions, TableData, VegaLiteChartOptions } from '../st-types.js'
 import { normalizeTable, type Tabular } from './data.js'
 import { toJsonSafe } from './values.js'

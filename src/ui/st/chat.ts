@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { ChatAttachments, ChatInputProps } from '../elements.js'
+import type { ChatAttachments, ChatInputProps } from '../wire/elements.js'
 import { renderMarkdown } from '../markdown.js'
 import { sniffMime } from '../media-store.js'
 import { checkedUrl } from './checked-url.js'

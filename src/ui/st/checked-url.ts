@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import { checkUrl, type UrlKind } from '../url-policy.js'
+import { checkUrl, type UrlKind } from '../wire/url-policy.js'
 
 /**
  * A URL an `st` call was given, checked where the page calls it (the browser checks it again):

@@ -1,10 +1,10 @@
 import { SvcError } from '../../errors.js'
-import type { ElementPropsMap, UiElement } from '../elements.js'
+import type { ElementPropsMap, UiElement } from '../wire/elements.js'
 import { renderMarkdown } from '../markdown.js'
 import { checkMime, mimeEssence } from '../media-headers.js'
 import { sniffMime } from '../media-store.js'
 import { checkedUrl } from './checked-url.js'
-import type { RunContext } from '../runtime/run-context.js'
+import type { RunContext } from './run-context.js'
 import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
 import type {
   AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataEditorOptions, DataframeOptions, DataframeSelection,

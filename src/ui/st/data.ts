@@ -1,4 +1,4 @@
-import type { Cell, ColumnKind, ColumnSpec } from '../elements.js'
+import type { Cell, ColumnKind, ColumnSpec } from '../wire/elements.js'
 import type { TableData } from '../st-types.js'
 import { toJsonSafe } from './values.js'
 import { SvcError } from '../../errors.js'

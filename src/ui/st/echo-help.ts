@@ -1,6 +1,6 @@
 import { inspect } from 'node:util'
 import { SvcError } from '../../errors.js'
-import type { HelpProps } from '../elements.js'
+import type { HelpProps } from '../wire/elements.js'
 import type { EchoOptions } from '../st-types.js'
 import { callArgumentSource, functionBody } from './call-source.js'
 import type { Emitter } from './widgets.js'

@@ -1,9 +1,9 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { EffectProps, LogoProps } from '../elements.js'
+import type { EffectProps, LogoProps } from '../wire/elements.js'
 import { sniffMime } from '../media-store.js'
 import { checkedUrl } from './checked-url.js'
-import type { RunContext } from '../runtime/run-context.js'
+import type { RunContext } from './run-context.js'
 import type { LogoOptions, MediaSource } from '../st-types.js'
 
 /** `st.logo`, `st.balloons`, `st.snow`: page decoration that lives outside the flow of elements. */

@@ -1,7 +1,7 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
 import type { IframeOptions } from '../st-types.js'
-import { checkUrl } from '../url-policy.js'
+import { checkUrl } from '../wire/url-policy.js'
 import type { Emitter } from './widgets.js'
 
 /**

@@ -1,6 +1,6 @@
 import { SvcError } from '../../errors.js'
 import { DurationSchema, durationMs } from '../duration.js'
-import type { UiElement } from '../elements.js'
+import type { UiElement } from '../wire/elements.js'
 import type { FragmentOptions, St } from '../st-types.js'
 import type { Container } from './container.js'
 

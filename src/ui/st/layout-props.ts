@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { ContainerGap, ContainerProps } from '../elements.js'
+import type { ContainerGap, ContainerProps } from '../wire/elements.js'
 import type { ContainerOptions } from '../st-types.js'
 
 /** `st.container(options)` checked (issue #36 added horizontal layout, gap and alignment). */

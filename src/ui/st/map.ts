@@ -1,6 +1,6 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { MapProps } from '../elements.js'
+import type { MapProps } from '../wire/elements.js'
 import type { MapOptions, TableData } from '../st-types.js'
 import { normalizeRaw } from './data.js'
 

@@ -1,6 +1,6 @@
 import { SvcError } from '../../errors.js'
-import type { StatusProps } from '../elements.js'
-import { isRunSignal, RerunRequested } from '../runtime/signals.js'
+import type { StatusProps } from '../wire/elements.js'
+import { isRunSignal, RerunRequested } from './signals.js'
 import type { Dialog, DialogOptions, PopoverOptions, StatusContainer, StatusOptions, StContainer } from '../st-types.js'
 import type { Container } from './container.js'
 

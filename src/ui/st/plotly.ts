@@ -1,6 +1,6 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { PlotlyChartProps, PlotlyPointRef, PlotlyRegion, PlotlySelectionWire } from '../elements.js'
+import type { PlotlyChartProps, PlotlyPointRef, PlotlyRegion, PlotlySelectionWire } from '../wire/elements.js'
 import type { Callback, PlotlyChartOptions, PlotlyFigure, PlotlyPoint, PlotlySelection } from '../st-types.js'
 import type { Emitter } from './widgets.js'
 

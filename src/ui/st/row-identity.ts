@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { RowId } from '../elements.js'
+import type { RowId } from '../wire/elements.js'
 import type { RowKey } from '../st-types.js'
 
 /**

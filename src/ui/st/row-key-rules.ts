@@ -1,4 +1,4 @@
-import type { Cell, DataColumn, EditingState } from '../elements.js'
+import type { Cell, DataColumn, EditingState } from '../wire/elements.js'
 import type { RowKey } from '../st-types.js'
 import { record } from './dataframe.js'
 import { keyString, type RowIdentity } from './row-identity.js'

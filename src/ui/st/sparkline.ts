@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { Sparkline } from '../elements.js'
+import type { Sparkline } from '../wire/elements.js'
 
 /**
  * Sparklines for `st.metric(…, { chartData })` and the chart columns of `st.dataframe`: the

@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js'
-import type { BadgeColor, BadgeProps, GraphvizChartProps, LatexProps } from '../elements.js'
+import type { BadgeColor, BadgeProps, GraphvizChartProps, LatexProps } from '../wire/elements.js'
 import type { BadgeOptions, GraphvizChartOptions, LatexOptions } from '../st-types.js'
 import type { Emitter } from './widgets.js'
 

@@ -1,6 +1,6 @@
 import { SvcError } from '../../errors.js'
-import type { ElementPropsMap, UiElement, WidgetBase } from '../elements.js'
-import type { RunContext, WidgetSpec } from '../runtime/run-context.js'
+import type { ElementPropsMap, UiElement, WidgetBase } from '../wire/elements.js'
+import type { RunContext, WidgetSpec } from './run-context.js'
 import type {
   ButtonOptions, CheckboxOptions, DateInputOptions, DownloadButtonOptions, DownloadData, DownloadSource, FileUploaderOptions, MultiselectOptions,
   DateValue, NumberInputOptions, RadioOptions, SelectboxOptions, SliderOptions, TextAreaOptions, TextInputOptions, UploadedFile, WidgetOptions,

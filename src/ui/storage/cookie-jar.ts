@@ -1,7 +1,7 @@
 import { SvcError } from '../../errors.js'
 import { checkedValue, storedText, type Output, type ZodSchema } from './checked-value.js'
 import { DurationSchema, durationMs, type Duration } from '../duration.js'
-import { sessionRef } from '../runtime/session-ref.js'
+import { sessionRef } from '../session-ref.js'
 import { COOKIE_TICKET_TTL_MS, type CookieKeys } from './cookie-keys.js'
 
 /** Browsers keep at most this many bytes per cookie (name, value and attributes). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { Lifecycle } from '../../internal/lifecycle.js'
-import { sessionRef } from '../runtime/session-ref.js'
+import { sessionRef } from '../session-ref.js'
 import { svcTaskFailure, type TaskEvent, type TaskJob } from './task-runner.js'
 import type { TaskRecord } from './task-types.js'
 

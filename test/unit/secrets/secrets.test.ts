@@ -10,7 +10,7 @@ import { envSpelling } from '../../../src/secrets/secret-sources.js'
 import { scrubSecrets } from '../../../src/logging/secret-scrub.js'
 import { secretsRows } from '../../../src/cli/doctor/secrets-check.js'
 import type { DoctorContext } from '../../../src/cli/doctor/types.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
 import { captureLogger } from '../../helpers/observability-log-sink.js'
 
 let dir: string

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
 import { isSvcError } from '../../../src/errors.js'
-import { createUiTestHandle, type UiTestHandle } from '../../../src/ui/app-test.js'
-import type { UiNode } from '../../../src/ui/protocol.js'
+import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-test.js'
+import type { UiNode } from '../../../src/ui/wire/protocol.js'
 import type { Dialog, StatusContainer } from '../../../src/ui/st-types.js'
 
 function app(): Svc {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_MESSAGE_DEPTH, MAX_MESSAGE_ENTRIES, parseClientMessage } from '../../../src/ui/protocol.js'
+import { MAX_MESSAGE_DEPTH, MAX_MESSAGE_ENTRIES, parseClientMessage } from '../../../src/ui/wire/protocol.js'
 
 const widget = (value: string): string => `{"v":1,"type":"widget","id":"w","value":${value}}`
 

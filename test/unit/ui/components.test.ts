@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vites
 import { z } from 'zod'
 import { Svc } from '../../../src/app.js'
 import { declareComponent, folderComponent, type Component } from '../../../src/ui/components.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
-import type { ComponentProps } from '../../../src/ui/elements.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
+import type { ComponentProps } from '../../../src/ui/wire/elements.js'
 import { appPageCsp } from '../../../src/ui/server/page-csp.js'
 
 let dir: string

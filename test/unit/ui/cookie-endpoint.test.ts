@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handleCookieTicket } from '../../../src/ui/server/cookie-endpoint.js'
-import { sessionRef } from '../../../src/ui/runtime/session-ref.js'
+import { sessionRef } from '../../../src/ui/session-ref.js'
 import { CookieKeys } from '../../../src/ui/storage/cookie-keys.js'
 
 const SECRET = 'cookie-endpoint-secret-0123456789abcdef-0123'

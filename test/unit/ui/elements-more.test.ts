@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../../src/ui/app-test.js'
-import type { WidgetType } from '../../../src/ui/elements.js'
+import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-test.js'
+import type { WidgetType } from '../../../src/ui/wire/elements.js'
 import type { St } from '../../../src/ui/st-types.js'
 
 /** audio/video/pdf and the widgets of issue #14.6, driven in-process like the browser would. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../../src/ui/app-test.js'
-import type { MapProps, PlotlyChartProps } from '../../../src/ui/elements.js'
+import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-test.js'
+import type { MapProps, PlotlyChartProps } from '../../../src/ui/wire/elements.js'
 import type { PlotlySelection, St } from '../../../src/ui/st-types.js'
 
 /** st.map, st.plotlyChart, st.html, st.iframe, st.logo, st.balloons, st.snow: what the page sends and what it accepts back. */

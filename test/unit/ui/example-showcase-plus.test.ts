@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { app } from '../../../examples/showcase-plus/app.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
-import type { ComponentProps, MapProps } from '../../../src/ui/elements.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
+import type { ComponentProps, MapProps } from '../../../src/ui/wire/elements.js'
 import { buildStarRating } from '../../helpers/example-component.js'
 
 describe('examples/showcase-plus', () => {

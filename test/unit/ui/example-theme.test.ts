@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { app } from '../../../examples/theme/app.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
 
 describe('examples/theme', () => {
   it('sets a theme and both pages run without errors', async () => {

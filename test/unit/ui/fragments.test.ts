@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-test.js'
 
 function app(): Svc {
   return new Svc({ title: 'T', log_level: 'fatal' })

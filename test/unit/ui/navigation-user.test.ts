@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
 import { issueAccessToken, type OIDCProvider } from '../../../src/auth/index.js'
-import { buildPageManifest } from '../../../src/ui/manifest.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
-import type { NavEntry, ServerMessage } from '../../../src/ui/protocol.js'
+import { buildPageManifest } from '../../../src/cli/pages/manifest.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
+import type { NavEntry, ServerMessage } from '../../../src/ui/wire/protocol.js'
 
 const SECRET = 'page-identity-secret-0123456789abcdef-01'
 const provider: OIDCProvider = { clientId: 'c', authorizationUrl: () => 'https://idp.test/authorize', exchangeCode: async () => ({ id_token: 'x.y.z' }) }

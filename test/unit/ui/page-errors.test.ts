@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
 import type { St } from '../../../src/ui/st-types.js'
 
 /** A page app whose logger writes JSON lines into `lines`, with the given error-detail setting. */

@@ -17,7 +17,7 @@ describe('the page side through PageServerApp', () => {
     'src/ui/server/task-thread-main.ts',
     'src/ui/server/local-sessions.ts',
     'src/ui/server/dev-reload.ts',
-    'src/ui/app-test.ts',
+    'src/testing/app-test.ts',
     'probe/probe.ts',
   ]
   it.each(readers)('%s reads no symbol of the app object', (file) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { RenderDecoder } from '../../../src/ui/client/patch.js'
-import type { ServerMessage, UiNode, WireNode } from '../../../src/ui/protocol.js'
+import type { ServerMessage, UiNode, WireNode } from '../../../src/ui/wire/protocol.js'
 import { RenderEncoder } from '../../../src/ui/server/render-diff.js'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
 
 type Render = Extract<ServerMessage, { type: 'render' }>
 

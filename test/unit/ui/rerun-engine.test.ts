@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
 import { isSvcError } from '../../../src/errors.js'
 
 function app(): Svc {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import { createUiTestHandle, type UiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle, type UiTestHandle } from '../../../src/testing/app-test.js'
 import type { DataframeSelection, DroppedEdits, EditedRows, St } from '../../../src/ui/index.js'
-import { columnConfig } from '../../../src/ui/st/column-config.js'
+import { columnConfig } from '../../../src/ui/column-config.js'
 
 /**
  * Row identity of `st.dataframe` selections and `st.dataEditor` edits (issue #22.1): with a

@@ -1,7 +1,7 @@
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
-import type { ClientMessage, WireServerMessage } from '../../../src/ui/protocol.js'
+import type { ClientMessage, WireServerMessage } from '../../../src/ui/wire/protocol.js'
 import { PageSnapshots, type SnapshotBackend } from '../../../src/ui/server/session-snapshots.js'
 import { localSessions } from '../../helpers/page-server-parts.js'
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { clientAddress, helloContext } from '../../../src/ui/runtime/socket-context.js'
-import { HelloClient } from '../../../src/ui/protocol.js'
+import { HelloClient } from '../../../src/ui/wire/protocol.js'
 import { FileUserStore } from '../../../src/ui/storage/user-store.js'
 import { isSvcError } from '../../../src/errors.js'
 

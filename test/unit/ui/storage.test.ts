@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { Svc, z } from '../../../src/index.js'
 import { isSvcError } from '../../../src/errors.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
 import type { St } from '../../../src/ui/st-types.js'
 import { CookieKeys } from '../../../src/ui/storage/cookie-keys.js'
 import { MemoryUserStore } from '../../../src/ui/storage/user-store.js'
-import type { ServerMessage } from '../../../src/ui/protocol.js'
+import type { ServerMessage } from '../../../src/ui/wire/protocol.js'
 
 const SECRET = 'cookie-secret-0123456789abcdef-0123456789'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Svc } from '../../../src/app.js'
 import { isSvcError } from '../../../src/errors.js'
-import { createUiTestHandle } from '../../../src/ui/app-test.js'
+import { createUiTestHandle } from '../../../src/testing/app-test.js'
 import type { TaskContext } from '../../../src/ui/tasks/task-types.js'
 
 function app(options: { show_error_details?: boolean; ui_task_max_per_session?: number } = {}): Svc {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_PENDING_UPLOADS, UPLOAD_PENDING_MS, UploadStore } from '../../../src/ui/runtime/upload-store.js'
+import { MAX_PENDING_UPLOADS, UPLOAD_PENDING_MS, UploadStore } from '../../../src/ui/st/upload-store.js'
 
 const file = (n: number) => ({ name: `f${n}.bin`, type: 'application/octet-stream', bytes: new Uint8Array(n) })
 

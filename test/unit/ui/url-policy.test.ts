@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { safeUrl } from '../../../src/ui/client/url.js'
-import { checkUrl, type UrlKind } from '../../../src/ui/url-policy.js'
+import { checkUrl, type UrlKind } from '../../../src/ui/wire/url-policy.js'
 
 /** What the browser client does with a URL on a page served at this location. */
 const PAGE = 'http://127.0.0.1:8000/tools/reports?x=1'

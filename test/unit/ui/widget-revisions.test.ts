@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { UiTestHandle } from '../../../src/ui/app-test.js'
-import type { ClientMessage, ServerMessage, UiNode } from '../../../src/ui/protocol.js'
+import type { UiTestHandle } from '../../../src/testing/app-test.js'
+import type { ClientMessage, ServerMessage, UiNode } from '../../../src/ui/wire/protocol.js'
 import { RenderEncoder } from '../../../src/ui/server/render-diff.js'
 import { startCountedPage, widgetMessage } from '../../helpers/page-runs.js'
 

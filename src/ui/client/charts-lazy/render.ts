@@ -1,6 +1,6 @@
 import embed from 'vega-embed'
 import { expressionInterpreter } from 'vega-interpreter'
-import type { VegaLiteChartProps } from '../../elements.js'
+import type { VegaLiteChartProps } from '../../wire/elements.js'
 import { cssVar, onThemeChange } from '../lazy/theme-mode.js'
 import { propsChanged, type MountView } from '../lazy/view.js'
 

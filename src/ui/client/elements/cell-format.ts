@@ -1,4 +1,4 @@
-import type { Cell, DataColumn } from '../../elements.js'
+import type { Cell, DataColumn } from '../../wire/elements.js'
 
 /**
  * How dataframe cells read: number and date formats of `columnConfig`, link texts, progress.

@@ -1,4 +1,4 @@
-import type { ChatInputProps, ChatMessageProps } from '../../elements.js'
+import type { ChatInputProps, ChatMessageProps } from '../../wire/elements.js'
 import { Nodes } from '../render.js'
 import { safeUrl } from '../url.js'
 import type { ElementProps } from './types.js'

@@ -1,4 +1,4 @@
-import type { Cell, DataColumn, EditingState, RowId } from '../../elements.js'
+import type { Cell, DataColumn, EditingState, RowId } from '../../wire/elements.js'
 
 /**
  * The data editor's delta, built in the browser: each user edit returns a new `EditingState`

@@ -1,4 +1,4 @@
-import type { FragmentProps } from '../../elements.js'
+import type { FragmentProps } from '../../wire/elements.js'
 import { Nodes } from '../render.js'
 import type { ElementProps } from './types.js'
 

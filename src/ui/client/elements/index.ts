@@ -1,5 +1,5 @@
 import type { FunctionComponent } from 'preact'
-import type { ElementPropsMap, ElementType, VegaLiteChartProps } from '../../elements.js'
+import type { ElementPropsMap, ElementType, VegaLiteChartProps } from '../../wire/elements.js'
 import { Button, DownloadButton, FormSubmitButton } from '../widgets/buttons.js'
 import { Checkbox, Multiselect, Radio, Selectbox, Toggle } from '../widgets/choice.js'
 import { FileUploader } from '../widgets/file-uploader.js'

@@ -1,4 +1,4 @@
-import type { AudioProps, PdfProps, VideoProps } from '../../elements.js'
+import type { AudioProps, PdfProps, VideoProps } from '../../wire/elements.js'
 import type { ElementProps } from './types.js'
 import { safeUrl } from '../url.js'
 

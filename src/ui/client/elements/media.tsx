@@ -1,4 +1,4 @@
-import type { ImageProps, LinkProps } from '../../elements.js'
+import type { ImageProps, LinkProps } from '../../wire/elements.js'
 import { useRuntime } from '../context.js'
 import type { ElementProps } from './types.js'
 import { Icon } from '../icons.js'

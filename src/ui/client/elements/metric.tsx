@@ -1,4 +1,4 @@
-import type { MetricProps, Sparkline as SparklineProps } from '../../elements.js'
+import type { MetricProps, Sparkline as SparklineProps } from '../../wire/elements.js'
 import { Help } from '../widgets/field.js'
 import type { ElementProps } from './types.js'
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { DialogProps, PopoverProps, StatusProps } from '../../elements.js'
+import type { DialogProps, PopoverProps, StatusProps } from '../../wire/elements.js'
 import { useRuntime } from '../context.js'
 import { Nodes } from '../render.js'
 import { domId, Help } from '../widgets/field.js'

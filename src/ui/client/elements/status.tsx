@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { AlertProps, ExceptionProps, ProgressProps, SpinnerProps } from '../../elements.js'
+import type { AlertProps, ExceptionProps, ProgressProps, SpinnerProps } from '../../wire/elements.js'
 import type { ElementProps } from './types.js'
 import { Icon } from '../icons.js'
 

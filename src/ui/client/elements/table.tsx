@@ -1,4 +1,4 @@
-import type { Cell, ColumnSpec, TableProps } from '../../elements.js'
+import type { Cell, ColumnSpec, TableProps } from '../../wire/elements.js'
 import type { ElementProps } from './types.js'
 
 // No digit grouping in cells (ids and years read wrong as "1,239"), like pandas and Streamlit.

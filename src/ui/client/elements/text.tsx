@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import type { BadgeProps, CaptionProps, CodeProps, HeaderProps, JsonProps, MarkdownProps, SubheaderProps, TextProps, TitleProps } from '../../elements.js'
+import type { BadgeProps, CaptionProps, CodeProps, HeaderProps, JsonProps, MarkdownProps, SubheaderProps, TextProps, TitleProps } from '../../wire/elements.js'
 import { Icon } from '../icons.js'
 import { Help } from '../widgets/field.js'
 import type { ElementProps } from './types.js'

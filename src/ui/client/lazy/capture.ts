@@ -1,4 +1,4 @@
-import type { AudioInputProps, CameraInputProps, CapturedFile, UploadedFilePayload, WidgetBase } from '../../elements.js'
+import type { AudioInputProps, CameraInputProps, CapturedFile, UploadedFilePayload, WidgetBase } from '../../wire/elements.js'
 import cssHref from './capture.css?url'
 import { h, labelRow } from './field.js'
 import { denied, startRecording, type Recording } from './recorder.js'

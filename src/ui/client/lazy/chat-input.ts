@@ -1,4 +1,4 @@
-import type { ChatInputProps, UploadedFilePayload } from '../../elements.js'
+import type { ChatInputProps, UploadedFilePayload } from '../../wire/elements.js'
 import cssHref from './chat-input.css?url'
 import { acceptsFile, h } from './field.js'
 import { loadStylesheet } from './stylesheet.js'

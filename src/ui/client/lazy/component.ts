@@ -1,5 +1,5 @@
 import { COMPONENT_PROTOCOL_VERSION, isComponentMessage, type ComponentTheme, type FromComponent, type ToComponent } from '../../../component/protocol.js'
-import type { ComponentProps } from '../../elements.js'
+import type { ComponentProps } from '../../wire/elements.js'
 import type { MountView } from './view.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { DatetimeInputProps } from '../../elements.js'
+import type { DatetimeInputProps } from '../../wire/elements.js'
 import { h, labelRow } from './field.js'
 import type { MountView } from './view.js'
 

@@ -1,6 +1,6 @@
 import type { ComponentChildren, FunctionComponent, h as preactH } from 'preact'
 import type { useEffect as preactUseEffect, useState as preactUseState } from 'preact/hooks'
-import type { DevLoadError, DevTypeErrors } from '../../protocol.js'
+import type { DevLoadError, DevTypeErrors } from '../../wire/protocol.js'
 import cssHref from './dev-overlays.css?url'
 import { loadStylesheet } from './stylesheet.js'
 

@@ -1,4 +1,4 @@
-import type { EffectProps } from '../../elements.js'
+import type { EffectProps } from '../../wire/elements.js'
 import cssHref from './effects.css?url'
 import { loadStylesheet } from './stylesheet.js'
 import type { MountView } from './view.js'

@@ -1,4 +1,4 @@
-import type { WidgetBase } from '../../elements.js'
+import type { WidgetBase } from '../../wire/elements.js'
 
 /**
  * DOM helpers of the lazily loaded widgets (capture inputs, date-time input, the chat input with

@@ -1,4 +1,4 @@
-import type { GraphvizChartProps } from '../../elements.js'
+import type { GraphvizChartProps } from '../../wire/elements.js'
 import cssHref from './graphviz.css?url'
 import workerHref from './graphviz-worker.ts?worker'
 import { loadStylesheet } from './stylesheet.js'

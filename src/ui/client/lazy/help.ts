@@ -1,4 +1,4 @@
-import type { HelpProps } from '../../elements.js'
+import type { HelpProps } from '../../wire/elements.js'
 import cssHref from './help.css?url'
 import { loadStylesheet } from './stylesheet.js'
 import type { MountView } from './view.js'

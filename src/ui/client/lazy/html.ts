@@ -1,5 +1,5 @@
 import DOMPurify from 'dompurify'
-import type { HtmlProps } from '../../elements.js'
+import type { HtmlProps } from '../../wire/elements.js'
 import type { MountView } from './view.js'
 
 /**

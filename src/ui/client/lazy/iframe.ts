@@ -1,4 +1,4 @@
-import type { IframeProps } from '../../elements.js'
+import type { IframeProps } from '../../wire/elements.js'
 import type { MountView } from './view.js'
 
 /**

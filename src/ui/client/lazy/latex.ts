@@ -1,6 +1,6 @@
 import katex from 'katex'
 import katexCss from 'katex/dist/katex.min.css?url'
-import type { LatexProps } from '../../elements.js'
+import type { LatexProps } from '../../wire/elements.js'
 import cssHref from './latex.css?url'
 import { KATEX_FONTS } from './latex-fonts.js'
 import { loadStylesheet } from './stylesheet.js'

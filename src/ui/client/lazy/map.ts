@@ -1,7 +1,7 @@
 import { AttributionControl, LngLatBounds, Map as MapLibreMap, NavigationControl, setWorkerUrl, type ExpressionSpecification, type GeoJSONSource } from 'maplibre-gl'
 import workerHref from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import libraryCssHref from 'maplibre-gl/dist/maplibre-gl.css?url'
-import type { MapProps } from '../../elements.js'
+import type { MapProps } from '../../wire/elements.js'
 import { DEFAULT_MAP_STYLE_URL, mapStyles, type MapStyles } from '../../../settings/map-style.js'
 import cssHref from './map.css?url'
 import { loadStylesheet } from './stylesheet.js'

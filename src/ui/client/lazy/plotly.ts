@@ -1,6 +1,6 @@
 import type * as PlotlyApi from 'plotly.js-dist-min'
 import plotlyHref from 'plotly.js-dist-min/plotly.min.js?url'
-import type { PlotlyChartProps, PlotlyPointRef, PlotlyRegion, PlotlySelectionWire } from '../../elements.js'
+import type { PlotlyChartProps, PlotlyPointRef, PlotlyRegion, PlotlySelectionWire } from '../../wire/elements.js'
 import cssHref from './plotly.css?url'
 import { loadStylesheet } from './stylesheet.js'
 import { cssVar, onThemeChange } from './theme-mode.js'

@@ -18,7 +18,7 @@ export interface ViewHost {
   sendValue(value: unknown, trigger?: boolean): void
   /** Send a file to the page server's upload endpoint; resolves with the reference a widget value carries (issue #36's capture inputs). */
   upload(file: File): Promise<string>
-  /** The URL policy of the page client (`src/ui/url-policy.ts`): the URL to use, or undefined when it must not be loaded. */
+  /** The URL policy of the page client (`src/ui/wire/url-policy.ts`): the URL to use, or undefined when it must not be loaded. */
   safeUrl(value: string, kind: 'link' | 'image'): string | undefined
 }
 

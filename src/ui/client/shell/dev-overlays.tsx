@@ -1,6 +1,6 @@
 import { h } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { DevLoadError, DevTypeErrors } from '../../protocol.js'
+import type { DevLoadError, DevTypeErrors } from '../../wire/protocol.js'
 import type { DevOverlays as Drawn } from '../lazy/dev-overlays.js'
 
 let loading: Promise<Drawn> | null = null

@@ -1,4 +1,4 @@
-import type { LogoProps } from '../../elements.js'
+import type { LogoProps } from '../../wire/elements.js'
 import { useRuntime } from '../context.js'
 import { safeUrl } from '../url.js'
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks'
-import type { NavEntry } from '../../protocol.js'
+import type { NavEntry } from '../../wire/protocol.js'
 import { useRuntime } from '../context.js'
 import { Icon } from '../icons.js'
 

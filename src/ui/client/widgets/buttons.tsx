@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import type { ButtonProps, DownloadButtonProps, FormSubmitButtonProps } from '../../elements.js'
+import type { ButtonProps, DownloadButtonProps, FormSubmitButtonProps } from '../../wire/elements.js'
 import { useEffect, useState } from 'preact/hooks'
 import { useForm, useRuntime } from '../context.js'
 import type { DownloadReady } from '../runtime.js'

@@ -1,4 +1,4 @@
-import type { CheckboxProps, MultiselectProps, RadioProps, SelectboxProps, ToggleProps } from '../../elements.js'
+import type { CheckboxProps, MultiselectProps, RadioProps, SelectboxProps, ToggleProps } from '../../wire/elements.js'
 import type { ElementProps } from '../elements/types.js'
 import { domId, Field, Help, useWidgetValue } from './field.js'
 

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useReducer, useRef, useState } from 'preact/hooks'
-import type { UiNode } from '../../protocol.js'
-import type { WidgetBase } from '../../elements.js'
+import type { UiNode } from '../../wire/protocol.js'
+import type { WidgetBase } from '../../wire/elements.js'
 import { useForm, useRuntime } from '../context.js'
 
 /** A DOM id from a node id (ids may hold any character; DOM ids must stay unambiguous). */

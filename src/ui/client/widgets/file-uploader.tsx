@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks'
-import type { FileUploaderProps, UploadedFilePayload } from '../../elements.js'
+import type { FileUploaderProps, UploadedFilePayload } from '../../wire/elements.js'
 import { useRuntime } from '../context.js'
 import type { Runtime } from '../runtime.js'
 import type { ElementProps } from '../elements/types.js'

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { DateInputProps, NumberInputProps, TextAreaProps, TextInputProps } from '../../elements.js'
+import type { DateInputProps, NumberInputProps, TextAreaProps, TextInputProps } from '../../wire/elements.js'
 import { useForm } from '../context.js'
 import type { ElementProps } from '../elements/types.js'
 import { domId, Field, useLocal, useWidgetValue, type WidgetValue } from './field.js'

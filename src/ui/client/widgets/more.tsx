@@ -1,4 +1,4 @@
-import type { ColorPickerProps, FeedbackProps, PillsProps, SegmentedControlProps, SelectSliderProps, TimeInputProps } from '../../elements.js'
+import type { ColorPickerProps, FeedbackProps, PillsProps, SegmentedControlProps, SelectSliderProps, TimeInputProps } from '../../wire/elements.js'
 import type { ElementProps } from '../elements/types.js'
 import { SvgIcon } from '../icons.js'
 import { domId, Field, useWidgetValue } from './field.js'

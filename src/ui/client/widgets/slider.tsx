@@ -1,5 +1,5 @@
-import type { SliderProps, WidgetBase } from '../../elements.js'
-import type { UiNode } from '../../protocol.js'
+import type { SliderProps, WidgetBase } from '../../wire/elements.js'
+import type { UiNode } from '../../wire/protocol.js'
 import type { ElementProps } from '../elements/types.js'
 import { domId, Field, useLocal, useWidgetValue } from './field.js'
 import { formatNumber } from './inputs.js'

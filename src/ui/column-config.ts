@@ -1,5 +1,5 @@
-import { SvcError } from '../../errors.js'
-import type { ColumnKind, ColumnType, DataColumn } from '../elements.js'
+import { SvcError } from '../errors.js'
+import type { ColumnKind, ColumnType, DataColumn } from './wire/elements.js'
 
 /**
  * Column configuration of `st.dataframe` / `st.dataEditor`, named like Streamlit's

@@ -1,6 +1,6 @@
-import type { PageApp } from './page-app.js'
-import { describeMarker, markerKind, type DependsMarker } from './inject.js'
-import { PageDirectory } from './runtime/page-directory.js'
+import type { PageApp } from '../../ui/page-app.js'
+import { describeMarker, markerKind, type DependsMarker } from '../../ui/inject.js'
+import { PageDirectory } from '../../ui/page-directory.js'
 
 /** `svc pages manifest`: the app's pages as stable JSON for tooling (portals, link checkers, docs). */
 

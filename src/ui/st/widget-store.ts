@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import type { Cell } from '../elements.js'
-import { sameValue } from '../st/values.js'
+import type { Cell } from '../wire/elements.js'
+import { sameValue } from './values.js'
 import { SvcError } from '../../errors.js'
 import { WidgetRevisions } from './widget-revisions.js'
 

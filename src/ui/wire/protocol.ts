@@ -1,4 +1,4 @@
-import { z } from '../internal/zod.js'
+import { z } from '../../internal/zod.js'
 
 /**
  * The page protocol between the bundled sidecar (`src/ui/server`) and the browser client
@@ -6,7 +6,7 @@ import { z } from '../internal/zod.js'
  * `v: UI_PROTOCOL_VERSION`. Client messages are validated here (a boundary); server messages are typed only.
  */
 import { UI_PROTOCOL_VERSION } from './protocol-version.js'
-import type { DevTypeError, TypeCheckReport } from '../internal/dev-type-error.js'
+import type { DevTypeError, TypeCheckReport } from '../../internal/dev-type-error.js'
 
 export { UI_PROTOCOL_VERSION }
 

@@ -1,7 +1,7 @@
-import type { PageRecord } from '../page-registry.js'
-import type { InjectMap } from '../inject.js'
-import { defaultPageTitle, type PageHandler, type PageMeta, type PageOptions } from '../page-meta.js'
-import type { NavEntry } from '../protocol.js'
+import type { PageRecord } from './page-registry.js'
+import type { InjectMap } from './inject.js'
+import { defaultPageTitle, type PageHandler, type PageMeta, type PageOptions } from './page-meta.js'
+import type { NavEntry } from './wire/protocol.js'
 
 /** A registered page with its options resolved (titles, order). */
 export interface ResolvedPage {
