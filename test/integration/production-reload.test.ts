@@ -12,14 +12,18 @@ import type { StatusReport } from '../../ipc/control.js'
  * Issue #31: a running `svc run` tree takes new code with no failed request (`svc reload`),
  * refuses a broken save while the old code serves on, and says what runs (`svc status`).
  */
-const appSource = (version: string): string => `import { Svc } from ${JSON.stringify(`${REPO}dist/src/index.js`)}
+const appSource = (version: string, gatewayLoadMs = 0): string => `import { isMainThread } from 'node:worker_threads'
+import { Svc } from ${JSON.stringify(`${REPO}dist/src/index.js`)}
+// Page threads load at once; a gateway worker (and the probe) after ${gatewayLoadMs} ms.
+if (isMainThread) await new Promise((resolve) => setTimeout(resolve, ${gatewayLoadMs}))
 export const app = new Svc({ title: 'Ops' })
 const VERSION = ${JSON.stringify(version)}
 app.api.get('/version', async () => ({ version: VERSION, pid: process.pid }))
-app.page('/', (st) => {
+app.page('/', async (st, client) => {
   st.sessionState.clicks ??= 0
   if (st.button('Click')) st.sessionState.clicks = (st.sessionState.clicks as number) + 1
-  st.text(VERSION + ' clicks=' + st.sessionState.clicks)
+  const api = await (await client.get('/version')).json<{ version: string }>()
+  st.text(VERSION + ' clicks=' + st.sessionState.clicks + ' api=' + api.version)
 })
 `
 
@@ -46,18 +50,25 @@ describe('svc reload on a running svc run tree', () => {
     for (const [i, s] of sessions.entries()) {
       await s.open()
       for (let c = 0; c <= i; c++) await s.click('Click')
-      expect(s.text).toBe(`v0 clicks=${i + 1}`)
+      expect(s.text).toBe(`v0 clicks=${i + 1} api=v0`)
     }
     const load = new SteadyLoad(svc.url, ['/api/version', '/', '/api/version', '/'])
     try {
       for (let v = 1; v <= 5; v++) {
-        writeFileSync(file(), appSource(`v${v}`))
-        const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 })
+        // The first reload's gateway workers come up seconds after the pages moved to the new code.
+        writeFileSync(file(), appSource(`v${v}`, v === 1 ? 3_000 : 0))
+        console.error('RELOAD', Date.now() % 100000); const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 }); console.error('RELOADED', Date.now() % 100000)
         expect(reload.code, reload.stderr).toBe(0)
         expect(reload.stdout).toMatch(/^svc reload: ok \(command, gateway\) .*2 new gateway workers/)
         expect(await servedVersion(svc)).toBe(`v${v}`)
-        // Each session follows its page to the new code with its count, as a browser would.
-        for (const [i, s] of sessions.entries()) await s.until(new RegExp(`^v${v} clicks=${i + 1}$`))
+        // Each session follows its page to the new code with its count, as a browser would, and
+        // shows the new API's answer without a click: pages rerun once the new workers serve. The
+        // first reload leaves the sockets open (an untouched tab); later ones hurry the oldest
+        // workers, whose sockets close, and the session reconnects as a browser does.
+        for (const [i, s] of sessions.entries()) {
+          const page = new RegExp(`^v${v} clicks=${i + 1} api=v${v}$`)
+          await (v === 1 ? s.untilOnItsOwn(page) : s.until(page))
+        }
       }
     } finally {
       const { ok, failures } = await load.stop()
@@ -74,10 +85,12 @@ describe('svc reload on a running svc run tree', () => {
   it('a broken save: svc reload exits 1 naming the file and line, the old code serves on; SIGHUP reloads once it is fixed', async () => {
     writeFileSync(file(), appSource('good'))
     const svc = await startSvc({ target: 'app.ts:app', cwd: dir, pidfile: true, env: { SVC_UI_COMMAND: undefined } })
-    writeFileSync(file(), appSource('broken').replace('export const app', 'export const app = ('))
+    const broken = appSource('broken').replace('export const app', 'export const app = (')
+    writeFileSync(file(), broken)
     const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 })
     expect(reload.code).toBe(1)
-    expect(reload.stderr).toMatch(/^svc reload: failed, the running code keeps serving: cannot load app\.ts: syntax error at app\.ts:2:\d+.*\[SVC_ERR_TARGET_IMPORT_FAILED\]\n$/)
+    const line = broken.split('\n').findIndex((l) => l.startsWith('export const app = (')) + 1
+    expect(reload.stderr).toMatch(new RegExp(`^svc reload: failed, the running code keeps serving: cannot load app\\.ts: syntax error at app\\.ts:${line}:\\d+.*\\[SVC_ERR_TARGET_IMPORT_FAILED\\]\\n$`))
     expect(await servedVersion(svc)).toBe('good')
     writeFileSync(file(), appSource('fixed'))
     const from = svc.stdout.length
