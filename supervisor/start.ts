@@ -170,8 +170,10 @@ class Start {
     const refused = outcome.stage === 'app' && outcome.settings && this.#refusedClaim(outcome.settings)
     if (refused) return this.#refuse(refused)
     // The human reads it once, as the `svc: error:` line on stderr; a JSON log keeps a record
-    // for machines, a pretty one would only print it a second time.
-    if (outcome.settings?.log_format === 'json') this.#attachLogger(outcome.settings).error({ code: outcome.code }, outcome.message)
+    // for machines, a pretty one would only print it a second time. The logger is attached either
+    // way: `--reload`'s watcher logs with it (a quiet stand-in would drop its "starting" line).
+    const logger = outcome.settings ? this.#attachLogger(outcome.settings) : null
+    if (outcome.settings?.log_format === 'json') logger?.error({ code: outcome.code }, outcome.message)
     fail(outcome.message)
     if (outcome.stage === 'app' && outcome.settings && this.#devLoop(outcome.settings) && waitsForFix(outcome.code)) {
       void this.#waitForFix(outcome.settings)

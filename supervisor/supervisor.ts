@@ -406,7 +406,10 @@ export class Supervisor extends Lifecycle {
       this.record.restarted(`gateway-${slot}`, 'gateway', 'crash')
       replacement.listen(this.#listenTarget())
       void waitReady(replacement).then(
-        () => this.#topology(),
+        () => {
+          this.#topology()
+          this.#o.logger.info({ pid: replacement.pid, worker: slot, reason: 'crash' }, `gateway worker ${w.pid} restarted after a crash; ${replacement.pid} serves slot ${slot}`)
+        },
         (err: Error) => this.#o.logger.error(`restarted gateway worker failed: ${err.message}`),
       )
     }, backoff).unref()

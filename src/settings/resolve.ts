@@ -146,6 +146,31 @@ export function flagsLayer(flags: Partial<Record<SettingKey, { flag: string; val
   return { source: (key) => ({ kind: 'flag', name: names[key] ?? key }), values }
 }
 
+const UNIT_OF_SUFFIX: ReadonlyArray<readonly [string, string]> = [
+  ['_s', ' (seconds)'],
+  ['_seconds', ' (seconds)'],
+  ['_bytes', ' (bytes)'],
+  ['_mb', ' (MB)'],
+]
+
+/**
+ * What a numeric setting allows, read from its schema: `must be an integer from 1 to 64`, `must
+ * be a port from 0 to 65535`. zod's own words ("expected number, received string", ">=1") name
+ * neither the range nor the fix. Null for settings that are not numbers.
+ */
+function numberRule(key: SettingKey): string | null {
+  const schema = FIELDS[key].schema as { def?: { type?: string }; minValue?: number | null; maxValue?: number | null; isInt?: boolean }
+  if (schema.def?.type !== 'number') return null
+  const min = schema.minValue ?? null
+  const max = schema.maxValue === Number.MAX_SAFE_INTEGER ? null : (schema.maxValue ?? null)
+  const kind = key.endsWith('_port') ? 'a port' : schema.isInt === true ? 'an integer' : 'a number'
+  const unit = UNIT_OF_SUFFIX.find(([suffix]) => key.endsWith(suffix))?.[1] ?? ''
+  if (min !== null && max !== null) return `must be ${kind} from ${min} to ${max}${unit}`
+  if (min !== null) return `must be ${kind} of ${min} or more${unit}`
+  if (max !== null) return `must be ${kind} of at most ${max}${unit}`
+  return `must be ${kind}${unit}`
+}
+
 /**
  * Merge layers, lowest precedence first, validate every value once, and freeze.
  * Throws `SVC_ERR_CONFIG_INVALID` naming the setting, where the value came from, the value and
@@ -171,7 +196,7 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
       const allowed =
         raw === INVALID_JSON
           ? `write it as JSON${example ? `, e.g. ${example}` : ''}`
-          : parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join('; ')
+          : (numberRule(key) ?? parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join('; '))
       problems.push(`${describeSource(key, source)}: ${show(raw)} is not valid for ${key}: ${allowed}`)
     }
   }

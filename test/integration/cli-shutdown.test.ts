@@ -16,7 +16,7 @@ describe('svc shutdown', () => {
   it('exits 2 when there is no pid file', async () => {
     const dir = await tempDir('svc-shutdown-')
     const r = await runSvcCli(['shutdown'], { cwd: dir })
-    expect(r).toMatchObject({ code: 2, stdout: `No pid file at ${join(dir, '.svc.pid')}\n` })
+    expect(r).toMatchObject({ code: 2, stdout: `svc shutdown: no pid file at ${join(dir, '.svc.pid')} (is svc running here? pass --pidfile)\n` })
   })
 
   it('exits 2 for a bad --wait value', async () => {
@@ -159,5 +159,36 @@ describe('svc shutdown', () => {
     expect(await waitGone(tree, 5_000)).toEqual([])
     expect(existsSync(pidfile)).toBe(false)
     expect(existsSync(stateFilePath(pidfile))).toBe(false)
+  })
+
+  it('after a real supervisor was killed with SIGKILL, removes its pid file, state file and control socket', async () => {
+    const dir = await tempDir('svc-shutdown-')
+    const pidfile = join(dir, 'svc.pid')
+    const proc = spawn(process.execPath, [SVC_BIN, 'run', BASIC_APP, '--port', '0', '--pidfile', pidfile], {
+      cwd: REPO,
+      env: cleanEnv({ SVC_UI_COMMAND: ECHO_UI_COMMAND }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    const exited = once(proc, 'exit')
+    let stderr = ''
+    proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()))
+    let tree: number[] = []
+    onTestFinished(async () => {
+      for (const p of [proc.pid!, ...tree]) if (isRunning(p)) process.kill(p, 'SIGKILL')
+      if (proc.exitCode === null && proc.signalCode === null) await exited
+    })
+    const socket = `${pidfile}.sock`
+    await waitUntil('the control socket of the real supervisor', () => existsSync(socket) && existsSync(stateFilePath(pidfile)), 20_000).catch((err: Error) => {
+      throw new Error(`${err.message}; stderr:\n${stderr}`)
+    })
+    tree = descendants(proc.pid!)
+    proc.kill('SIGKILL')
+    await exited
+    expect(await waitGone(tree, 10_000)).toEqual([])
+    expect([existsSync(pidfile), existsSync(stateFilePath(pidfile)), existsSync(socket)]).toEqual([true, true, true])
+
+    const r = await runSvcCli(['shutdown', '--pidfile', pidfile], { cwd: dir })
+    expect(r).toMatchObject({ code: 0, stdout: `Removed stale pid file (pid ${proc.pid} not running)\n` })
+    expect([existsSync(pidfile), existsSync(stateFilePath(pidfile)), existsSync(socket)]).toEqual([false, false, false])
   })
 })

@@ -109,7 +109,8 @@ describe('svc dev --reload', () => {
 
   it('an app that cannot load at start: prints the error once, waits, and starts on the save that mends it', async () => {
     writeFileSync(file, appSource(1).replace('export const app', 'export const app = ;'))
-    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload'], noWait: true })
+    // Pretty, as `npm run dev` in a terminal: the failed start logs nothing, the watcher's lines still show.
+    const svc = await startSvc({ command: 'dev', target: `${file}:app`, args: ['--reload', '--log-format', 'pretty'], noWait: true })
     await svc.waitForLine('stderr', /waiting for a change in .* to start again \(Ctrl-C to stop\)/)
     expect(svc.stderr.filter((l) => l.startsWith('svc: error:'))).toEqual([expect.stringContaining('app.ts')])
     expect(isAlive(svc.pid)).toBe(true)

@@ -123,6 +123,7 @@ describe('process model', () => {
     }
     expect(pid).not.toBe(worker)
     expect(isAlive(pid)).toBe(true)
+    await svc.waitForLine('stdout', new RegExp(`gateway worker ${worker} restarted after a crash; ${pid} serves slot 0`))
   })
 
   it('stops the tree after five worker crashes within a minute, with a clear message', async () => {

@@ -27,8 +27,10 @@ export async function importTarget(
     const loaded = await load(target, cwd)
     return { row: pass('import_target', `${target} (${loaded.file}, export "${loaded.exportName}")`), settings: loaded.settings, secrets: loaded.secrets ?? null }
   } catch (err) {
-    // First line only: the stack of a failed import is noise in a checklist.
-    const message = (err as Error).message.split('\n')[0] ?? String(err)
+    // First line only: the stack of a failed import is noise in a checklist. A settings error
+    // is the exception: its first line is only "invalid settings:", the bad values follow.
+    const text = (err as Error).message
+    const message = (err as { code?: unknown }).code === 'SVC_ERR_CONFIG_INVALID' ? text.replace(/\n\s*/g, ' ') : (text.split('\n')[0] ?? String(err))
     // Invalid secrets fail the import, but their report still says which ones (the secret rows).
     const secrets = (err as Record<symbol, SecretsReport | undefined> | null)?.[kSecretsReport] ?? null
     return { row: fail('import_target', message), settings: null, secrets }

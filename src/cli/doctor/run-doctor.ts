@@ -63,6 +63,8 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   // A running tree is judged as it runs (its port, its workers); flags still win, as on `svc run`.
   const tree = await runningTree(pidfile)
   const flagged = [...(options.port === undefined ? [] : ['--port']), ...(options.workers === undefined ? [] : ['--workers'])]
+  // Settings that do not resolve (a bad flag the app never sees included) judge nothing: the rows
+  // that need them are skipped rather than run on the app's or the defaults.
   const settings: ResolvedSettings | null =
     appSettings && base.settings
       ? Object.freeze({
@@ -71,7 +73,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
           gateway_port: options.port !== undefined ? base.settings.gateway_port : (tree?.port ?? appSettings.gateway_port),
           workers: options.workers !== undefined ? base.settings.workers : (tree?.workers ?? appSettings.workers),
         })
-      : appSettings
+      : null
   const ctx: DoctorContext = {
     env,
     cwd,

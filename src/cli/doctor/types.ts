@@ -41,9 +41,15 @@ export const fail = (name: string, detail: string): CheckRow => ({ name, status:
 /** Advice that `--strict` (or a `strict_*` setting) turns into a failure. */
 export const advise = (strict: boolean, name: string, detail: string): CheckRow => (strict ? fail : warn)(name, detail)
 
-/** Run a check only when settings resolved; without them it has nothing to say. */
-export function needsSettings(check: SettingsCheck): Check {
-  return (ctx) => (ctx.settings === null ? null : check({ ...ctx, settings: ctx.settings }))
+/**
+ * Run a check only when settings resolved. Without them it has nothing true to say: the row it
+ * always prints (`row`) says WARN, skipped and why; a row printed only in some cases is left out.
+ */
+export function needsSettings(check: SettingsCheck, row?: string): Check {
+  return (ctx) => {
+    if (ctx.settings !== null) return check({ ...ctx, settings: ctx.settings })
+    return row === undefined ? null : warn(row, 'skipped: the settings are invalid (see the settings row); fix them and run svc doctor again')
+  }
 }
 
 /** `/tools` + `/api` → `/tools/api`: the browser-visible API prefix. */

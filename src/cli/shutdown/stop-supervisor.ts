@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises'
 import { setTimeout as delay } from 'node:timers/promises'
 import { EXIT } from '../../process/exit-codes.js'
 import { readPidfile, removePidfile } from '../../../state/pidfile.js'
@@ -7,6 +8,7 @@ import { DEFAULT_SHUTDOWN_WAIT_S } from './wait.js'
 import { describeLeftovers, endLeftoverTree } from '../../../state/leftovers.js'
 import { killTree } from '../../process/kill-tree.js'
 import { SHUTDOWN_KILL_WAIT_MS } from '../../internal/deadlines.js'
+import { controlSocketPath } from '../../../supervisor/control-server.js'
 
 /**
  * What `svc shutdown` does with a pidfile: stop the supervisor it names, or clean up when the
@@ -38,26 +40,32 @@ async function readStateQuiet(path: string): Promise<SvcState | 'invalid' | null
 
 /**
  * Remove the state file when it is left over: unreadable, written by `pid`, or (when the pid is
- * unknown) by a supervisor that no longer runs. Another live supervisor's file is kept.
+ * unknown) by a supervisor that no longer runs. Another live supervisor's file is kept. True when
+ * no state file remains.
  */
-async function removeLeftoverState(path: string, pid: number | null): Promise<void> {
+async function removeLeftoverState(path: string, pid: number | null): Promise<boolean> {
   const state = await readStateQuiet(path)
-  if (state === null) return
+  if (state === null) return true
   const leftover =
     state === 'invalid' || state.supervisor_pid === pid || (pid === null && !isSvcProcess(state.supervisor_pid, state.cmdline))
   if (leftover) await removeStateFile(path)
+  return leftover
 }
 
 /**
  * End what the stopped (or long gone) supervisor's run left behind, then remove the pidfile (only
- * if it still names `pid`: a new supervisor may have replaced it) and the state file. Resolves
- * with the message suffix naming the leftovers ended.
+ * if it still names `pid`: a new supervisor may have replaced it), the state file and the control
+ * socket (a supervisor killed with SIGKILL leaves it; only when no other supervisor's state file
+ * remains). Resolves with the message suffix naming the leftovers ended.
  */
 async function cleanUp(pidfile: string, pid: number | null): Promise<string> {
   const ended = await endLeftoverTree(stateFilePath(pidfile))
   const now = await readPidfile(pidfile)
-  if (pid === null || now.kind !== 'ok' || now.pid === pid) await removePidfile(pidfile)
-  await removeLeftoverState(stateFilePath(pidfile), pid)
+  const ours = pid === null || now.kind !== 'ok' || now.pid === pid
+  if (ours) await removePidfile(pidfile)
+  const stateGone = await removeLeftoverState(stateFilePath(pidfile), pid)
+  // A named pipe (Windows) goes with its process; a Unix socket file stays until removed.
+  if (ours && stateGone && process.platform !== 'win32') await rm(controlSocketPath(pidfile), { force: true })
   return describeLeftovers(ended)
 }
 
@@ -74,7 +82,7 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
 export async function shutdownFromPidfile(options: ShutdownOptions): Promise<ShutdownOutcome> {
   const { pidfile, waitS, force } = options
   const read = await readPidfile(pidfile)
-  if (read.kind === 'missing') return { code: EXIT.USAGE, message: `No pid file at ${pidfile}` }
+  if (read.kind === 'missing') return { code: EXIT.USAGE, message: `svc shutdown: no pid file at ${pidfile} (is svc running here? pass --pidfile)` }
   if (read.kind === 'invalid') {
     const ended = await cleanUp(pidfile, null)
     return { code: EXIT.OK, message: `Removed invalid pid file at ${pidfile}${ended}` }

@@ -75,11 +75,60 @@ describe('runDoctor', () => {
     const report = await runDoctor({ env, cwd: dir, importModule, loadTarget: failingLoader, warningsOnly: true })
     const settingsRow = report.checks.find((c) => c.name === 'settings')
     expect(settingsRow).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('SVC_GATEWAY_PORT') })
-    expect(report.checks.map((c) => c.name)).not.toContain('gateway_bind')
+    expect(report.checks.find((c) => c.name === 'gateway_bind')).toMatchObject({ status: 'WARN', detail: expect.stringMatching(/^skipped: the settings are invalid/) })
     expect(report.checks.map((c) => c.name)).toContain('ui_upstream_state')
     // warnings-only: FAIL rows stay FAIL, the overall status is warn.
     expect(report.status).toBe('warn')
     expect(report.warnings_only).toBe(true)
+  })
+
+  it('a bad --port the app never sees still skips the rows that need settings, each saying why', async () => {
+    const env = {}
+    const report = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env), port: 'abc' })
+    expect(report.status).toBe('fail')
+    expect(report.checks.find((c) => c.name === 'settings')).toEqual({
+      name: 'settings',
+      status: 'FAIL',
+      detail: 'invalid settings: flag --port: "abc" is not valid for gateway_port: must be a port from 0 to 65535',
+    })
+    const skipped = report.checks.filter((c) => c.detail.startsWith('skipped: the settings are invalid (see the settings row)'))
+    expect(skipped.map((c) => c.name)).toEqual([
+      'gateway_bind',
+      'SVC_INTERNAL_API_BASE',
+      'root_path',
+      'trust_proxy',
+      'proxy_headers',
+      'public_base_url',
+      'gateway_max_proxy_body',
+      'metrics_path',
+      'readiness_route',
+      'l7_websocket',
+      'gateway_upstream_timeouts',
+      'gateway_forward_client_headers',
+      'redis',
+    ])
+    expect(skipped.every((c) => c.status === 'WARN')).toBe(true)
+    expect(report.checks.some((c) => c.detail.includes('is available'))).toBe(false)
+  })
+
+  it('an app that cannot load for its own bad setting names the value and the fix on the import row', async () => {
+    const { optionsLayer } = await import('../../../src/settings/resolve.js')
+    const loadTarget: TargetLoader = async () => ({ settings: resolveSettings([optionsLayer({ workers: -1 })]), file: '/fake/app', exportName: 'app' })
+    const report = await runDoctor({ env: { SVC_GATEWAY_PORT: '0' }, cwd: dir, importModule, loadTarget })
+    expect(report.checks.find((c) => c.name === 'import_target')).toEqual({
+      name: 'import_target',
+      status: 'FAIL',
+      detail: 'invalid settings: new Svc({ workers }): -1 is not valid for workers: must be an integer from 1 to 64',
+    })
+  })
+
+  it('a bad SVC_* value shows once, on the settings row, naming the value and the fix', async () => {
+    const env = { SVC_WORKERS: '-1' }
+    const report = await runDoctor({ env, cwd: dir, importModule, loadTarget: fakeLoader(env) })
+    expect(report.checks.find((c) => c.name === 'settings')!.detail).toBe(
+      'invalid settings: environment variable SVC_WORKERS: -1 is not valid for workers: must be an integer from 1 to 64',
+    )
+    expect(report.checks.find((c) => c.name === 'import_target')!.detail).toBe('the app cannot load with the settings reported above; fix those first')
   })
 
   it('a svc.config.json error shows once: the import row does not repeat it', async () => {

@@ -24,7 +24,7 @@ const run = (force = false) => shutdownFromPidfile({ pidfile, waitS: 0.2, force 
 
 describe('shutdownFromPidfile', () => {
   it('exits 2 without a pidfile', async () => {
-    expect(await run()).toEqual({ code: 2, message: `No pid file at ${pidfile}` })
+    expect(await run()).toEqual({ code: 2, message: `svc shutdown: no pid file at ${pidfile} (is svc running here? pass --pidfile)` })
   })
 
   it('removes an invalid pidfile and a leftover invalid state file', async () => {
@@ -34,18 +34,20 @@ describe('shutdownFromPidfile', () => {
     expect(await readdir(dir)).toEqual([])
   })
 
-  it('removes a stale pidfile and the state file it wrote', async () => {
+  it('removes a stale pidfile, the state file it wrote and the control socket it left', async () => {
     await writePidfile(pidfile, DEAD_PID)
     await writeStateFile(stateFilePath(pidfile), sampleState({ supervisor_pid: DEAD_PID }))
+    await writeFile(`${pidfile}.sock`, '')
     expect(await run()).toEqual({ code: 0, message: `Removed stale pid file (pid ${DEAD_PID} not running)` })
     expect(await readdir(dir)).toEqual([])
   })
 
-  it('keeps a state file that belongs to another running supervisor', async () => {
+  it('keeps a state file that belongs to another running supervisor, and the control socket', async () => {
     await writePidfile(pidfile, DEAD_PID)
     await writeStateFile(stateFilePath(pidfile), sampleState({ supervisor_pid: process.pid }))
+    await writeFile(`${pidfile}.sock`, '')
     await run()
-    expect(await readdir(dir)).toEqual(['.svc.pid.state.json'])
+    expect((await readdir(dir)).sort()).toEqual(['.svc.pid.sock', '.svc.pid.state.json'])
   })
 
   it('never signals a live process that is not an svc supervisor (here: the test runner itself)', async () => {
