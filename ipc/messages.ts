@@ -177,6 +177,7 @@ export const DevTypeError = z.object({
   code: z.string(),
   message: z.string(),
   frame: z.array(z.object({ line: z.number().int(), text: z.string() })),
+  syntax: z.boolean().optional(),
 }) satisfies z.ZodType<DevTypeErrorShape>
 export type DevTypeError = z.infer<typeof DevTypeError>
 export type { TypeCheckReport }

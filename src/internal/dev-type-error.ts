@@ -16,6 +16,8 @@ export interface DevTypeError {
   message: string
   /** Source lines around `line` (empty without a place). */
   frame: FrameLine[]
+  /** A syntax error: the file does not parse, so the save does not load (svc dev's load error says so too). */
+  syntax?: boolean
 }
 
 /** A check's result: the first errors (sorted by place) and how many there are in all. */

@@ -154,10 +154,13 @@ function identity(e: DevTypeError): string {
   return JSON.stringify([e.file, e.code, e.message, text])
 }
 
-/** `type error at app.ts:12:5 TS2339: Property 'x' does not exist on type 'Y'. (the code still runs)` */
+/**
+ * `type error at app.ts:12:5 TS2339: Property 'x' does not exist on type 'Y'. (the code still runs)`;
+ * `syntax error at app.ts:27:3 TS1005: ',' expected. (if the app imports this file, the save does not load: svc dev keeps running the last version that did)`.
+ */
 function describe(e: DevTypeError): string {
   const place = e.file === null ? '' : ` at ${e.file}${e.line === null ? '' : `:${e.line}:${e.column ?? 1}`}`
-  return `type error${place} ${e.code}: ${e.message} (the code still runs)`
+  return e.syntax === true ? `syntax error${place} ${e.code}: ${e.message} (if the app imports this file, the save does not load: svc dev keeps running the last version that did)` : `type error${place} ${e.code}: ${e.message} (the code still runs)`
 }
 
 /** The code frame as tsc prints it, for a terminal. */

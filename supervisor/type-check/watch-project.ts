@@ -39,25 +39,28 @@ export function watchProject(ts: typeof TS, o: WatchProjectOptions): { close(): 
     },
   )
   host.afterProgramCreate = (program) => {
+    const syntax = program.getSyntacticDiagnostics()
+    // A file that does not parse gets knock-on type errors from the half it could read: only its syntax errors are told.
+    const unparsed = new Set(syntax.map((d) => d.file?.fileName))
     const diagnostics = [
       ...pending,
       ...program.getConfigFileParsingDiagnostics(),
       ...program.getOptionsDiagnostics(),
       ...program.getGlobalDiagnostics(),
-      ...program.getSyntacticDiagnostics(),
-      ...program.getSemanticDiagnostics(),
+      ...program.getSemanticDiagnostics().filter((d) => d.file === undefined || !unparsed.has(d.file.fileName)),
     ]
     pending = []
     // With noEmit this writes the .tsbuildinfo only: the next `svc dev` starts warm.
     program.emit()
-    o.onReport({ ...report(ts, diagnostics, o.cwd), ms: Math.round(performance.now() - started) })
+    o.onReport({ ...report(ts, diagnostics, syntax, o.cwd), ms: Math.round(performance.now() - started) })
   }
   const watch = ts.createWatchProgram(host)
   return { close: () => watch.close() }
 }
 
-function report(ts: typeof TS, diagnostics: readonly TS.Diagnostic[], cwd: string): TypeCheckReport {
-  const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).map((d) => toError(ts, d, cwd))
+function report(ts: typeof TS, diagnostics: readonly TS.Diagnostic[], syntax: readonly TS.Diagnostic[], cwd: string): TypeCheckReport {
+  const isError = (d: TS.Diagnostic): boolean => d.category === ts.DiagnosticCategory.Error
+  const errors = [...syntax.filter(isError).map((d) => ({ ...toError(ts, d, cwd), syntax: true })), ...diagnostics.filter(isError).map((d) => toError(ts, d, cwd))]
   errors.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0))
   return { errors: errors.slice(0, MAX_REPORTED_TYPE_ERRORS), total: errors.length }
 }
