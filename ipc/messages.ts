@@ -204,7 +204,12 @@ export type TypeCheckerToSupervisor = z.infer<typeof TypeCheckerToSupervisor>
 export const SupervisorToSidecar = z.discriminatedUnion('type', [
   /** The first message to the bundled page server: the app it serves, as the probe read it. */
   z.object({ ...v1, type: z.literal('configure'), profile: AppProfile }),
+  /** Load the new code on fresh page threads, sessions staying on the running ones: answer `reload_ready` or `reload_failed`. */
   z.object({ ...v1, type: z.literal('reload'), id: z.number().int() }),
+  /** The new gateway workers serve: sessions move to the loaded code and rerun there (answer `reloaded`). */
+  z.object({ ...v1, type: z.literal('reload_commit'), id: z.number().int() }),
+  /** The reload failed elsewhere: the loaded code goes, the running code serves on. */
+  z.object({ ...v1, type: z.literal('reload_abort'), id: z.number().int() }),
   /** `svc status` or a scrape asks: answer `stats` with the same id; threads' CPU measured over `window_ms` (0: none). */
   z.object({ ...v1, type: z.literal('stats_request'), id: z.number().int(), window_ms: z.number().int().min(0).max(5_000) }),
   /** `svc dev`: the type check's latest result, for the open tabs' overlay (`total: 0` clears it). */
@@ -224,7 +229,9 @@ export const SidecarToSupervisor = z.discriminatedUnion('type', [
   z.object({ ...v1, type: z.literal('child_exit'), code: z.number().int().nullable(), signal: z.string().nullable() }),
   /** The bundled sidecar could not start (the supervisor reports it, once). */
   z.object({ ...v1, type: z.literal('fatal'), code: z.string(), message: z.string() }),
-  /** `reload` done: the pages serve the new code (fresh page threads; `moved` open pages went along). */
+  /** `reload`'s code is loaded beside the running one (fresh page threads), waiting for `reload_commit`. */
+  z.object({ ...v1, type: z.literal('reload_ready'), id: z.number().int(), ms: z.number().min(0) }),
+  /** `reload_commit` done: the pages serve the new code (`moved` open pages went along). */
   z.object({ ...v1, type: z.literal('reloaded'), id: z.number().int(), moved: z.number().int().min(0), ms: z.number().min(0) }),
   /** `reload` failed: the previous code serves on; `summary` is the dev error's terminal line. */
   z.object({ ...v1, type: z.literal('reload_failed'), id: z.number().int(), summary: z.string() }),

@@ -103,8 +103,11 @@ export const forkSidecar: SidecarLauncher = (spec, cookie, logger) => {
   }
 }
 
-/** The bundled page server's answer to `reload`: the new code serves, or why it did not load. */
-export type PagesReloadAnswer = { ok: true; moved: number; ms: number } | { ok: false; summary: string }
+/** The bundled page server's answer to `reload`: the new code is loaded beside the running one (commit it by `id`), or why it did not load. */
+export type PagesReloadAnswer = { ok: true; id: number; ms: number } | { ok: false; summary: string }
+
+/** The answer to a reload's commit: the open pages that moved to the new code; null when it did not answer. */
+export type PagesCommitAnswer = { moved: number; ms: number } | null
 
 export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   readonly spec: SidecarSpec
@@ -124,6 +127,8 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   #reloadIds = 0
   /** `reload` requests sent and not answered yet, by id. */
   readonly #reloads = new Map<number, (r: PagesReloadAnswer) => void>()
+  /** `reload_commit`s sent and not answered yet, by id. */
+  readonly #commits = new Map<number, (r: PagesCommitAnswer) => void>()
   /** `stats_request`s sent and not answered yet, by id. */
   readonly #stats = new Map<number, (s: PageServerStats | null) => void>()
 
@@ -167,11 +172,15 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
         case 'fatal':
           this.#fatal = { code: msg.code, message: msg.message }
           return
+        case 'reload_ready':
+          this.#answer(msg.id, { ok: true, id: msg.id, ms: msg.ms })
+          return
         case 'reloaded':
-          this.#answer(msg.id, { ok: true, moved: msg.moved, ms: msg.ms })
+          this.#committed(msg.id, { moved: msg.moved, ms: msg.ms })
           return
         case 'reload_failed':
           this.#answer(msg.id, { ok: false, summary: msg.summary })
+          this.#committed(msg.id, null)
           return
         case 'stats':
           this.#stats.get(msg.id)?.(msg.stats)
@@ -189,14 +198,16 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       void proc.kill(this.#commandPid ?? undefined).then(() => {
         this.#exit = this.#reported ?? { code, signal }
         for (const id of [...this.#reloads.keys()]) this.#answer(id, { ok: false, summary: `the ui sidecar exited (${describeExit(this.#exit)})` })
+        for (const id of [...this.#commits.keys()]) this.#committed(id, null)
         this.emit('exit', this.#exit)
       })
     })
   }
 
   /**
-   * Ask the bundled page server to load the app again and wait for its answer (null: a
-   * `ui_command` sidecar, which is never told). Not answered within `timeoutMs`: a failure.
+   * Ask the bundled page server to load the app again beside the running code and wait for its
+   * answer (null: a `ui_command` sidecar, which is never told). Not answered within `timeoutMs`:
+   * a failure. Its sessions stay on the running code until `commitPages` (or `abortPages`).
    */
   reloadPages(timeoutMs: number): Promise<PagesReloadAnswer> | null {
     const proc = this.#proc
@@ -210,6 +221,28 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       })
       if (this.#exit || !proc.channel.send({ svc: 1, type: 'reload', id })) this.#answer(id, { ok: false, summary: 'the ui sidecar is gone' })
     })
+  }
+
+  /**
+   * The new gateway workers serve: the page server's sessions move to the code `reloadPages`
+   * loaded and rerun there, so what they show of the API is the new code's.
+   */
+  commitPages(id: number, timeoutMs: number): Promise<PagesCommitAnswer> {
+    const proc = this.#proc
+    if (this.spec.kind !== 'bundled' || !proc || this.#exit) return Promise.resolve(null)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#committed(id, null), timeoutMs)
+      this.#commits.set(id, (r) => {
+        clearTimeout(timer)
+        resolve(r)
+      })
+      if (!proc.channel.send({ svc: 1, type: 'reload_commit', id })) this.#committed(id, null)
+    })
+  }
+
+  /** The reload failed elsewhere: the page server drops the code `reloadPages` loaded. */
+  abortPages(id: number): void {
+    this.tell({ svc: 1, type: 'reload_abort', id })
   }
 
   /** Send the bundled page server a message; a `ui_command` sidecar (or a gone one) is never told. */
@@ -251,6 +284,12 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   #answer(id: number, r: PagesReloadAnswer): void {
     const settle = this.#reloads.get(id)
     this.#reloads.delete(id)
+    settle?.(r)
+  }
+
+  #committed(id: number, r: PagesCommitAnswer): void {
+    const settle = this.#commits.get(id)
+    this.#commits.delete(id)
     settle?.(r)
   }
 

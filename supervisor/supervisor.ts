@@ -600,8 +600,10 @@ export class Supervisor extends Lifecycle {
       await old.close()
     }
     const sidecar = this.#sidecar!
-    // The page server reloads when told, next to the workers; announced once both serve the new code.
-    const pages = scope === 'gateway' ? sidecar.reloadPages(settings.ui_startup_timeout_s * 1000) : null
+    // The page server loads the new code next to the workers; its sessions move there once the
+    // new workers serve (their reruns call the new API), and the reload is announced then.
+    const pagesTimeoutMs = settings.ui_startup_timeout_s * 1000
+    const pages = scope === 'gateway' ? sidecar.reloadPages(pagesTimeoutMs) : null
     const next = Array.from({ length: settings.workers }, (_, slot) => this.#startSpare(slot, settings) ?? this.#spawnWorker(sidecar.url, slot, false, settings))
     if (settings.workers > 1 && !this.#dispatcher) {
       // More workers than the start had: from now on the supervisor deals the connections.
@@ -610,6 +612,8 @@ export class Supervisor extends Lifecycle {
     }
     for (const w of next) w.listen(this.#listenTarget())
     const failed = async (code: string, message: string): Promise<ReloadResult> => {
+      const loaded = await pages
+      if (loaded?.ok) sidecar.abortPages(loaded.id)
       await Promise.all(next.map((w) => w.destroy()))
       logger.error({ code }, `reload failed, the running workers keep serving: ${message}`)
       this.#refillSpares()
@@ -633,6 +637,7 @@ export class Supervisor extends Lifecycle {
     // Pages that did not switch keep the old code: so does the API, or the two would serve different saves.
     if (paged && !paged.ok) return failed('SVC_ERR_TARGET_IMPORT_FAILED', paged.summary)
     if (this.#state !== 'running') {
+      if (paged?.ok) sidecar.abortPages(paged.id)
       await Promise.all(next.map((w) => w.destroy()))
       return { ok: false, scope, code: 'SVC_ERR_PROCESS_START_CANCELLED', message: 'svc stopped during the reload', ms: 0 }
     }
@@ -643,12 +648,13 @@ export class Supervisor extends Lifecycle {
     if (profile) this.#profile = profile
     this.#topology()
     this.#retire(old.map((worker, slot) => ({ worker, slot })))
+    const moved = paged ? await sidecar.commitPages(paged.id, pagesTimeoutMs) : null
     void this.#watchMemory()
     const workers = next.map((w) => w.pid)
-    if (paged) logger.info({ scope, workers, pages_moved: paged.moved, pages_ms: paged.ms }, `reloaded (${scope}): ${next.length} new gateway worker(s) and fresh pages ready`)
+    if (paged) logger.info({ scope, workers, pages_moved: moved?.moved ?? null, pages_ms: paged.ms + (moved?.ms ?? 0) }, `reloaded (${scope}): ${next.length} new gateway worker(s) and fresh pages ready`)
     else logger.info({ scope, workers }, `reloaded (${scope}): ${next.length} new gateway worker(s) ready`)
     this.#refillSpares()
-    return { ok: true, scope, workers, pagesMoved: paged ? paged.moved : null, ms: 0 }
+    return { ok: true, scope, workers, pagesMoved: moved ? moved.moved : null, ms: 0 }
   }
 
   /** Why `next` cannot be served by a reload of `scope`, or null. */

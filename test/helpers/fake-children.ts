@@ -131,10 +131,16 @@ export class FakeSidecar {
     const [supervisorSide, sidecarSide] = memoryChannelPair({ a: SidecarToSupervisor, b: SupervisorToSidecar }, logger, { a: 'supervisor', b: `fake sidecar ${pid}` })
     this.#channel = sidecarSide
     sidecarSide.onMessage((m) => {
-      if (m.type !== 'reload') return
-      this.#log.push(`${this.name}:reload`)
       const r = this.pagesReload
-      sidecarSide.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: 1 })
+      if (m.type === 'reload') {
+        this.#log.push(`${this.name}:reload`)
+        sidecarSide.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed } : { svc: 1, type: 'reload_ready', id: m.id, ms: 1 })
+      } else if (m.type === 'reload_commit') {
+        this.#log.push(`${this.name}:reload_commit`)
+        sidecarSide.send({ svc: 1, type: 'reloaded', id: m.id, moved: 'moved' in r ? r.moved : 0, ms: 1 })
+      } else if (m.type === 'reload_abort') {
+        this.#log.push(`${this.name}:reload_abort`)
+      }
     })
     this.process = {
       pid,

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici'
 import { PageClient, textOf } from './ui-sidecar.js'
+import type { ServerMessage } from '../../src/ui/protocol.js'
 
 /**
  * Steady load on a running tree, as production sees it: API requests and page loads on
@@ -83,6 +84,24 @@ export class BrowserSession {
     while (!pattern.test(this.text)) {
       if (Date.now() > deadline) throw new Error(`the page never showed ${pattern}; last: ${this.text}`)
       await this.open(Math.max(1_000, deadline - Date.now()))
+    }
+  }
+
+  /**
+   * Until the page shows text matching `pattern` on this socket, as an open tab nobody touches:
+   * it says hello again when told to resume (as the browser does) but never reconnects, so the
+   * render has to come from the server by itself.
+   */
+  async untilOnItsOwn(pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+    const client = this.#client!
+    const deadline = Date.now() + timeoutMs
+    const wanted = (m: ServerMessage): m is Extract<ServerMessage, { type: 'render' | 'resume' }> => m.type === 'resume' || (m.type === 'render' && !m.partial)
+    while (!pattern.test(this.text)) {
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error(`the open page never showed ${pattern} by itself; last: ${this.text}`)
+      const m = await client.nextWhere(wanted, left, 'render or resume')
+      if (m.type === 'resume') client.send({ type: 'hello', sessionId: this.#sessionId, path: '/', query: '' })
+      else this.#render = m
     }
   }
 

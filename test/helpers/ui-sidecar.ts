@@ -151,15 +151,20 @@ export class PageClient {
   }
 
   /** The next message of `type` (earlier messages of other types are skipped). */
-  async next<T extends ServerMessage['type']>(type: T, timeoutMs = 5000, accept: (m: Extract<ServerMessage, { type: T }>) => boolean = () => true): Promise<Extract<ServerMessage, { type: T }>> {
+  next<T extends ServerMessage['type']>(type: T, timeoutMs = 5000, accept: (m: Extract<ServerMessage, { type: T }>) => boolean = () => true): Promise<Extract<ServerMessage, { type: T }>> {
+    return this.nextWhere((m): m is Extract<ServerMessage, { type: T }> => m.type === type && accept(m as Extract<ServerMessage, { type: T }>), timeoutMs, type)
+  }
+
+  /** The next message `accept` takes (earlier ones are skipped); `what` names it in the timeout's error. */
+  async nextWhere<M extends ServerMessage>(accept: (m: ServerMessage) => m is M, timeoutMs: number, what: string): Promise<M> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       while (this.#queue.length) {
         const m = this.#queue.shift()!
-        if (m.type === type && accept(m as Extract<ServerMessage, { type: T }>)) return m as Extract<ServerMessage, { type: T }>
+        if (accept(m)) return m
       }
       const left = deadline - Date.now()
-      if (left <= 0) throw new Error(`no ${type} message within ${timeoutMs} ms`)
+      if (left <= 0) throw new Error(`no ${what} message within ${timeoutMs} ms`)
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left)
         this.#wake = () => {

@@ -12,14 +12,18 @@ import type { ReloadReport, StatusReport } from '../../ipc/control.js'
  * Issue #31: a running `svc run` tree takes new code with no failed request (`svc reload`),
  * refuses a broken save while the old code serves on, and says what runs (`svc status`).
  */
-const appSource = (version: string): string => `import { Svc } from ${JSON.stringify(`${REPO}dist/src/index.js`)}
+const appSource = (version: string, gatewayLoadMs = 0): string => `import { isMainThread } from 'node:worker_threads'
+import { Svc } from ${JSON.stringify(`${REPO}dist/src/index.js`)}
+// Page threads load at once; a gateway worker (and the probe) after ${gatewayLoadMs} ms.
+if (isMainThread) await new Promise((resolve) => setTimeout(resolve, ${gatewayLoadMs}))
 export const app = new Svc({ title: 'Ops' })
 const VERSION = ${JSON.stringify(version)}
 app.api.get('/version', async () => ({ version: VERSION, pid: process.pid }))
-app.page('/', (st) => {
+app.page('/', async (st, client) => {
   st.sessionState.clicks ??= 0
   if (st.button('Click')) st.sessionState.clicks = (st.sessionState.clicks as number) + 1
-  st.text(VERSION + ' clicks=' + st.sessionState.clicks)
+  const api = await (await client.get('/version')).json<{ version: string }>()
+  st.text(VERSION + ' clicks=' + st.sessionState.clicks + ' api=' + api.version)
 })
 `
 
@@ -46,18 +50,25 @@ describe('svc reload on a running svc run tree', () => {
     for (const [i, s] of sessions.entries()) {
       await s.open()
       for (let c = 0; c <= i; c++) await s.click('Click')
-      expect(s.text).toBe(`v0 clicks=${i + 1}`)
+      expect(s.text).toBe(`v0 clicks=${i + 1} api=v0`)
     }
     const load = new SteadyLoad(svc.url, ['/api/version', '/', '/api/version', '/'])
     try {
       for (let v = 1; v <= 5; v++) {
-        writeFileSync(file(), appSource(`v${v}`))
-        const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 })
+        // The first reload's gateway workers come up seconds after the pages moved to the new code.
+        writeFileSync(file(), appSource(`v${v}`, v === 1 ? 3_000 : 0))
+        console.error('RELOAD', Date.now() % 100000); const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 }); console.error('RELOADED', Date.now() % 100000)
         expect(reload.code, reload.stderr).toBe(0)
         expect(reload.stdout).toMatch(/^svc reload: ok \(command, gateway\) .*2 new gateway workers/)
         expect(await servedVersion(svc)).toBe(`v${v}`)
-        // Each session follows its page to the new code with its count, as a browser would.
-        for (const [i, s] of sessions.entries()) await s.until(new RegExp(`^v${v} clicks=${i + 1}$`))
+        // Each session follows its page to the new code with its count, as a browser would, and
+        // shows the new API's answer without a click: pages rerun once the new workers serve. The
+        // first reload leaves the sockets open (an untouched tab); later ones hurry the oldest
+        // workers, whose sockets close, and the session reconnects as a browser does.
+        for (const [i, s] of sessions.entries()) {
+          const page = new RegExp(`^v${v} clicks=${i + 1} api=v${v}$`)
+          await (v === 1 ? s.untilOnItsOwn(page) : s.until(page))
+        }
       }
     } finally {
       const { ok, failures } = await load.stop()

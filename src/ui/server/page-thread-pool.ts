@@ -113,6 +113,8 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   #watchdog: NodeJS.Timeout | null = null
   /** The last dev reload did not load: a new thread would load the broken file, so new sessions go to the running ones. */
   #saveBroken = false
+  /** A reload's fresh threads, held until it is committed, and the threads they replace. */
+  #prepared: { old: PageThread[]; fresh: PageThread[] } | null = null
 
   constructor(options: PageThreadPoolOptions) {
     super()
@@ -221,40 +223,57 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   }
 
   /**
-   * Load the app again on fresh threads (fresh isolates: nothing of the old module graph stays)
-   * and move every session over with its state: the app as the new threads read it and the
-   * number of sockets moved. With no thread running, one starts to read it (and stays for the
-   * next session). When the new code does not load, the running threads keep serving and the
-   * result says why.
+   * A reload's first half: load the app again on fresh threads (fresh isolates: nothing of the old
+   * module graph stays), which take no session yet; the running threads keep every session and
+   * serve on. The app as the new threads read it, or why it did not load (the fresh threads are
+   * gone then). With no thread running, one starts to read it (and stays for the next session).
+   * `commitReload` moves the sessions over, `abortReload` lets the fresh threads go.
    */
-  async reload(): Promise<{ profile: AppProfile; moved: number } | { failed: DevLoadError }> {
-    const result = await this.#reload()
-    this.#saveBroken = 'failed' in result
-    return result
-  }
-
-  async #reload(): Promise<{ profile: AppProfile; moved: number } | { failed: DevLoadError }> {
+  async prepareReload(): Promise<{ profile: AppProfile } | { failed: DevLoadError }> {
+    this.abortReload()
     const old = this.#threads.filter((t) => t.alive)
     const count = Math.max(1, old.filter((t) => t.placeable).length)
-    const fresh = Array.from({ length: Math.min(this.#size, count) }, () => this.#spawn())
+    const fresh = Array.from({ length: Math.min(this.#size, count) }, () => this.#spawn(true))
     let profile: AppProfile
     try {
       profile = await Promise.any(fresh.map((t) => t.ready))
     } catch (err) {
       for (const t of fresh) if (t.alive) this.#retire(t, 'reload')
+      this.#saveBroken = true
       const why = fresh.find((t) => t.loadError !== null)?.loadError
       return { failed: why ?? unexplainedLoadError((err as AggregateError).errors[0] as Error) }
     }
+    this.#saveBroken = false
+    this.#prepared = { old, fresh }
+    return { profile }
+  }
+
+  /**
+   * The second half: every session moves to the fresh threads with its state (the old ones write
+   * their snapshots first, then go) and reruns there; how many sockets moved.
+   */
+  async commitReload(): Promise<number> {
+    const prepared = this.#prepared
+    this.#prepared = null
+    if (prepared === null) return 0
+    for (const t of prepared.fresh) t.held = false
     // Sessions live only on threads that loaded; those write their snapshots before they go.
-    const holding = old.filter((t) => t.state === 'ready')
-    for (const t of old) if (t.alive) t.state = 'retiring'
+    const holding = prepared.old.filter((t) => t.state === 'ready')
+    for (const t of prepared.old) if (t.alive) t.state = 'retiring'
     await Promise.all(holding.map((t) => this.#ask(t, (done) => (t.handedOver = done), { t: 'handover' })))
     let moved = 0
-    for (const t of old) {
+    for (const t of prepared.old) {
       moved += t.conns.size
       if (t.alive) this.#retire(t, 'reload')
     }
-    return { profile, moved }
+    return moved
+  }
+
+  /** The prepared threads go; the running ones serve on. */
+  abortReload(): void {
+    const prepared = this.#prepared
+    this.#prepared = null
+    for (const t of prepared?.fresh ?? []) if (t.alive) this.#retire(t, 'reload')
   }
 
   /** Threads flush their session snapshots and close; one that does not answer in time is terminated. */
@@ -350,8 +369,10 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
     return live.length < this.#size && !(this.#saveBroken && live.some((t) => t.state === 'ready'))
   }
 
-  #spawn(): PageThread {
+  /** `held`: a reload's thread, which takes no session until the reload is committed. */
+  #spawn(held = false): PageThread {
     const thread = new PageThread(this.#data, this.#heapCapMb)
+    thread.held = held
     this.#threads.push(thread)
     this.#slots.take(thread)
     // Queued until the thread listens (after it loaded the app), before any session opens there.

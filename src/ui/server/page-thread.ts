@@ -112,9 +112,12 @@ export class PageThread {
     return this.state === 'starting' || this.state === 'ready' || this.state === 'retiring'
   }
 
-  /** Takes new sessions: loaded (or loading) and not being replaced. */
+  /** A reload's thread before the reload is committed: loaded, but no session goes there yet. */
+  held = false
+
+  /** Takes new sessions: loaded (or loading), not being replaced, not held by a reload. */
   get placeable(): boolean {
-    return this.state === 'starting' || this.state === 'ready'
+    return !this.held && (this.state === 'starting' || this.state === 'ready')
   }
 
   get load(): number {

@@ -50,8 +50,17 @@ export function readSidecarEnv(env: NodeJS.ProcessEnv): SidecarEnv {
 export interface RunningSidecar {
   port: number
   logger: Logger
-  /** Load the app again (fresh page threads); when it does not load, the running code serves on and the browsers show why. */
-  reload(): Promise<PageServerReload>
+  /**
+   * A reload's first half: load the app again (fresh page threads) while the sessions stay on the
+   * running code; when it does not load, the running code serves on and the browsers show why.
+   * The supervisor commits it once the new gateway workers serve, so pages rerun against the new
+   * API, or aborts it when they do not come up.
+   */
+  prepareReload(): Promise<PageServerReload>
+  /** Every session moves to the prepared code and reruns there: how many moved. */
+  commitReload(): Promise<{ moved: number; ms: number }>
+  /** The prepared code goes; the running code serves on. */
+  abortReload(): void
   /** Sign-outs made in the tree: the pages of those sign-ins sign out at once, and refuse them from now on. */
   revoked(sessions: readonly { sid: string; until: number }[]): void
   /** Sessions and page threads, for `svc status` and the process metrics; CPU over `windowMs`. */
@@ -61,8 +70,8 @@ export interface RunningSidecar {
   close(): Promise<void>
 }
 
-/** How a reload went: the new code serves (`moved`: open pages that went along), or why it did not load. */
-export type PageServerReload = { moved: number; ms: number } | { failed: DevLoadError }
+/** How a reload's load went: the new code is ready to serve, or why it did not load. */
+export type PageServerReload = { ms: number } | { failed: DevLoadError }
 
 /**
  * Start the page server for `profile`, the app as the probe read it (the supervisor's
@@ -129,26 +138,47 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
     if (env.devReload) server.showDevError(error)
     return { failed: error }
   }
-  const reload = async (): Promise<PageServerReload> => {
+  // The prepared half of a reload: what its commit does (the pool's fresh threads, or the app loaded here).
+  let prepared: { commit: () => Promise<number>; abort: () => void } | null = null
+  const prepare = async (): Promise<PageServerReload> => {
     const started = performance.now()
+    prepared?.abort()
+    prepared = null
     if (pool) {
-      const result = await pool.reload()
+      const result = await pool.prepareReload()
       if ('failed' in result) return failed(result.failed)
-      server.setSite(siteOf(result.profile))
-      server.showDevError(null)
-      taskThreads.retireAll()
-      const ms = Math.round(performance.now() - started)
-      logger.debug({ moved: result.moved, ms }, 'ui reload: fresh page threads; sessions continue there')
-      return { moved: result.moved, ms }
+      prepared = {
+        commit: async () => {
+          const moved = await pool.commitReload()
+          server.setSite(siteOf(result.profile))
+          return moved
+        },
+        abort: () => pool.abortReload(),
+      }
+    } else {
+      const next = await (await import('./dev-reload.js')).loadAppModule(profile.file, profile.exportName)
+      if ('error' in next) return failed(next.error)
+      prepared = {
+        commit: async () => {
+          const reran = local!.replaceApp(next.app)
+          server.setSite({ settings: next.app.settings, pages: local!.directory })
+          return reran
+        },
+        abort: () => undefined,
+      }
     }
-    const loaded = await (await import('./dev-reload.js')).loadAppModule(profile.file, profile.exportName)
-    if ('error' in loaded) return failed(loaded.error)
-    const reran = local!.replaceApp(loaded.app)
-    taskThreads.retireAll()
-    server.setSite({ settings: loaded.app.settings, pages: local!.directory })
     server.showDevError(null)
-    logger.debug({ reran }, 'ui reload: sessions rerun')
-    return { moved: reran, ms: Math.round(performance.now() - started) }
+    return { ms: Math.round(performance.now() - started) }
+  }
+  const commit = async (): Promise<{ moved: number; ms: number }> => {
+    const started = performance.now()
+    const next = prepared
+    prepared = null
+    const moved = next ? await next.commit() : 0
+    taskThreads.retireAll()
+    const ms = Math.round(performance.now() - started)
+    logger.debug({ moved, ms }, pool ? 'ui reload: fresh page threads; sessions continue there' : 'ui reload: sessions rerun')
+    return { moved, ms }
   }
   const port = await server.start()
   // Connect now, not when the first browser fails over to this replica (page threads connect their own).
@@ -157,16 +187,22 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
     { port, host: env.host, root_path: env.basePath, pages: profile.pages.length, page_threads: settings.ui_page_threads, dev_reload: env.devReload, show_error_details: showErrorDetails },
     `ui sidecar listening on http://${env.host}:${port}${env.basePath}/`,
   )
-  // One reload at a time; close waits for the one running.
+  // One step of a reload at a time; close waits for the one running.
   let reloading: Promise<unknown> = Promise.resolve()
+  const serial = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = reloading.then(step)
+    reloading = next.catch(() => undefined)
+    return next
+  }
   return {
     port,
     logger,
-    reload: () => {
-      const next = reloading.then(reload)
-      reloading = next.catch(() => undefined)
-      return next
-    },
+    prepareReload: () => serial(prepare),
+    commitReload: () => serial(commit),
+    abortReload: () => void serial(async () => {
+      prepared?.abort()
+      prepared = null
+    }),
     revoked(sessions) {
       if (pool) pool.revoked(sessions)
       else for (const { sid, until } of sessions) loaded!.app.sessionRevocations.receive(sid, until)
@@ -178,6 +214,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
     showTypeErrors: (report) => server.showTypeErrors(report),
     async close() {
       await reloading
+      prepared?.abort()
       await server.close()
       await tasks.close()
     },
@@ -239,8 +276,9 @@ function siteOf(profile: AppProfile): PageSite {
 }
 
 /**
- * Answer the supervisor: `reload` (it announces a reload once the pages and the gateway workers
- * both serve the new code), `stats_request` (`svc status`, the process metrics),
+ * Answer the supervisor: `reload` (load the new code beside the running one: `reload_ready`),
+ * then `reload_commit` (the sessions move to it once the new gateway workers serve: `reloaded`)
+ * or `reload_abort`; `stats_request` (`svc status`, the process metrics),
  * `sessions_revoked` (sign-outs made in the tree: their open pages sign out at once) and, under
  * `svc dev`, `type_errors` (the type check's errors, for the open tabs).
  */
@@ -255,9 +293,17 @@ export function answerSupervisor(sidecar: RunningSidecar, channel: Channel<Super
       sidecar.revoked(m.sessions)
       return
     }
+    if (m.type === 'reload_abort') return sidecar.abortReload()
+    if (m.type === 'reload_commit') {
+      void sidecar.commitReload().then(
+        (r) => channel.send({ svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),
+        (err: unknown) => channel.send({ svc: 1, type: 'reload_failed', id: m.id, summary: `the page server could not move its sessions: ${(err as Error)?.message ?? String(err)}` }),
+      )
+      return
+    }
     if (m.type !== 'reload') return
-    void sidecar.reload().then(
-      (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reloaded', id: m.id, moved: r.moved, ms: r.ms }),
+    void sidecar.prepareReload().then(
+      (r) => channel.send('failed' in r ? { svc: 1, type: 'reload_failed', id: m.id, summary: r.failed.summary } : { svc: 1, type: 'reload_ready', id: m.id, ms: r.ms }),
       (err: unknown) => channel.send({ svc: 1, type: 'reload_failed', id: m.id, summary: `the page server could not reload: ${(err as Error)?.message ?? String(err)}` }),
     )
   })

@@ -237,6 +237,25 @@ describe('supervisor actor: reloads', () => {
     const line = h.logs.find((l) => typeof l.msg === 'string' && l.msg.startsWith('reloaded (gateway)'))
     expect(line).toMatchObject({ msg: 'reloaded (gateway): 1 new gateway worker(s) and fresh pages ready', pages_moved: 3 })
     expect(h.sup.workers.map((w) => w.pid)).toEqual([h.fakes.workers[1]!.pid])
+    // The pages load first; their sessions move once the old worker is told to go, so their reruns call the new API.
+    const at = (entry: string): number => h.fakes.log.indexOf(entry)
+    expect(at('sidecar:5001:reload')).toBeGreaterThan(-1)
+    expect(at(`${h.fakes.workers[0]!.name}:drain`)).toBeGreaterThan(at('sidecar:5001:reload'))
+    expect(at('sidecar:5001:reload_commit')).toBeGreaterThan(at(`${h.fakes.workers[0]!.name}:drain`))
+  })
+
+  it('new workers that do not come up: the page server drops the code it loaded, the running pages stay', async () => {
+    const h = harness({ scripts: [{}, { load: 'hold' }] })
+    await h.sup.start()
+    const reload = h.sup.reload('gateway')
+    await settle()
+    expect(h.fakes.workers).toHaveLength(2)
+    h.fakes.workers[1]!.die(1)
+    await reload
+    await settle()
+    expect(h.fakes.log).toContain('sidecar:5001:reload_abort')
+    expect(h.fakes.log).not.toContain('sidecar:5001:reload_commit')
+    expect(h.sup.workers.map((w) => w.pid)).toEqual([h.fakes.workers[0]!.pid])
   })
 
   it('pages that do not load keep the old workers too: one line, the new set is killed', async () => {

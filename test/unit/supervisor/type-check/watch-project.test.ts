@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import ts from 'typescript'
+import type * as TS from 'typescript'
 import { afterEach, describe, expect, it } from 'vitest'
 import { watchProject } from '../../../../supervisor/type-check/watch-project.js'
 import type { TypeCheckReport } from '../../../../ipc/messages.js'
@@ -13,15 +13,17 @@ afterEach(() => {
 
 /** TypeScript's own watch program over a project of `files`: its first report. */
 async function firstReport(files: Record<string, string>): Promise<TypeCheckReport> {
+  // As the checker child loads it (checker-main.ts): TypeScript is CommonJS, its API the default export.
+  const ts = ((await import('typescript')) as unknown as { default: typeof TS }).default
   const cwd = mkdtempSync(join(tmpdir(), 'svc-watch-project-'))
   dirs.push(cwd)
   writeFileSync(join(cwd, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', target: 'es2022', types: [] }, include: ['*.ts'] }))
   for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text)
-  let close = (): void => undefined
+  let watch: { close(): void } | null = null
   const report = await new Promise<TypeCheckReport>((resolve) => {
-    close = watchProject(ts, { tsconfig: join(cwd, 'tsconfig.json'), buildInfo: join(cwd, 'build.tsbuildinfo'), cwd, onReport: resolve }).close
+    watch = watchProject(ts, { tsconfig: join(cwd, 'tsconfig.json'), buildInfo: join(cwd, 'build.tsbuildinfo'), cwd, onReport: resolve })
   })
-  close()
+  watch!.close()
   return report
 }
 
