@@ -145,10 +145,12 @@ describe('svc reload on a running svc run tree', () => {
   it('a broken save: svc reload exits 1 naming the file and line, the old code serves on; SIGHUP reloads once it is fixed', async () => {
     writeFileSync(file(), appSource('good'))
     const svc = await startSvc({ target: 'app.ts:app', cwd: dir, pidfile: true, env: { SVC_UI_COMMAND: undefined } })
-    writeFileSync(file(), appSource('broken').replace('export const app', 'export const app = ('))
+    const broken = appSource('broken').replace('export const app', 'export const app = (')
+    writeFileSync(file(), broken)
     const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 })
     expect(reload.code).toBe(1)
-    expect(reload.stderr).toMatch(/^svc reload: failed, the running code keeps serving: cannot load app\.ts: syntax error at app\.ts:2:\d+.*\[SVC_ERR_TARGET_IMPORT_FAILED\]\n$/)
+    const line = broken.split('\n').findIndex((l) => l.startsWith('export const app = (')) + 1
+    expect(reload.stderr).toMatch(new RegExp(`^svc reload: failed, the running code keeps serving: cannot load app\\.ts: syntax error at app\\.ts:${line}:\\d+.*\\[SVC_ERR_TARGET_IMPORT_FAILED\\]\\n$`))
     expect(await servedVersion(svc)).toBe('good')
     writeFileSync(file(), appSource('fixed'))
     const from = svc.stdout.length
