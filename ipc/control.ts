@@ -30,10 +30,23 @@ export const ExitReport = z.object({
 })
 export type ExitReport = z.infer<typeof ExitReport>
 
+/**
+ * What the supervisor knows of a process now, as `pm2 ls` shows it: `online` (serving),
+ * `starting` (loading the app, not serving yet), `draining` (replaced by a reload or a recycle:
+ * finishing its requests and page sockets until its drain deadline), `restarting` (ended
+ * unplanned, its restart is due), `stopping` (svc is stopping), `stopped` (ended, not restarted).
+ */
+export const ProcessStatus = z.enum(['online', 'starting', 'draining', 'restarting', 'stopping', 'stopped'])
+export type ProcessStatus = z.infer<typeof ProcessStatus>
+
 export const ProcessReport = z.object({
   role: z.enum(['supervisor', 'sidecar', 'gateway', 'page_thread']),
-  /** Stable within a run: `supervisor`, `sidecar`, `gateway-0`…, `page-thread-1`…. */
+  /**
+   * Stable within a run: `supervisor`, `sidecar`, `gateway-0`…, `page-thread-1`…. A draining
+   * gateway worker is `gateway-<slot>@<pid>` (its successor has the slot's id).
+   */
   id: z.string(),
+  status: ProcessStatus,
   /** The process; a page thread's is the page server's. */
   pid: z.number().int().nullable(),
   started_at: isoTime.nullable(),
@@ -57,12 +70,20 @@ export const ProcessReport = z.object({
 export type ProcessReport = z.infer<typeof ProcessReport>
 
 export const ReloadReport = z.object({
+  /** When the supervisor received it (a reload that waited for one under way: the first request's time). */
   at: isoTime,
   /** `command` (svc reload), `signal` (SIGHUP), `watch` (a save under svc dev --reload). */
   trigger: z.enum(['command', 'signal', 'watch']),
   scope: z.enum(['gateway', 'full']),
   result: z.enum(['ok', 'failed']),
+  /** From `at` to the outcome: the wait, the load and the switch together. */
   duration_ms: z.number().int().min(0),
+  /** Waiting for a reload under way to end (reloads never interleave); 0 when none ran. */
+  queued_ms: z.number().int().min(0),
+  /** The probe child reading the app and svc.config.json again; null without a probe (a save under `svc dev --reload`). */
+  load_ms: z.number().int().min(0).nullable(),
+  /** New workers and pages started and ready, connections switched to them (0 when the load failed). */
+  switch_ms: z.number().int().min(0),
   /** New gateway worker pids (ok). */
   workers: z.array(z.number().int()),
   /** Open page sockets moved to the new pages (ok, bundled page server); null otherwise. */
@@ -77,10 +98,13 @@ export const StatusReport = z.object({
     target: z.string(),
     title: z.string(),
     url: z.string(),
+    /** The address the public port is bound to, `host:port` (`0.0.0.0:8080`: every interface; `url` is then a loopback one). */
+    listen: z.string(),
     mode: z.enum(['run', 'dev', 'workbench']),
     supervisor_pid: z.number().int(),
     started_at: isoTime,
     uptime_s: z.number(),
+    /** Gateway workers serving (`workers` setting); replaced ones still draining are rows of `processes`. */
     workers: z.number().int(),
   }),
   reloads: z.object({ ok: z.number().int(), failed: z.number().int(), last: ReloadReport.nullable() }),

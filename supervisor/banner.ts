@@ -16,6 +16,11 @@ export function publicOrigin(host: string, port: number): string {
   return `http://${displayHost(host)}:${port}`
 }
 
+/** The bound address as `host:port` (`0.0.0.0:8080`, `[::]:8080`), as `svc status` shows it beside the URL. */
+export function bindAddress(host: string, port: number): string {
+  return `${bracketed(host || '0.0.0.0')}:${port}`
+}
+
 /** True for a bind on every interface, where the printed URL is only the loopback one. */
 function allInterfaces(host: string): boolean {
   return host === '' || host === '0.0.0.0' || host === '::' || host === '[::]'
@@ -23,7 +28,7 @@ function allInterfaces(host: string): boolean {
 
 export function listeningLine(s: ResolvedSettings, host: string, port: number, upstream: string): string {
   const origin = publicOrigin(host, port)
-  const bound = allInterfaces(host) ? `; bound to ${bracketed(host || '0.0.0.0')}:${port}, every interface` : ''
+  const bound = allInterfaces(host) ? `; bound to ${bindAddress(host, port)}, every interface` : ''
   return `svc: listening on ${origin}${s.root_path}/ (api ${origin}${s.root_path}${s.api_mount_path}, ui sidecar ${upstream}, ${s.workers} gateway worker${s.workers === 1 ? '' : 's'}${bound})\n`
 }
 

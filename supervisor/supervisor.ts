@@ -134,7 +134,7 @@ export class Supervisor extends Lifecycle {
    * Workers a reload replaced, oldest first, until they exit: they keep their WebSockets up to
    * `gateway_ws_reload_grace_s`; `hurried` once told to close them now (too many generations).
    */
-  #retiring: { worker: WorkerHandle; hurried: boolean }[] = []
+  #retiring: { worker: WorkerHandle; slot: number; hurried: boolean }[] = []
   /** Standby workers by slot (`standbyWorkers`); not serving, not in the topology. */
   #spares: (WorkerHandle | undefined)[] = []
   readonly #crashes: number[] = []
@@ -181,6 +181,22 @@ export class Supervisor extends Lifecycle {
 
   get sidecar(): Sidecar | null {
     return this.#sidecar
+  }
+
+  /** A full reload's new sidecar while it starts (`sidecar` is already it): not serving yet. */
+  get sidecarStarting(): boolean {
+    return this.#sidecar !== null && this.#sidecar === this.#freshSidecar
+  }
+
+  /**
+   * Every gateway worker with a pid, as `svc status` lists them: the serving set by slot, then
+   * those a reload or a recycle replaced, still draining (oldest first).
+   */
+  get gatewayWorkers(): readonly { worker: WorkerHandle; slot: number; replaced: boolean }[] {
+    return [
+      ...this.#workers.map((worker, slot) => ({ worker, slot, replaced: false })),
+      ...this.#retiring.filter((e) => e.worker.phase !== 'exited').map((e) => ({ worker: e.worker, slot: e.slot, replaced: true })),
+    ]
   }
 
   /** The public port, once bound. */
@@ -446,7 +462,7 @@ export class Supervisor extends Lifecycle {
     this.#workers[slot] = next
     this.record.recycled(`gateway-${slot}`, 'gateway', reason, detail)
     this.#topology()
-    this.#retire([w])
+    this.#retire([{ worker: w, slot }])
     this.#refillSpares()
     logger.info({ pid: next.pid, worker: slot, reason }, `gateway worker ${w.pid} recycled (${reason}); ${next.pid} serves slot ${slot}`)
     return true
@@ -484,11 +500,11 @@ export class Supervisor extends Lifecycle {
     ]
   }
 
-  /** Requests each worker served so far, by pid (a worker that does not answer within the deadline is left out). */
-  async workerRequests(): Promise<Map<number, number>> {
+  /** Requests each of `workers` served so far, by pid (a worker that does not answer within the deadline is left out). */
+  async workerRequests(workers: readonly WorkerHandle[]): Promise<Map<number, number>> {
     const out = new Map<number, number>()
     await Promise.all(
-      this.#workers.map(
+      workers.map(
         (w) =>
           new Promise<void>((resolve) => {
             const id = ++this.#statsIds
@@ -634,7 +650,7 @@ export class Supervisor extends Lifecycle {
     this.#settings = profile ? settings : loaded
     if (profile) this.#profile = profile
     this.#topology()
-    this.#retire(old)
+    this.#retire(old.map((worker, slot) => ({ worker, slot })))
     const moved = paged ? await sidecar.commitPages(paged.id, pagesTimeoutMs) : null
     void this.#watchMemory()
     const workers = next.map((w) => w.pid)
@@ -663,11 +679,11 @@ export class Supervisor extends Lifecycle {
    * Beyond `MAX_RETIRING_PER_SLOT` such generations (a burst of saves), the oldest close their
    * WebSockets now, still spread over time, so replaced workers do not pile up.
    */
-  #retire(old: readonly WorkerHandle[]): void {
+  #retire(old: readonly { worker: WorkerHandle; slot: number }[]): void {
     const s = this.#settings
     const graceMs = s.shutdown_grace_s * 1000
-    for (const worker of old) {
-      const entry = { worker, hurried: false }
+    for (const { worker, slot } of old) {
+      const entry = { worker, slot, hurried: false }
       this.#retiring.push(entry)
       void worker.drainWithin(graceMs, 'reload', s.gateway_ws_reload_grace_s * 1000).then(() => {
         this.#retiring = this.#retiring.filter((e) => e !== entry)

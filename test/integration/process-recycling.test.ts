@@ -64,8 +64,8 @@ describe('svc status, recycling and log files', () => {
     expect(first.tasks).toEqual({ running: 0, queued: 0, threads: 0 })
     const human = await runSvcCli(['status'], { cwd: dir })
     expect(human.stdout).toMatch(/^tasks: 0 running, 0 queued, 0 task threads$/m)
-    expect(human.stdout).toMatch(/^role +id +pid +uptime +restarts +memory +cpu +requests +sessions +last exit$/m)
-    expect(human.stdout).toMatch(/^gateway +gateway-1 +\d+ /m)
+    expect(human.stdout).toMatch(/^role +id +status +pid +uptime +restarts +memory +cpu +requests +sessions +last exit$/m)
+    expect(human.stdout).toMatch(/^gateway +gateway-1 +online +\d+ /m)
 
     const victim = first.processes.find((p) => p.id === 'gateway-1')!.pid!
     process.kill(victim, 'SIGKILL')

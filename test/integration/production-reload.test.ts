@@ -3,10 +3,10 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
+import { gatewayWorkerPids, isAlive, REPO, startSvc, stopAllTrees, type SvcTree } from '../helpers/svc-process.js'
 import { runSvcCli } from '../helpers/cli-run.js'
 import { BrowserSession, SteadyLoad } from '../helpers/steady-load.js'
-import type { StatusReport } from '../../ipc/control.js'
+import type { ReloadReport, StatusReport } from '../../ipc/control.js'
 
 /**
  * Issue #31: a running `svc run` tree takes new code with no failed request (`svc reload`),
@@ -81,6 +81,66 @@ describe('svc reload on a running svc run tree', () => {
     const report = JSON.parse(status.stdout) as StatusReport
     expect(report.reloads).toMatchObject({ ok: 5, failed: 0, last: { trigger: 'command', result: 'ok', scope: 'gateway' } })
   }, 240_000)
+
+  it('svc status lists the workers a reload replaced while they drain, each row with its status; the reload time runs from receipt, probe and wait included', async () => {
+    writeFileSync(file(), appSource('v0'))
+    const svc = await startSvc({ target: 'app.ts:app', cwd: dir, pidfile: true, args: ['--workers', '2', '--host', '0.0.0.0'], env: { SVC_UI_COMMAND: undefined } })
+    const before = await runSvcCli(['status'], { cwd: dir })
+    expect(before.stdout.split('\n')[0]).toBe(`Ops (app.ts:app) at ${svc.url}/, listening on 0.0.0.0:${svc.port}`)
+    // Page threads start with the first page session: none yet, and the table says so.
+    expect(before.stdout).toMatch(/^page sessions: 0 \(no page thread yet: page threads start with the first page session\)$/m)
+    expect(before.stdout).not.toMatch(/^page thread /m)
+    expect(before.stdout).toMatch(/^role +id +status +pid +uptime /m)
+    expect(before.stdout).toMatch(/^supervisor +supervisor +online +\d+ /m)
+    expect(before.stdout).toMatch(/^gateway +gateway-1 +online +\d+ /m)
+
+    // A page socket holds its gateway worker past the reload, until gateway_ws_reload_grace_s.
+    const session = new BrowserSession(svc.url)
+    await session.open()
+    writeFileSync(file(), appSource('v1'))
+    // Two at once: the second waits for the first, and its time counts the wait.
+    const started = Date.now()
+    const [a, b] = await Promise.all([0, 1].map(() => runSvcCli(['reload', '--json'], { cwd: dir, timeoutMs: 120_000 })))
+    const ended = Date.now()
+    const reports = [a!, b!].map((r) => {
+      expect(r.code, r.stderr).toBe(0)
+      return JSON.parse(r.stdout) as ReloadReport
+    })
+    for (const r of reports) {
+      expect(Date.parse(r.at)).toBeGreaterThanOrEqual(started)
+      expect(Date.parse(r.at) + r.duration_ms).toBeLessThanOrEqual(ended)
+      expect(r.load_ms).toBeGreaterThan(0)
+      expect(r.switch_ms).toBeGreaterThan(0)
+      // The whole reload: the wait, the probe loading the app, the switch (a few ms of bookkeeping between).
+      expect(r.duration_ms).toBeGreaterThanOrEqual(r.queued_ms + r.load_ms! + r.switch_ms)
+      expect(r.duration_ms).toBeLessThan(r.queued_ms + r.load_ms! + r.switch_ms + 1_000)
+    }
+    const [first, second] = reports.sort((x, y) => x.queued_ms - y.queued_ms)
+    expect(first!.queued_ms).toBe(0)
+    expect(second!.queued_ms).toBeGreaterThan(0)
+    expect(Date.parse(second!.at)).toBeLessThan(Date.parse(first!.at) + first!.duration_ms)
+
+    const status = JSON.parse((await runSvcCli(['status', '--json'], { cwd: dir })).stdout) as StatusReport
+    const running = gatewayWorkerPids(svc.pid)
+    expect(status.app).toMatchObject({ listen: `0.0.0.0:${svc.port}`, workers: 2 })
+    const gateways = status.processes.filter((p) => p.role === 'gateway')
+    const online = gateways.filter((p) => p.status === 'online')
+    const draining = gateways.filter((p) => p.status === 'draining')
+    expect(online.map((p) => [p.id, p.pid])).toEqual([['gateway-0', second!.workers[0]], ['gateway-1', second!.workers[1]]])
+    // The worker holding the page socket drains for a minute: listed, as ps shows it.
+    expect(draining.length).toBeGreaterThanOrEqual(1)
+    for (const p of draining) expect(p.id).toMatch(new RegExp(`^gateway-[01]@${p.pid}$`))
+    expect(running.filter((pid) => isAlive(pid)).filter((pid) => !gateways.some((p) => p.pid === pid))).toEqual([])
+    expect(draining.some((p) => isAlive(p.pid!))).toBe(true)
+    expect(gateways.length).toBe(online.length + draining.length)
+    for (const p of status.processes.filter((p) => p.role !== 'gateway')) expect(p.status, p.id).toBe('online')
+
+    const human = (await runSvcCli(['status'], { cwd: dir })).stdout
+    expect(human).toMatch(/^svc run, supervisor pid \d+, up \S+, 2 gateway workers \(\+\d draining after a reload or recycle\)$/m)
+    expect(human).toMatch(/^gateway +gateway-\d@\d+ +draining +\d+ /m)
+    expect(human).toMatch(/; last ok \(command, gateway\) \S+ ago, took \d+\.\d s \(waited \d+\.\d s for the reload under way, load \d+\.\d s, switch \d+\.\d s\): 2 new gateway workers/)
+    await session.close()
+  }, 120_000)
 
   it('a broken save: svc reload exits 1 naming the file and line, the old code serves on; SIGHUP reloads once it is fixed', async () => {
     writeFileSync(file(), appSource('good'))

@@ -7,12 +7,14 @@ const STATUS_TIMEOUT_MS = 10_000
 export class StatusCommand extends Command {
   static override paths = [['status']]
   static override usage = Command.Usage({
-    description: 'Show the running tree: every process with its role, pid, uptime, restarts, last exit, memory and CPU.',
+    description: 'Show the running tree: every process with its role, status, pid, uptime, restarts, last exit, memory and CPU.',
     details: `
       Finds the supervisor by its pid file (as svc shutdown does) and asks it over its control
       socket, which only the user who started svc can open. Lists the supervisor, the ui sidecar,
-      each gateway worker and each page thread of the bundled page server, the live page sessions,
-      the last reload and the recycles. --json prints the same as one JSON object (a stable format,
+      each gateway worker (those a reload replaced too, while they drain) and each page thread of
+      the bundled page server (they start with the first page session), each with its status
+      (online, starting, draining, restarting, stopping, stopped), the live page sessions, the
+      last reload and the recycles. --json prints the same as one JSON object (a stable format,
       docs/cli.md). Exit 0 when the tree answered, 1 when it is not running or cannot be reached.
     `,
     examples: [
