@@ -127,26 +127,7 @@ describe('svc shutdown', () => {
   })
 
   it('stops a real svc run: supervisor, sidecar and workers are gone, pid and state files removed', async () => {
-    const dir = await tempDir('svc-shutdown-')
-    const pidfile = join(dir, 'svc.pid')
-    const proc = spawn(process.execPath, [SVC_BIN, 'run', BASIC_APP, '--port', '0', '--pidfile', pidfile], {
-      cwd: REPO,
-      env: cleanEnv({ SVC_UI_COMMAND: ECHO_UI_COMMAND }),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    const exited = once(proc, 'exit')
-    let stderr = ''
-    proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()))
-    onTestFinished(async () => {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        const tree = [proc.pid!, ...descendants(proc.pid!)]
-        for (const p of tree) process.kill(p, 'SIGKILL')
-        await exited
-      }
-    })
-    await waitUntil('the state file of the real supervisor', () => existsSync(stateFilePath(pidfile)), 20_000).catch((err: Error) => {
-      throw new Error(`${err.message}; stderr:\n${stderr}`)
-    })
+    const { dir, pidfile, proc, exited } = await realSupervisor((pidfile) => existsSync(stateFilePath(pidfile)))
     const state = JSON.parse(await readFile(stateFilePath(pidfile), 'utf8')) as { supervisor_pid: number; sidecar_pid: number; workers: { pid: number }[] }
     expect(state.supervisor_pid).toBe(proc.pid)
     const tree = [proc.pid!, ...descendants(proc.pid!)]
@@ -162,26 +143,9 @@ describe('svc shutdown', () => {
   })
 
   it('after a real supervisor was killed with SIGKILL, removes its pid file, state file and control socket', async () => {
-    const dir = await tempDir('svc-shutdown-')
-    const pidfile = join(dir, 'svc.pid')
-    const proc = spawn(process.execPath, [SVC_BIN, 'run', BASIC_APP, '--port', '0', '--pidfile', pidfile], {
-      cwd: REPO,
-      env: cleanEnv({ SVC_UI_COMMAND: ECHO_UI_COMMAND }),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    const exited = once(proc, 'exit')
-    let stderr = ''
-    proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()))
-    let tree: number[] = []
-    onTestFinished(async () => {
-      for (const p of [proc.pid!, ...tree]) if (isRunning(p)) process.kill(p, 'SIGKILL')
-      if (proc.exitCode === null && proc.signalCode === null) await exited
-    })
+    const { dir, pidfile, proc, exited } = await realSupervisor((pidfile) => existsSync(`${pidfile}.sock`) && existsSync(stateFilePath(pidfile)))
     const socket = `${pidfile}.sock`
-    await waitUntil('the control socket of the real supervisor', () => existsSync(socket) && existsSync(stateFilePath(pidfile)), 20_000).catch((err: Error) => {
-      throw new Error(`${err.message}; stderr:\n${stderr}`)
-    })
-    tree = descendants(proc.pid!)
+    const tree = descendants(proc.pid!)
     proc.kill('SIGKILL')
     await exited
     expect(await waitGone(tree, 10_000)).toEqual([])
@@ -192,3 +156,32 @@ describe('svc shutdown', () => {
     expect([existsSync(pidfile), existsSync(stateFilePath(pidfile)), existsSync(socket)]).toEqual([false, false, false])
   })
 })
+
+/**
+ * A real `svc run` with its pid file in a fresh folder, once `started(pidfile)` holds; its whole
+ * tree is killed when the test ends, whatever the test did to the supervisor.
+ */
+async function realSupervisor(started: (pidfile: string) => boolean) {
+  const dir = await tempDir('svc-shutdown-')
+  const pidfile = join(dir, 'svc.pid')
+  const proc = spawn(process.execPath, [SVC_BIN, 'run', BASIC_APP, '--port', '0', '--pidfile', pidfile], {
+    cwd: REPO,
+    env: cleanEnv({ SVC_UI_COMMAND: ECHO_UI_COMMAND }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  const exited = once(proc, 'exit')
+  let stderr = ''
+  proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()))
+  let tree: number[] = []
+  onTestFinished(async () => {
+    for (const p of [proc.pid!, ...tree]) if (isRunning(p)) process.kill(p, 'SIGKILL')
+    if (proc.exitCode === null && proc.signalCode === null) await exited
+  })
+  await waitUntil('the real supervisor to start', () => {
+    tree = descendants(proc.pid!)
+    return started(pidfile)
+  }, 20_000).catch((err: Error) => {
+    throw new Error(`${err.message}; stderr:\n${stderr}`)
+  })
+  return { dir, pidfile, proc, exited }
+}
