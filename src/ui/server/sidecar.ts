@@ -140,10 +140,13 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
   }
   // The prepared half of a reload: what its commit does (the pool's fresh threads, or the app loaded here).
   let prepared: { commit: () => Promise<number>; abort: () => void } | null = null
-  const prepare = async (): Promise<PageServerReload> => {
-    const started = performance.now()
+  const dropPrepared = (): void => {
     prepared?.abort()
     prepared = null
+  }
+  const prepare = async (): Promise<PageServerReload> => {
+    const started = performance.now()
+    dropPrepared()
     if (pool) {
       const result = await pool.prepareReload()
       if ('failed' in result) return failed(result.failed)
@@ -199,10 +202,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
     logger,
     prepareReload: () => serial(prepare),
     commitReload: () => serial(commit),
-    abortReload: () => void serial(async () => {
-      prepared?.abort()
-      prepared = null
-    }),
+    abortReload: () => void serial(async () => dropPrepared()),
     revoked(sessions) {
       if (pool) pool.revoked(sessions)
       else for (const { sid, until } of sessions) loaded!.app.sessionRevocations.receive(sid, until)
@@ -214,7 +214,7 @@ export async function startSidecar(env: SidecarEnv, profile: AppProfile): Promis
     showTypeErrors: (report) => server.showTypeErrors(report),
     async close() {
       await reloading
-      prepared?.abort()
+      dropPrepared()
       await server.close()
       await tasks.close()
     },
