@@ -6,13 +6,14 @@ import { GatewayActor } from './actor.js'
 import { parseChildEnv } from '../src/process/child-env.js'
 import { endOwnTree } from '../src/process/kill-tree.js'
 import { runProcess } from '../src/process/run-process.js'
-import { settleHeapSoon } from '../src/process/settle-heap.js'
+import { settleHeapWhenQuiet } from '../src/process/settle-heap.js'
 import { awaitStart } from './await-start.js'
 
 const env = parseChildEnv()
 // A standby worker is not a gateway worker yet for `ps` and process checks: it serves nothing until started.
 process.title = env.standby ? 'svc standby worker' : 'svc gateway'
 const settings = await awaitStart(env.standby)
+settleHeapWhenQuiet()
 await runProcess(
   // The actor drains an orphan itself, on its own shorter deadline.
   { title: 'svc gateway', parentGone: 'part', beforeExit: endOwnTree },
@@ -24,6 +25,5 @@ await runProcess(
     // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.
     proc.serve({ close: () => actor.close(), destroy: () => actor.destroy() })
     await actor.start()
-    settleHeapSoon()
   },
 )

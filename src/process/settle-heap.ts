@@ -1,3 +1,4 @@
+import { performance, type EventLoopUtilization } from 'node:perf_hooks'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
@@ -32,9 +33,8 @@ export function settleHeap(): void {
 }
 
 /**
- * `settleHeap()` once per quiet spell of a thread that works in bursts (a page thread: runs
- * allocate, then visitors read): `worked()` on each piece of work, `check()` on a timer the
- * thread already has; the first check `quietMs` after the last work settles, once.
+ * `settleHeap()` once per quiet spell after work: `worked()` on each piece of work, `check()`
+ * on a timer; the first check `quietMs` after the last work settles, once.
  */
 export class QuietSettle {
   readonly #quietMs: number
@@ -63,10 +63,30 @@ export class QuietSettle {
   }
 }
 
+
+/** A second of the event loop busier than this (2 %) is work; an idle svc process stays under 0.5 %. */
+const BUSY_UTILISATION = 0.02
+const LOOK_EVERY_MS = 1_000
+const QUIET_MS = 5_000
+
 /**
- * `settleHeap()` once the current work is done (a timer, unref'd: it never keeps a process up),
- * so a process reports ready, or a thread answers its first visitor, before the collection runs.
+ * Settle this thread's heap after each busy spell (start-up, a burst of requests or page runs)
+ * once its event loop has been quiet for 5 s: a look each second at the loop's utilisation, on a
+ * timer that never keeps the process or thread up. Call once, at the start of a process or thread.
  */
-export function settleHeapSoon(delayMs = 1_000): void {
-  setTimeout(settleHeap, delayMs).unref()
+export function settleHeapWhenQuiet(): void {
+  const quiet = new QuietSettle(QUIET_MS)
+  // Start-up is the first busy spell.
+  quiet.worked()
+  let last: EventLoopUtilization = performance.eventLoopUtilization()
+  let skipNext = false
+  setInterval(() => {
+    const now = performance.eventLoopUtilization()
+    const busy = performance.eventLoopUtilization(now, last).utilization > BUSY_UTILISATION
+    last = now
+    // The collection itself shows in the next look; it is not work.
+    if (skipNext) skipNext = false
+    else if (busy) quiet.worked()
+    else skipNext = quiet.check()
+  }, LOOK_EVERY_MS).unref()
 }

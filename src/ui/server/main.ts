@@ -6,7 +6,7 @@ await runProcess(
   // Processes the pages started go with the page server, also those in a session of their own.
   { title: 'svc sidecar', beforeExit: async () => (await import('../../process/kill-tree.js')).endOwnTree() },
   async (proc) => {
-    const [{ answerSupervisor, describeStartupError, readSidecarEnv, startSidecar, startupFatal }, { processChannel }, { SidecarToSupervisor, SupervisorToSidecar }, { createRootLogger }, { appProfile }, { settleHeapSoon }] = await Promise.all([
+    const [{ answerSupervisor, describeStartupError, readSidecarEnv, startSidecar, startupFatal }, { processChannel }, { SidecarToSupervisor, SupervisorToSidecar }, { createRootLogger }, { appProfile }, { settleHeapWhenQuiet }] = await Promise.all([
       import('./sidecar.js'),
       import('../../../ipc/channel.js'),
       import('../../../ipc/messages.js'),
@@ -32,7 +32,7 @@ await runProcess(
     }
     const running = sidecar
     if (channel) answerSupervisor(running, channel)
-    settleHeapSoon()
+    settleHeapWhenQuiet()
     proc.logUncaught(running.logger, 'the page server exits 1; the supervisor stops svc')
     proc.serve({
       close: async () => {
