@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { ApiClient } from '../../client/api-client.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
 import { runWithRequestId } from '../../logging/context.js'
-import { scrubSecrets } from '../../logging/secret-scrub.js'
+import { scrubShownText } from '../../logging/secret-scrub.js'
 import type { ExceptionProps, SortSpec, UiElement } from '../wire/elements.js'
 import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
@@ -453,7 +453,7 @@ export class PageSession extends Lifecycle implements RunHost {
     // The log line is scrubbed by the logger; what the visitor may see is scrubbed here.
     if (this.#opts.showErrorDetails) {
       const stack = pageStack(e)
-      return { name: e.name, message: scrubSecrets(e.message), stack: stack === null ? null : scrubSecrets(stack), hidden: false, requestId }
+      return { name: e.name, message: scrubShownText(e.message), stack: stack === null ? null : scrubShownText(stack), hidden: false, requestId }
     }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
   }
