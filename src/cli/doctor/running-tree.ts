@@ -1,15 +1,6 @@
 import { readStateFile, stateFilePath } from '../../../state/state-file.js'
 import { isRunning, isSvcProcess } from '../../process/process-check.js'
-import { pass, type CheckRow } from './types.js'
-
-/** The svc running with the pid file doctor looks at, as its state file says. */
-export interface RunningTree {
-  pid: number
-  host: string
-  port: number
-  workers: number
-  target: string
-}
+import { pass, type CheckRow, type RunningTree } from './types.js'
 
 /** The live svc the state file next to `pidfile` names, or null (none, stale, or not svc). */
 export async function runningTree(pidfile: string): Promise<RunningTree | null> {

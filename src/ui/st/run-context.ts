@@ -2,7 +2,7 @@ import { SvcError } from '../../errors.js'
 import type { Cell, DataColumn, ElementPropsMap, ExceptionProps, RowId, SortSpec, UiElement } from '../wire/elements.js'
 import type { MediaStore } from '../media-store.js'
 import type { QueryState } from './query-params.js'
-import type { St, StBrowserStorage, StContext, StCookies, StUserStorage } from '../st-types.js'
+import type { St, StBrowserStorage, StContainer, StContext, StCookies, StUserStorage } from '../st-types.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageIdentity, StUser } from '../../auth/user.js'
 import { sameValue } from './values.js'
@@ -101,6 +101,13 @@ export interface Emitter {
   readonly ctx: RunContext
   readonly formId: string | null
   emit<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, children?: UiElement[]): UiElement
+}
+
+/** A container as the helpers that draw into it and nest in it see it (chat, fragments, overlays; `Container` is one). */
+export interface NestingContainer extends Emitter {
+  /** The id path of the element it draws into. */
+  readonly path: string
+  nest<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, formId?: string | null): { node: UiElement; body: NestingContainer & StContainer }
 }
 
 /**
