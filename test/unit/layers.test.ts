@@ -133,7 +133,7 @@ function arrows(): Map<string, string[]> {
  */
 const ALLOWED_CIRCLES: readonly string[] = [
   'src/ui/client/elements/chat.tsx + src/ui/client/elements/fragment.tsx + src/ui/client/elements/index.ts + src/ui/client/elements/layout.tsx + src/ui/client/elements/overlays.tsx + src/ui/client/render.tsx',
-  // A value import and a type import back; the brand lets auth code tell the client apart without importing it.
+  // The brand's guard names the client's type only: code that tests for a client never loads the client's libraries.
   'src/auth/oidc-brand.ts + src/auth/oidc-client.ts',
 ]
 
