@@ -6,6 +6,7 @@ import { GatewayActor } from './actor.js'
 import { parseChildEnv } from '../src/process/child-env.js'
 import { endOwnTree } from '../src/process/kill-tree.js'
 import { runProcess } from '../src/process/run-process.js'
+import { settleHeapSoon } from '../src/process/settle-heap.js'
 import { awaitStart } from './await-start.js'
 
 const env = parseChildEnv()
@@ -23,5 +24,6 @@ await runProcess(
     // The supervisor sends exactly one graceful stop over IPC; direct signals mean the same.
     proc.serve({ close: () => actor.close(), destroy: () => actor.destroy() })
     await actor.start()
+    settleHeapSoon()
   },
 )

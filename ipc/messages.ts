@@ -57,6 +57,8 @@ export const PageServerStats = z.object({
     z.object({
       /** The thread's slot, from 1: a thread that replaces another (crash, runaway page, recycle) takes its slot. */
       id: z.number().int(),
+      /** `starting` (loading the app, or a reload's thread until the reload commits), `online`, `draining` (handing its sessions over before it ends). */
+      status: z.enum(['starting', 'online', 'draining']),
       started_at: z.iso.datetime({ offset: true }),
       sessions: z.number().int().min(0),
       heap_bytes: z.number().nullable(),
@@ -73,6 +75,8 @@ export const PageServerStats = z.object({
   tasks: TaskStats.optional(),
 })
 export type PageServerStats = z.infer<typeof PageServerStats>
+/** A page thread's row in `svc status`. */
+export type PageThreadStatus = PageServerStats['threads'][number]['status']
 
 /**
  * The probe child (probe/main.ts) to the supervisor, then it exits. First the settings known

@@ -25,6 +25,7 @@ import { Reloads } from './reloads.js'
 import type { ControlAnswer, ControlRequest } from '../ipc/control.js'
 import { runProcess, type ProcessControl } from '../src/process/run-process.js'
 import { EXIT } from '../src/process/exit-codes.js'
+import { settleHeapSoon } from '../src/process/settle-heap.js'
 import type { TypeCheck } from './type-check/type-checker.js'
 
 export { BUNDLED_SIDECAR } from './child-specs.js'
@@ -255,6 +256,7 @@ class Start {
     const { host, port } = supervisor.bound!
     if (this.#req.mode === 'workbench') process.stderr.write(workbenchBanner(settings, host, port))
     process.stderr.write(listeningLine(settings, host, port, supervisor.sidecar!.url))
+    settleHeapSoon()
     const dev = this.#devLoop(settings)
     if (dev) {
       await dev.watch(settings, () => {

@@ -79,7 +79,7 @@ export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mo
     processes.push({
       role: 'page_thread',
       id: `page-thread-${t.id}`,
-      status: 'online',
+      status: tree === 'stopping' ? 'stopping' : t.status,
       pid: sidecarPid,
       started_at: t.started_at,
       uptime_s: uptime(started, now),

@@ -6,12 +6,13 @@ await runProcess(
   // Processes the pages started go with the page server, also those in a session of their own.
   { title: 'svc sidecar', beforeExit: async () => (await import('../../process/kill-tree.js')).endOwnTree() },
   async (proc) => {
-    const [{ answerSupervisor, describeStartupError, readSidecarEnv, startSidecar, startupFatal }, { processChannel }, { SidecarToSupervisor, SupervisorToSidecar }, { createRootLogger }, { appProfile }] = await Promise.all([
+    const [{ answerSupervisor, describeStartupError, readSidecarEnv, startSidecar, startupFatal }, { processChannel }, { SidecarToSupervisor, SupervisorToSidecar }, { createRootLogger }, { appProfile }, { settleHeapSoon }] = await Promise.all([
       import('./sidecar.js'),
       import('../../../ipc/channel.js'),
       import('../../../ipc/messages.js'),
       import('../../logging/logger.js'),
       import('./app-profile.js'),
+      import('../../process/settle-heap.js'),
     ])
     const env = readSidecarEnv(process.env)
     // Under the supervisor (IPC present): every message goes through the checked channel. Its log
@@ -31,6 +32,7 @@ await runProcess(
     }
     const running = sidecar
     if (channel) answerSupervisor(running, channel)
+    settleHeapSoon()
     proc.logUncaught(running.logger, 'the page server exits 1; the supervisor stops svc')
     proc.serve({
       close: async () => {

@@ -14,6 +14,7 @@ import { PageSnapshots } from './session-snapshots.js'
 import { pageSideOf, type PageServerApp } from '../page-app.js'
 import { MainThreadSnapshots } from './thread-snapshots.js'
 import { CookieKeys } from '../storage/cookie-keys.js'
+import { QuietSettle } from '../../process/settle-heap.js'
 
 // One page thread of the sidecar's pool (page-thread-pool.ts): it loads the app itself and runs
 // the page sessions the main thread routes here; sockets and HTTP stay in the main thread, which
@@ -84,6 +85,8 @@ void redis?.probe()
 const conns = new Map<number, BoundSession | Promise<BoundSession | null>>()
 /** Sockets whose session has a run in progress: the main thread places new sessions elsewhere first. */
 const running = new Set<number>()
+/** After a burst of runs, one collection lets V8 give back the young generation the burst grew: 5 s with no run. */
+const quiet = new QuietSettle(5_000)
 
 async function open(m: Extract<ToPageThread, { t: 'open' }>): Promise<BoundSession | null> {
   try {
@@ -91,6 +94,7 @@ async function open(m: Extract<ToPageThread, { t: 'open' }>): Promise<BoundSessi
     const bound = await host.open(m, m.context, {
       send: (message) => post({ t: 'out', conn: m.conn, data: typeof message === 'string' ? message : JSON.stringify(message) }),
       run: (started) => {
+        quiet.worked()
         if (started) running.add(m.conn)
         else running.delete(m.conn)
         const at = host.locationOf(sessionId ?? '') ?? { path: m.path, query: m.query }
@@ -169,5 +173,10 @@ port.on('message', (m: ToPageThread) => {
 
 // The main thread reads a late beat as "busy" and places new sessions on other threads; a beat
 // late by more than `ui_run_timeout_s` gets this thread replaced.
-const beat = setInterval(() => post({ t: 'beat', running: running.size, heap: getHeapStatistics().used_heap_size }), BEAT_MS)
+const beat = setInterval(() => {
+  post({ t: 'beat', running: running.size, heap: getHeapStatistics().used_heap_size })
+  if (running.size === 0) quiet.check()
+}, BEAT_MS)
 post({ t: 'ready', profile: { settings: app.settings, pages: host.directory.keys(), file, exportName, components: declaredComponents() } })
+// Loading the app is this thread's start-up; sessions' runs come in bursts (docs/performance.md).
+quiet.worked()

@@ -18,7 +18,7 @@ import { Lifecycle } from '../../internal/lifecycle.js'
 import type { TaskManager } from '../tasks/task-manager.js'
 import type { TaskRecord } from '../tasks/task-types.js'
 import { ThreadSlots } from './thread-slots.js'
-import type { PageServerStats } from '../../../ipc/messages.js'
+import type { PageServerStats, PageThreadStatus } from '../../../ipc/messages.js'
 
 /** Close code for a socket whose session keeps losing its page thread (a page that crashes it on every run). */
 export const THREAD_CRASH_CLOSE_CODE = 1011
@@ -137,18 +137,19 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   }
 
   /**
-   * Live sessions and each thread (slot, age, sessions, heap, event-loop utilisation over
+   * Live sessions and each thread (slot, status, age, sessions, heap, event-loop utilisation over
    * `windowMs`), with the threads' unplanned ends so far: the page server's part of `svc status`.
    */
   async stats(windowMs: number): Promise<PageServerStats> {
-    const threads = this.#threads.filter((t) => t.state === 'ready')
+    const threads = this.#threads.filter((t) => t.state !== 'gone')
     const before = new Map(threads.map((t) => [t, t.worker.performance.eventLoopUtilization()]))
     if (windowMs > 0) await new Promise((resolve) => setTimeout(resolve, windowMs))
     const rows = threads.flatMap((t) => {
       const slot = this.#slots.of(t)
       if (!slot || !t.alive) return []
       const elu = t.worker.performance.eventLoopUtilization(before.get(t)).utilization
-      return [{ ...slot, sessions: t.sessions.size, heap_bytes: t.heapBytes, elu: Number.isFinite(elu) ? elu : null }]
+      const status: PageThreadStatus = t.state === 'retiring' ? 'draining' : t.state === 'starting' || t.held ? 'starting' : 'online'
+      return [{ ...slot, status, sessions: t.sessions.size, heap_bytes: t.heapBytes, elu: Number.isFinite(elu) ? elu : null }]
     })
     return { sessions: this.#bySession.size, threads: rows.sort((a, b) => a.id - b.id), thread_exits: { ...this.#slots.ends } }
   }
