@@ -14,6 +14,7 @@ import { ComposedLifecycle } from '../src/internal/lifecycle.js'
 import { GUARD_EXTRA_MS, SIDECAR_STOP_GRACE_MS } from '../src/internal/deadlines.js'
 import type { ReservedPort } from './bind.js'
 import { childExecArgv } from './child-exec-argv.js'
+import { PendingAnswers } from './pending-answers.js'
 
 /**
  * The ui sidecar, owned by the supervisor: the bundled page server (forked with an IPC channel,
@@ -125,12 +126,12 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   #logger: Logger | null = null
   readonly #lifecycle = new ComposedLifecycle({ drain: () => this.#stop(), abort: () => this.#kill() })
   #reloadIds = 0
-  /** `reload` requests sent and not answered yet, by id. */
-  readonly #reloads = new Map<number, (r: PagesReloadAnswer) => void>()
-  /** `reload_commit`s sent and not answered yet, by id. */
-  readonly #commits = new Map<number, (r: PagesCommitAnswer) => void>()
-  /** `stats_request`s sent and not answered yet, by id. */
-  readonly #stats = new Map<number, (s: PageServerStats | null) => void>()
+  /** `reload` requests sent and not answered yet. */
+  readonly #reloads = new PendingAnswers<PagesReloadAnswer>()
+  /** `reload_commit`s sent and not answered yet. */
+  readonly #commits = new PendingAnswers<PagesCommitAnswer>()
+  /** `stats_request`s sent and not answered yet. */
+  readonly #stats = new PendingAnswers<PageServerStats | null>()
 
   /** `cookie`: this sidecar's `SVC_TREE_ID`, inherited by everything it starts. */
   readonly #cookie: string | null
@@ -173,18 +174,17 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
           this.#fatal = { code: msg.code, message: msg.message }
           return
         case 'reload_ready':
-          this.#answer(msg.id, { ok: true, id: msg.id, ms: msg.ms })
+          this.#reloads.settle(msg.id, { ok: true, id: msg.id, ms: msg.ms })
           return
         case 'reloaded':
-          this.#committed(msg.id, { moved: msg.moved, ms: msg.ms })
+          this.#commits.settle(msg.id, { moved: msg.moved, ms: msg.ms })
           return
         case 'reload_failed':
-          this.#answer(msg.id, { ok: false, summary: msg.summary })
-          this.#committed(msg.id, null)
+          this.#reloads.settle(msg.id, { ok: false, summary: msg.summary })
+          this.#commits.settle(msg.id, null)
           return
         case 'stats':
-          this.#stats.get(msg.id)?.(msg.stats)
-          this.#stats.delete(msg.id)
+          this.#stats.settle(msg.id, msg.stats)
           return
         case 'child_exit':
           this.#reported = { code: msg.code, signal: msg.signal }
@@ -197,8 +197,8 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
       // A guard that died without cleaning up (SIGKILL) would orphan the command's tree.
       void proc.kill(this.#commandPid ?? undefined).then(() => {
         this.#exit = this.#reported ?? { code, signal }
-        for (const id of [...this.#reloads.keys()]) this.#answer(id, { ok: false, summary: `the ui sidecar exited (${describeExit(this.#exit)})` })
-        for (const id of [...this.#commits.keys()]) this.#committed(id, null)
+        this.#reloads.settleAll({ ok: false, summary: `the ui sidecar exited (${describeExit(this.#exit)})` })
+        this.#commits.settleAll(null)
         this.emit('exit', this.#exit)
       })
     })
@@ -213,14 +213,12 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     const proc = this.#proc
     if (this.spec.kind !== 'bundled' || !proc) return null
     const id = ++this.#reloadIds
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.#answer(id, { ok: false, summary: `the ui sidecar did not reload within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs)
-      this.#reloads.set(id, (r) => {
-        clearTimeout(timer)
-        resolve(r)
-      })
-      if (this.#exit || !proc.channel.send({ svc: 1, type: 'reload', id })) this.#answer(id, { ok: false, summary: 'the ui sidecar is gone' })
-    })
+    return this.#reloads.wait(
+      id,
+      timeoutMs,
+      () => !this.#exit && proc.channel.send({ svc: 1, type: 'reload', id }),
+      (why) => ({ ok: false, summary: why === 'timeout' ? `the ui sidecar did not reload within ${Math.round(timeoutMs / 1000)} s` : 'the ui sidecar is gone' }),
+    )
   }
 
   /**
@@ -230,14 +228,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
   commitPages(id: number, timeoutMs: number): Promise<PagesCommitAnswer> {
     const proc = this.#proc
     if (this.spec.kind !== 'bundled' || !proc || this.#exit) return Promise.resolve(null)
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.#committed(id, null), timeoutMs)
-      this.#commits.set(id, (r) => {
-        clearTimeout(timer)
-        resolve(r)
-      })
-      if (!proc.channel.send({ svc: 1, type: 'reload_commit', id })) this.#committed(id, null)
-    })
+    return this.#commits.wait(id, timeoutMs, () => proc.channel.send({ svc: 1, type: 'reload_commit', id }), () => null)
   }
 
   /** The reload failed elsewhere: the page server drops the code `reloadPages` loaded. */
@@ -263,34 +254,12 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
     const proc = this.#proc
     if (this.spec.kind !== 'bundled' || !proc || this.#exit) return Promise.resolve(null)
     const id = ++this.#reloadIds
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#stats.delete(id)
-        resolve(null)
-      }, timeoutMs + windowMs)
-      this.#stats.set(id, (s) => {
-        clearTimeout(timer)
-        resolve(s)
-      })
-      if (!proc.channel.send({ svc: 1, type: 'stats_request', id, window_ms: windowMs })) this.#stats.get(id)?.(null)
-    })
+    return this.#stats.wait(id, timeoutMs + windowMs, () => proc.channel.send({ svc: 1, type: 'stats_request', id, window_ms: windowMs }), () => null)
   }
 
   /** The ui_command's own pid (the guard reported it), or null. */
   get commandPid(): number | null {
     return this.#commandPid
-  }
-
-  #answer(id: number, r: PagesReloadAnswer): void {
-    const settle = this.#reloads.get(id)
-    this.#reloads.delete(id)
-    settle?.(r)
-  }
-
-  #committed(id: number, r: PagesCommitAnswer): void {
-    const settle = this.#commits.get(id)
-    this.#commits.delete(id)
-    settle?.(r)
   }
 
   /** Poll the health URL until it answers (any status below 500), the child exits, or the deadline. */

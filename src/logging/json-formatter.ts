@@ -2,7 +2,7 @@ import type { ChildLoggerOptions, Logger, LoggerOptions } from 'pino'
 import pino from 'pino'
 import { getRequestId } from './context.js'
 import { JSON_LOG_BASE_FIELDS } from './fields.js'
-import { REDACTED, createQueryRedactor, redactAuthorization, redactHeaders, redactUrl, redactUrlsInText, type HeaderInput } from './redact.js'
+import { REDACTED, createQueryRedactor, redactAuthorization, redactCredentialsInText, redactHeaders, redactUrl, redactUrlsInText, type HeaderInput } from './redact.js'
 import { scrubSecrets } from './secret-scrub.js'
 
 /** Marks a child logger whose bindings already carry `request_id`, so the mixin adds none. */
@@ -62,7 +62,8 @@ export interface JsonLogFormatterOptions {
  * svc's JSON line, as pino options: one object per line with `time` (ISO-8601), `level` (name),
  * `logger`, `message`, `request_id` when one is set (bound on the logger or current in the
  * request context), then every extra field. Errors logged under `err` (or passed directly) become
- * an `exception` field holding the stack. Credentials are censored (`LOG_REDACT_PATHS`), logged
+ * an `exception` field holding the stack, its credentials redacted
+ * (`redactCredentialsInText`). Credentials are censored (`LOG_REDACT_PATHS`), logged
  * `req` objects are reduced to method and query-redacted URL, `headers` maps pass `redactHeaders`,
  * `url` / `upstream_url` fields and URLs quoted in the message have their query redacted.
  *
@@ -76,6 +77,8 @@ export class JsonLogFormatter {
 
   constructor(opts: JsonLogFormatterOptions) {
     const redactQuery = createQueryRedactor(opts.redactQueryKeys ?? [])
+    // An error's message and stack quote what the failing code held: a connection string, a token.
+    const exception = (error: unknown): string => redactCredentialsInText(formatException(error), redactQuery)
     this.options = {
       level: opts.level,
       messageKey: 'message',
@@ -92,8 +95,8 @@ export class JsonLogFormatter {
         },
       },
       serializers: {
-        exception: formatException,
-        err: formatException,
+        exception,
+        err: exception,
         headers: (h: HeaderInput) => (h && typeof h === 'object' ? redactHeaders(h) : h),
         req: (req: RequestLike) => {
           const method = req.method ?? req.raw?.method

@@ -153,6 +153,31 @@ export function redactUrlsInText(text: string, redactor: (query: string) => stri
   return text.replace(/\?[^\s"'<>`]+/g, (m) => `?${redactor(m.slice(1))}`)
 }
 
+/** `scheme://user:password@` inside text: the password, up to the `@`. */
+const URL_PASSWORD_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)([^\s/?#@]+)@/gi
+/** `Bearer <token>`, and `Basic <base64>` (its value holds a digit or `=`; "basic settings" is prose). */
+const AUTH_IN_TEXT = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}|\b(Basic\s+)(?=[A-Za-z0-9+/]*[0-9=])[A-Za-z0-9+/]{6,}=*/gi
+/** `name=value` outside a URL query; the value runs to white space, a quote, `,`, `;`, `&` or a bracket. */
+const PAIR_IN_TEXT = /([A-Za-z0-9_.[\]-]+)=([^\s"'`<>,;&()]+)/g
+/** Exact names that are credentials in a URL query only: in prose `code=500` or `state=open` are not. */
+const QUERY_ONLY_NAMES = new Set(['code', 'state'])
+
+/**
+ * Credentials inside free text such as an error message or stack: URL passwords
+ * (`postgres://app:pw@db` → `postgres://app:<redacted>@db`), `Bearer` and `Basic` credentials,
+ * URL queries (as `redactUrlsInText`), and `name=value` pairs whose name reads as a credential by
+ * the query-key rule (`api_key=…`, `password=…`). Other text is kept byte for byte.
+ */
+export function redactCredentialsInText(text: string, redactor: (query: string) => string = createQueryRedactor()): string {
+  let out = redactUrlsInText(text, redactor)
+  if (out.includes('://')) out = out.replace(URL_PASSWORD_IN_TEXT, `$1${REDACTED}@`)
+  out = out.replace(AUTH_IN_TEXT, (_m, bearer: string | undefined, basic: string | undefined) => `${bearer ?? basic}${REDACTED}`)
+  if (!out.includes('=')) return out
+  return out.replace(PAIR_IN_TEXT, (pair: string, name: string) =>
+    QUERY_ONLY_NAMES.has(name.toLowerCase()) || redactor(pair) === pair ? pair : `${name}=${REDACTED}`,
+  )
+}
+
 export type HeaderInput =
   | Readonly<Record<string, string | readonly string[] | number | undefined>>
   | Headers

@@ -1,4 +1,4 @@
-import { REDACTED } from './redact.js'
+import { REDACTED, redactCredentialsInText } from './redact.js'
 
 /**
  * Secret values (`app.secrets`) are scrubbed from every log line svc writes, whatever logged them
@@ -59,6 +59,14 @@ export function scrubSecrets(line: string): string {
   const { needles, anyNeedle } = registry()
   if (anyNeedle === null || !anyNeedle.test(canonical(line))) return line
   return redact(line, needles)
+}
+
+/**
+ * Text shown outside the logger (an error's details on a page): registered secret values and
+ * credential-shaped values (`redactCredentialsInText`) replaced, as a log line would have them.
+ */
+export function scrubShownText(text: string): string {
+  return scrubSecrets(redactCredentialsInText(text))
 }
 
 const PERCENT = /%(?:25)*([0-9a-fA-F]{2})/g

@@ -58,6 +58,17 @@ describe('svc doctor', () => {
     expect(report.checks.find((c) => c.name === 'settings')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('SVC_GATEWAY_PORT') })
   })
 
+  it('a bad --port or --workers is a FAIL settings row naming the value; no row claims to judge a start with it', async () => {
+    const dir = await tempDir('svc-doctor-')
+    const r = await runSvcCli(['doctor', BASIC_APP, '--json', '--port', 'abc', '--workers', '0x'], { cwd: dir })
+    expect(r.code, r.stderr).toBe(1)
+    const byName = new Map((JSON.parse(r.stdout) as JsonReport).checks.map((c) => [c.name, c]))
+    expect(byName.get('settings')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('flag --port: "abc" is not valid for gateway_port: must be a port from 0 to 65535') })
+    expect(byName.get('settings')!.detail).toContain('flag --workers: "0x" is not valid for workers')
+    expect(byName.get('running_tree')).toMatchObject({ detail: expect.stringContaining('the rows below that need settings are skipped until the settings row passes') })
+    expect(byName.get('gateway_bind')).toMatchObject({ status: 'WARN', detail: expect.stringContaining('skipped: the settings are invalid') })
+  })
+
   it('--strict turns deployment advice into FAIL rows and exit 1', async () => {
     const dir = await tempDir('svc-doctor-')
     const env = { SVC_GATEWAY_PORT: '0', SVC_ROOT_PATH: '/tools', SVC_GATEWAY_FORWARD_CLIENT_HEADERS: 'x-tenant,authorization' }

@@ -58,6 +58,12 @@ describe('page errors under svc run and svc dev', () => {
     expect(JSON.stringify(explicit)).not.toContain('SECRET-DETAIL')
     expect(explicit.main.some((n) => n.type === 'text' && n.props.text === 'still here')).toBe(true)
     expect((await errorLine(svc, 'pe-run-2')).level).toBe('error')
+
+    // A credential the error quotes is redacted in the log line.
+    await visit(svc, '/leak', 'pe-run-3')
+    const leaked = await errorLine(svc, 'pe-run-3')
+    expect(JSON.stringify(leaked)).not.toContain('hunter2')
+    expect(String(leaked.exception)).toContain('connect failed: postgres://orders:<redacted>@db/orders?sslmode=require')
   }, 60_000)
 
   it('svc dev: message and stack are shown; an unknown page path is 404 under a root path too', async () => {
@@ -66,6 +72,8 @@ describe('page errors under svc run and svc dev', () => {
     expect(shown).toMatchObject({ name: 'TypeError', message: 'orders table is locked (SECRET-DETAIL)', hidden: false, requestId: 'pe-dev-1' })
     expect(String(shown.stack)).toContain(FIXTURE_FILE)
     expect((await errorLine(svc, 'pe-dev-1')).level).toBe('error')
+    // Shown details are redacted as the log line is.
+    expect(exceptionOf(await visit(svc, '/leak', 'pe-dev-2', '/tools'))).toMatchObject({ message: 'connect failed: postgres://orders:<redacted>@db/orders?sslmode=require' })
 
     const status = async (path: string) => {
       const res = await fetch(`${svc.url}${path}`)

@@ -96,6 +96,7 @@ const EXPECTED: Record<string, Record<string, Kind>> = {
     redactQuery: 'function',
     redactUrl: 'function',
     redactUrlsInText: 'function',
+    redactCredentialsInText: 'function',
     redactHeaders: 'function',
   },
   './logging/json-formatter': {

@@ -125,6 +125,53 @@ function arrows(): Map<string, string[]> {
   return out
 }
 
+/**
+ * Circles of imports between files of one part (type imports count: a circle of types is a
+ * circle of ideas), each as its files sorted and joined with ` + `. The one allowed is the
+ * browser bundle's render recursion: an element renders its children through render.tsx, which
+ * picks each child's element.
+ */
+const ALLOWED_CIRCLES: readonly string[] = [
+  'src/ui/client/elements/chat.tsx + src/ui/client/elements/fragment.tsx + src/ui/client/elements/index.ts + src/ui/client/elements/layout.tsx + src/ui/client/elements/overlays.tsx + src/ui/client/render.tsx',
+  // The brand's guard names the client's type only: code that tests for a client never loads the client's libraries.
+  'src/auth/oidc-brand.ts + src/auth/oidc-client.ts',
+]
+
+/** Strongly connected groups of two or more files among the imports inside each part (Tarjan). */
+function circlesInsideParts(): string[] {
+  const files = SOURCE_ROOTS.flatMap((dir) => sources(join(root, dir)).map((f) => relative(root, f)))
+  const known = new Set(files)
+  const asFile = (target: string): string | undefined => [target, target.replace(/\.ts$/, '.tsx'), `${target}/index.ts`].find((t) => known.has(t))
+  const edges = new Map(files.map((f) => [f, importsOf(join(root, f)).map(asFile).filter((t): t is string => t !== undefined && partOf(t) === partOf(f))]))
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const out: string[] = []
+  const visit = (f: string): void => {
+    index.set(f, index.size)
+    low.set(f, index.get(f)!)
+    stack.push(f)
+    onStack.add(f)
+    for (const t of edges.get(f)!) {
+      if (!index.has(t)) {
+        visit(t)
+        low.set(f, Math.min(low.get(f)!, low.get(t)!))
+      } else if (onStack.has(t)) low.set(f, Math.min(low.get(f)!, index.get(t)!))
+    }
+    if (low.get(f) !== index.get(f)) return
+    const group: string[] = []
+    for (let t = stack.pop()!; ; t = stack.pop()!) {
+      onStack.delete(t)
+      group.push(t)
+      if (t === f) break
+    }
+    if (group.length > 1) out.push(group.sort().join(' + '))
+  }
+  for (const f of files) if (!index.has(f)) visit(f)
+  return out.sort()
+}
+
 describe('layers', () => {
   it('finds the imports it checks (static, re-export, dynamic)', () => {
     expect(importsOf(join(root, 'state/state-file.ts'))).toContain('src/errors.ts')
@@ -142,6 +189,10 @@ describe('layers', () => {
       allowed.filter((a) => !parts.slice(0, i).includes(a)).map((a) => `${part} -> ${a}`),
     )
     expect(wrong).toEqual([])
+  })
+
+  it('no circle of imports between the files of one part, but the ones listed', () => {
+    expect(circlesInsideParts()).toEqual([...ALLOWED_CIRCLES].sort())
   })
 
   it('every import across parts is one the table allows (no arrow runs back up, no circle across folders)', () => {

@@ -89,7 +89,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   add(await nodeVersion(ctx))
   add(base.row)
   add(sameFailure(base.row, imported.row) ? fail('import_target', 'the app cannot load with the settings reported above; fix those first') : imported.row)
-  add(runningTreeRow(tree, pidfile, flagged))
+  add(runningTreeRow(tree, pidfile, flagged, settings !== null))
   for (const check of CHECKS) add(await check(ctx))
   return { status: summarize(checks, warningsOnly), target, warnings_only: warningsOnly, checks }
 }

@@ -1,8 +1,16 @@
 import type { ResolvedSettings } from '../../settings/schema.js'
 import type { SecretsReport } from '../../secrets/secrets.js'
-import type { RunningTree } from './running-tree.js'
 
 export type CheckStatus = 'PASS' | 'WARN' | 'FAIL'
+
+/** The svc running with the pid file doctor looks at, as its state file says. */
+export interface RunningTree {
+  pid: number
+  host: string
+  port: number
+  workers: number
+  target: string
+}
 
 /** One doctor row; JSON output carries exactly these three keys. */
 export interface CheckRow {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { ApiClient } from '../../client/api-client.js'
 import { Lifecycle } from '../../internal/lifecycle.js'
 import { runWithRequestId } from '../../logging/context.js'
-import { scrubSecrets } from '../../logging/secret-scrub.js'
+import { scrubShownText } from '../../logging/secret-scrub.js'
 import type { ExceptionProps, SortSpec, UiElement } from '../wire/elements.js'
 import { resolveInjections } from '../inject.js'
 import type { MediaStore } from '../media-store.js'
@@ -11,7 +11,7 @@ import { parseReturnedMeta, type PageMeta } from '../page-meta.js'
 import type { ClientMessage, NavEntry, PageInfo, ServerMessage, UiNode } from '../wire/protocol.js'
 import type { NavigationFn, NavigationPosition } from '../navigation.js'
 import type { PageIdentity, StUser } from '../../auth/user.js'
-import { pageView, type PagedTable } from '../st/dataframe.js'
+import { pageView } from '../st/dataframe.js'
 import { QueryState } from '../st/query-params.js'
 import { createSt } from '../st/root.js'
 import type { DownloadData, SocketContext, St, StContext } from '../st-types.js'
@@ -20,7 +20,7 @@ import { fullContext } from './socket-context.js'
 import { NOT_AVAILABLE_META, PageAccess } from './page-access.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageDirectory, ResolvedPage } from '../page-directory.js'
-import { RunContext, type DeferredDownload, type FragmentSpec, type RunHost } from '../st/run-context.js'
+import { RunContext, type DeferredDownload, type FragmentSpec, type PagedTable, type RunHost } from '../st/run-context.js'
 import { sessionRef } from '../session-ref.js'
 import { pageStack } from './exception-stack.js'
 import { RerunRequested, StopRequested, SwitchPageRequested } from '../st/signals.js'
@@ -453,7 +453,7 @@ export class PageSession extends Lifecycle implements RunHost {
     // The log line is scrubbed by the logger; what the visitor may see is scrubbed here.
     if (this.#opts.showErrorDetails) {
       const stack = pageStack(e)
-      return { name: e.name, message: scrubSecrets(e.message), stack: stack === null ? null : scrubSecrets(stack), hidden: false, requestId }
+      return { name: e.name, message: scrubShownText(e.message), stack: stack === null ? null : scrubShownText(stack), hidden: false, requestId }
     }
     return { name: 'Error', message: 'This page hit an error.', stack: null, hidden: true, requestId }
   }

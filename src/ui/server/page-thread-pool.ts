@@ -644,12 +644,13 @@ export class PageThreadPool extends Lifecycle implements SessionHost {
   }
 
   /**
-   * Threads that ran nothing for `ui_page_thread_idle_s`: one with no socket left stops (its
-   * sessions wrote their snapshots); of the others, the one with the fewest sockets hands them to
-   * a thread that takes them at once, and stops on a later look.
+   * Threads that ran nothing for `ui_page_thread_idle_s` (a reload's held thread is not idle: it
+   * waits for the commit): one with no socket left stops (its sessions wrote their snapshots); of
+   * the others, the one with the fewest sockets hands them to a thread that takes them at once,
+   * and stops on a later look.
    */
   #letIdleGo(now: number): void {
-    const idle = this.#threads.filter((t) => t.state === 'ready' && t.running === 0 && t.pendingOpens === 0 && !t.busy(now) && now - t.lastActive > this.#idleMs)
+    const idle = this.#threads.filter((t) => t.state === 'ready' && !t.held && t.running === 0 && t.pendingOpens === 0 && !t.busy(now) && now - t.lastActive > this.#idleMs)
     let fewest: PageThread | undefined
     for (const t of idle) {
       if (t.conns.size === 0) this.#letGo(t)

@@ -2,7 +2,9 @@ import { SvcError } from '../../errors.js'
 import type { CapturedFile } from '../wire/elements.js'
 import type { AudioInputOptions, CameraInputOptions, UploadedFile } from '../st-types.js'
 import { fileRules, type FileRules } from './upload-files.js'
-import { bad, base, DEFAULT_UPLOAD_MAX_BYTES, type Emitter, register } from './widgets.js'
+import { base, DEFAULT_UPLOAD_MAX_BYTES, register } from './widgets.js'
+import type { Emitter } from './run-context.js'
+import { bad } from './values.js'
 
 /**
  * `st.audioInput` and `st.cameraInput` (issue #36): the browser records a WAV or takes a JPEG

@@ -6,7 +6,7 @@ import { checkedUrl } from './checked-url.js'
 import type { ChatInputOptions, ChatInputValue, ChatMessageOptions, StContainer, StreamSource, UploadedFile, WriteStreamOptions } from '../st-types.js'
 import { audioRules, maxBytesOf, sampleRateOf } from './capture.js'
 import { acceptList, fileRules } from './upload-files.js'
-import type { Container } from './container.js'
+import type { NestingContainer } from './run-context.js'
 import { streamText } from './stream.js'
 
 /** `st.chatMessage`, `st.chatInput`, `st.writeStream`. */
@@ -16,7 +16,7 @@ const IMAGE_URL = /^(https?:|data:image\/|\/)/i
 /** LangChain-style role names map to the two built-in roles. */
 const ROLE_ALIASES: Readonly<Record<string, string>> = { human: 'user', ai: 'assistant' }
 
-export function chatMessage(c: Container, role: string, o: ChatMessageOptions = {}): StContainer {
+export function chatMessage(c: NestingContainer, role: string, o: ChatMessageOptions = {}): StContainer {
   const name = String(role)
   const a = o.avatar
   let avatar: string | null = null
@@ -49,7 +49,7 @@ function chatValue(text: string, files: readonly UploadedFile[], audio: Uploaded
   return Object.freeze({ text, files: Object.freeze([...files]), audio })
 }
 
-export function chatInput(c: Container, placeholder = 'Your message', o: ChatInputOptions<unknown> = {}): string | ChatInputValue | null {
+export function chatInput(c: NestingContainer, placeholder = 'Your message', o: ChatInputOptions<unknown> = {}): string | ChatInputValue | null {
   const label = String(placeholder)
   if (c.formId !== null) throw new SvcError('SVC_ERR_UI_BAD_CALL', `chatInput("${label}") cannot be used inside form "${c.formId}"; call it on st or a container outside the form`)
   const max = o.maxChars ?? null
@@ -112,7 +112,7 @@ export function chatInput(c: Container, placeholder = 'Your message', o: ChatInp
  * is sent (a getter read by the partial render's JSON), so a fast stream costs one Markdown pass
  * per flush instead of one per chunk.
  */
-export async function writeStream(c: Container, source: StreamSource, o: WriteStreamOptions = {}): Promise<string> {
+export async function writeStream(c: NestingContainer, source: StreamSource, o: WriteStreamOptions = {}): Promise<string> {
   const pieces = streamText(source, o.format ?? 'auto')
   let text = ''
   let cached = { text: '', html: '' }

@@ -2,7 +2,8 @@ import { SvcError } from '../../errors.js'
 import type { Component } from '../components.js'
 import type { ComponentOptions } from '../st-types.js'
 import { toJsonSafe } from './values.js'
-import { base, register, type Emitter } from './widgets.js'
+import { base, register } from './widgets.js'
+import type { Emitter } from './run-context.js'
 
 /**
  * `st.component(component, args, options)`: a widget whose value the component sets. The

@@ -4,7 +4,7 @@ import { renderMarkdown } from '../markdown.js'
 import { checkMime, mimeEssence } from '../media-headers.js'
 import { sniffMime } from '../media-store.js'
 import { checkedUrl } from './checked-url.js'
-import type { RunContext } from './run-context.js'
+import type { Emitter, RunContext } from './run-context.js'
 import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
 import type {
   AlertOptions, ButtonOptions, ChartOptions, CheckboxOptions, ColumnsOptions, ContainerOptions, DataEditorOptions, DataframeOptions, DataframeSelection,
@@ -47,7 +47,7 @@ import { metricChart } from './sparkline.js'
  * Writes elements into one list of the run's tree: the main area, the sidebar, or a
  * container's children. `single` lists (`empty()`) hold at most one element, replaced on write.
  */
-export class Container implements StContainer, w.Emitter {
+export class Container implements StContainer, Emitter {
   readonly ctx: RunContext
   readonly formId: string | null
   readonly #list: UiElement[]

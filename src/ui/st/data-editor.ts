@@ -5,10 +5,10 @@ import type { DataEditorOptions, DroppedEdits, EditedRows, TableData } from '../
 import { checkUrl } from '../wire/url-policy.js'
 import { resolveColumns } from '../column-config.js'
 import { normalizeRaw, tabularOf, toCell } from './data.js'
-import { drawTable, emitPaged, originalsOf, pageSizeOf, pageView, record, RowsVersion, tableOptions, WireRowId, type Drawn, type PagedTable } from './dataframe.js'
+import { drawTable, emitPaged, originalsOf, pageSizeOf, pageView, record, RowsVersion, tableOptions, WireRowId, type Drawn } from './dataframe.js'
 import { positionOf, rowsByIndex, type RowIdentity } from './row-identity.js'
 import { rowKeyRules, type RowKeyRules } from './row-key-rules.js'
-import type { Emitter } from './widgets.js'
+import type { Emitter, PagedTable } from './run-context.js'
 
 /**
  * `st.dataEditor`: the browser sends an editing state (a delta to the data, never the table);

@@ -1,32 +1,20 @@
 import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
-import type { Cell, DataColumn, RowId, SortSpec, TableSelectionModes } from '../wire/elements.js'
+import type { Cell, RowId, SortSpec, TableSelectionModes } from '../wire/elements.js'
 import type { DataframeOptions, DataframeSelection, DataframeSelectionMode, TableData } from '../st-types.js'
 import { CHART_COLUMN_KINDS, resolveColumns } from '../column-config.js'
 import { sparkline, sparklineValues } from './sparkline.js'
 import { normalizeRaw, sortOrder, tabularOf } from './data.js'
 import { positionOf, rowIdentity, rowsByIndex, type KeyedRows, type RowIdentity } from './row-identity.js'
-import type { Emitter } from './widgets.js'
+import type { Emitter, PagedTable } from './run-context.js'
 
 export const DEFAULT_PAGE_SIZE = 25
 
 /**
  * `st.dataframe`: server-paged tables and row selection. The data editor (`data-editor.ts`)
- * shares the paging and the row identity.
- *
- * What a session keeps of a dataframe or data editor of the last run to answer `dataframe_page`
- * without a rerun: every row (edits applied), their ids and the shown columns. Sort orders are
- * computed once per column and direction, so paging a sorted 100k-row table only slices.
+ * shares the paging and the row identity. What a session keeps of a table between runs is a
+ * `PagedTable` (run-context.ts).
  */
-export interface PagedTable {
-  columns: DataColumn[]
-  rows: Cell[][]
-  /** Row id per row (see `RowId`; added rows follow). */
-  ids: RowId[]
-  visible: number[]
-  pageSize: number
-  sorted: Map<string, number[]>
-}
 
 export interface PageView {
   rows: Cell[][]

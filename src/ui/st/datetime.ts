@@ -1,6 +1,8 @@
 import { SvcError } from '../../errors.js'
 import type { DatetimeInputOptions, DatetimeValue } from '../st-types.js'
-import { bad, base, type Emitter, register } from './widgets.js'
+import { base, register } from './widgets.js'
+import type { Emitter } from './run-context.js'
+import { bad } from './values.js'
 
 /**
  * `st.datetimeInput`: a date and a wall-clock time in one widget, like Streamlit's naive

@@ -3,7 +3,7 @@ import { SvcError } from '../../errors.js'
 import type { HelpProps } from '../wire/elements.js'
 import type { EchoOptions } from '../st-types.js'
 import { callArgumentSource, functionBody } from './call-source.js'
-import type { Emitter } from './widgets.js'
+import type { Emitter } from './run-context.js'
 
 /**
  * `st.echo(fn)` shows the code of `fn` as the page's file has it (the call site, read from the

@@ -2,7 +2,7 @@ import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
 import type { IframeOptions } from '../st-types.js'
 import { checkUrl } from '../wire/url-policy.js'
-import type { Emitter } from './widgets.js'
+import type { Emitter } from './run-context.js'
 
 /**
  * `st.html(markup)` and `st.iframe(url | { srcdoc }, options)`. The markup travels as written and

@@ -2,14 +2,14 @@ import { SvcError } from '../../errors.js'
 import { DurationSchema, durationMs } from '../duration.js'
 import type { UiElement } from '../wire/elements.js'
 import type { FragmentOptions, St } from '../st-types.js'
-import type { Container } from './container.js'
+import type { NestingContainer } from './run-context.js'
 
 /**
  * `st.fragment(fn, { runEvery })`: draws a `fragment` node, runs `fn` with an `st` that writes
  * into it, and registers `fn` with the run so the session can rerun just this part (a widget
  * inside it changed, or its timer fired). The node id (its position path) names the fragment.
  */
-export function fragment(c: Container, fn: (st: St) => void | Promise<void>, o: FragmentOptions = {}): void | Promise<void> {
+export function fragment(c: NestingContainer, fn: (st: St) => void | Promise<void>, o: FragmentOptions = {}): void | Promise<void> {
   const ctx = c.ctx
   ctx.check()
   if (typeof fn !== 'function') throw new SvcError('SVC_ERR_UI_BAD_CALL', 'fragment(fn): pass the function that draws the fragment, e.g. st.fragment((st) => { ... })')

@@ -2,8 +2,9 @@ import { SvcError } from '../../errors.js'
 import type { AudioOptions, ColorPickerOptions, FeedbackOptions, MediaSource, PdfOptions, PillsOptions, SelectSliderOptions, TimeInputOptions, VideoOptions } from '../st-types.js'
 import { checkMime } from '../media-headers.js'
 import { checkedUrl } from './checked-url.js'
-import { displayString, sameValue } from './values.js'
-import { bad, base, type Emitter, register } from './widgets.js'
+import { bad, displayString, sameValue } from './values.js'
+import { base, register } from './widgets.js'
+import type { Emitter } from './run-context.js'
 
 /**
  * Media (`audio`, `video`, `pdf`) and the widgets of issue #14.6 (`timeInput`, `colorPicker`,

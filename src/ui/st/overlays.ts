@@ -2,7 +2,7 @@ import { SvcError } from '../../errors.js'
 import type { StatusProps } from '../wire/elements.js'
 import { isRunSignal, RerunRequested } from './signals.js'
 import type { Dialog, DialogOptions, PopoverOptions, StatusContainer, StatusOptions, StContainer } from '../st-types.js'
-import type { Container } from './container.js'
+import type { NestingContainer } from './run-context.js'
 
 /** `st.dialog`, `st.popover`, `st.status`. */
 
@@ -11,7 +11,7 @@ export type DialogBody = (dialog: StContainer, handle: Dialog) => void | Promise
 /** Open dialogs per session (keyed by the session's widget store, which lives as long as the session). */
 const openDialogs = new WeakMap<object, Set<string>>()
 
-function openSet(c: Container): Set<string> {
+function openSet(c: NestingContainer): Set<string> {
   const owner = c.ctx.host.widgets
   let set = openDialogs.get(owner)
   if (!set) {
@@ -26,7 +26,7 @@ function openSet(c: Container): Set<string> {
  * that click causes. While open, the body runs wherever `st.dialog` (or `open()`) is called, as a
  * fragment: a widget inside it reruns the body alone.
  */
-export async function dialog(c: Container, title: string, fn: DialogBody, o: DialogOptions = {}): Promise<Dialog> {
+export async function dialog(c: NestingContainer, title: string, fn: DialogBody, o: DialogOptions = {}): Promise<Dialog> {
   const label = String(title)
   if (typeof fn !== 'function') throw new SvcError('SVC_ERR_UI_BAD_CALL', `dialog("${label}"): pass the body as a function, e.g. st.dialog("${label}", (d) => { d.write("…") })`)
   if (c.formId !== null) throw new SvcError('SVC_ERR_UI_BAD_CALL', `dialog("${label}") cannot be declared inside form "${c.formId}"; declare it on st`)
@@ -52,7 +52,7 @@ export async function dialog(c: Container, title: string, fn: DialogBody, o: Dia
     // Otherwise the body is a fragment of its own: its widgets rerun the body alone, not the page.
     ctx.fragments.set(node.id, {
       fn: (st) => {
-        active = (st as unknown as Container).ctx
+        active = (st as unknown as NestingContainer).ctx
         return fn(st, handle)
       },
       runEveryMs: null,
@@ -78,14 +78,14 @@ export async function dialog(c: Container, title: string, fn: DialogBody, o: Dia
   return handle
 }
 
-export function popover(c: Container, label: string, o: PopoverOptions = {}): StContainer {
+export function popover(c: NestingContainer, label: string, o: PopoverOptions = {}): StContainer {
   return c.nest('popover', {
     label: String(label), icon: o.icon ?? null, disabled: o.disabled ?? false, useContainerWidth: o.useContainerWidth ?? false, help: o.help ?? null,
   }).body
 }
 
 export function status<T>(
-  c: Container,
+  c: NestingContainer,
   label: string,
   fnOrOptions?: StatusOptions | ((s: StatusContainer) => T | Promise<T>),
   options?: StatusOptions,

@@ -2,7 +2,7 @@ import { z } from '../../internal/zod.js'
 import { SvcError } from '../../errors.js'
 import type { PlotlyChartProps, PlotlyPointRef, PlotlyRegion, PlotlySelectionWire } from '../wire/elements.js'
 import type { Callback, PlotlyChartOptions, PlotlyFigure, PlotlyPoint, PlotlySelection } from '../st-types.js'
-import type { Emitter } from './widgets.js'
+import type { Emitter } from './run-context.js'
 
 /**
  * `st.plotlyChart(figure, options)`: a Plotly figure drawn by Plotly's own library (a lazily loaded

@@ -1,9 +1,8 @@
 import { SvcError } from '../../errors.js'
-import type { ExceptionProps, SortSpec, UiElement } from '../wire/elements.js'
+import type { Cell, DataColumn, ElementPropsMap, ExceptionProps, RowId, SortSpec, UiElement } from '../wire/elements.js'
 import type { MediaStore } from '../media-store.js'
 import type { QueryState } from './query-params.js'
-import type { PagedTable } from './dataframe.js'
-import type { St, StBrowserStorage, StContext, StCookies, StUserStorage } from '../st-types.js'
+import type { St, StBrowserStorage, StContainer, StContext, StCookies, StUserStorage } from '../st-types.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { PageIdentity, StUser } from '../../auth/user.js'
 import { sameValue } from './values.js'
@@ -95,6 +94,35 @@ export interface DeferredDownload {
 export interface FragmentSpec {
   fn: (st: St) => unknown
   runEveryMs: number | null
+}
+
+/** What a widget needs from the container it is written into. */
+export interface Emitter {
+  readonly ctx: RunContext
+  readonly formId: string | null
+  emit<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, children?: UiElement[]): UiElement
+}
+
+/** A container as the helpers that draw into it and nest in it see it (chat, fragments, overlays; `Container` is one). */
+export interface NestingContainer extends Emitter {
+  /** The id path of the element it draws into. */
+  readonly path: string
+  nest<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, formId?: string | null): { node: UiElement; body: NestingContainer & StContainer }
+}
+
+/**
+ * What a session keeps of a dataframe or data editor of the last run to answer `dataframe_page`
+ * without a rerun: every row (edits applied), their ids and the shown columns. Sort orders are
+ * computed once per column and direction, so paging a sorted 100k-row table only slices.
+ */
+export interface PagedTable {
+  columns: DataColumn[]
+  rows: Cell[][]
+  /** Row id per row (see `RowId`; added rows follow). */
+  ids: RowId[]
+  visible: number[]
+  pageSize: number
+  sorted: Map<string, number[]>
 }
 
 /** One execution of a page function: its element tree and the widgets it declared. */

@@ -1,7 +1,7 @@
 import { SvcError } from '../../errors.js'
 import type { BadgeColor, BadgeProps, GraphvizChartProps, LatexProps } from '../wire/elements.js'
 import type { BadgeOptions, GraphvizChartOptions, LatexOptions } from '../st-types.js'
-import type { Emitter } from './widgets.js'
+import type { Emitter } from './run-context.js'
 
 /**
  * `st.badge`, `st.latex` and `st.graphvizChart` (issue #36). The TeX and the DOT travel as the

@@ -1,7 +1,8 @@
 import { LONE_SURROGATE, MAX_FILE_NAME_CHARS, MAX_MIME_CHARS, mimeEssence } from '../media-headers.js'
 import { typeOfExtension } from '../media-store.js'
 import type { UploadedFile } from '../st-types.js'
-import { bad, type Emitter } from './widgets.js'
+import type { Emitter } from './run-context.js'
+import { bad } from './values.js'
 
 /**
  * The rules every file a widget takes goes through: `fileUploader`'s files, the recordings of

@@ -1,3 +1,5 @@
+import { SvcError } from '../../errors.js'
+
 /** Turning arbitrary page values into JSON-safe element props. */
 
 /** Dates → ISO strings, bigint → string, Map/Set → objects/arrays, cycles → "[Circular]", functions dropped. */
@@ -66,4 +68,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b)
   if (ka.length !== kb.length) return false
   return ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+}
+
+/** A widget value from the browser that the widget cannot hold. */
+export const bad = (what: string): never => {
+  throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid widget value: ${what}`)
 }

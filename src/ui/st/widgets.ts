@@ -1,20 +1,13 @@
 import { SvcError } from '../../errors.js'
-import type { ElementPropsMap, UiElement, WidgetBase } from '../wire/elements.js'
-import type { RunContext, WidgetSpec } from './run-context.js'
+import type { WidgetBase } from '../wire/elements.js'
+import type { Emitter, WidgetSpec } from './run-context.js'
 import type {
   ButtonOptions, CheckboxOptions, DateInputOptions, DownloadButtonOptions, DownloadData, DownloadSource, FileUploaderOptions, MultiselectOptions,
   DateValue, NumberInputOptions, RadioOptions, SelectboxOptions, SliderOptions, TextAreaOptions, TextInputOptions, UploadedFile, WidgetOptions,
 } from '../st-types.js'
 import { checkFileName, checkMime } from '../media-headers.js'
-import { displayString, sameValue } from './values.js'
+import { bad, displayString, sameValue } from './values.js'
 import { acceptList, fileRules } from './upload-files.js'
-
-/** What a widget needs from the container it is written into. */
-export interface Emitter {
-  readonly ctx: RunContext
-  readonly formId: string | null
-  emit<T extends keyof ElementPropsMap>(type: T, props: ElementPropsMap[T], id?: string, children?: UiElement[]): UiElement
-}
 
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024 // 10 MiB per file
 
@@ -33,10 +26,6 @@ export function register<V>(em: Emitter, spec: Omit<WidgetSpec<V>, 'formId'>, se
   const r = em.ctx.widget({ ...spec, formId: em.formId })
   em.ctx.widgetDefaults.set(r.id, serializedDefault)
   return r
-}
-
-export const bad = (what: string): never => {
-  throw new SvcError('SVC_ERR_UI_BAD_CALL', `invalid widget value: ${what}`)
 }
 
 export function button(em: Emitter, label: string, o: ButtonOptions = {}, submit = false): boolean {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import { SvcError } from '../../errors.js'
 import type { ApiClient } from '../../client/api-client.js'
 import { runWithRequestId } from '../../logging/context.js'
-import { scrubSecrets } from '../../logging/secret-scrub.js'
+import { scrubShownText } from '../../logging/secret-scrub.js'
 import type { RegisteredSecrets } from '../../secrets/register.js'
 import type { TaskContext, TaskDefinition, TaskFailure } from './task-types.js'
 
@@ -129,7 +129,7 @@ export async function runTaskJob(def: TaskDefinition, job: TaskJob, deps: TaskRu
 export function taskFailure(error: unknown, showErrorDetails: boolean, requestId: string | null): TaskFailure {
   const e = error instanceof Error ? error : new Error(String(error))
   if (!showErrorDetails) return { name: 'Error', message: 'This task hit an error.', stack: null, hidden: true, requestId }
-  return { name: e.name, message: scrubSecrets(e.message), stack: e.stack === undefined ? null : scrubSecrets(e.stack), hidden: false, requestId }
+  return { name: e.name, message: scrubShownText(e.message), stack: e.stack === undefined ? null : scrubShownText(e.stack), hidden: false, requestId }
 }
 
 /** A failure svc itself decides (interrupted, timed out): always shown, it holds nothing of the app's. */

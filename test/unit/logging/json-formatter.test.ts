@@ -69,6 +69,16 @@ describe('JsonLogFormatter', () => {
     expect(b).toMatchObject({ message: 'direct', exception: expect.stringContaining('RangeError: direct') })
   })
 
+  it('redacts credentials quoted in an exception message and stack', () => {
+    const { sink, logger } = captureLogger()
+    const err = new Error('connect failed: postgres://user:hunter2@db/x', { cause: new Error('sent Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig and api_key=k-123') })
+    logger.error({ err }, 'failed')
+    const line = sink.raw[0]!
+    for (const secret of ['hunter2', 'eyJhbGciOiJIUzI1NiJ9', 'k-123']) expect(line).not.toContain(secret)
+    expect(sink.records()[0]!.exception).toEqual(expect.stringContaining('connect failed: postgres://user:<redacted>@db/x'))
+    expect(sink.records()[0]!.exception).toEqual(expect.stringContaining('Caused by: Error: sent Bearer <redacted> and api_key=<redacted>'))
+  })
+
   it('keeps non-ASCII text as is', () => {
     const { sink, logger } = captureLogger()
     logger.info({ city: 'Zürich' }, 'héllo ✓')

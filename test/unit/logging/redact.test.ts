@@ -7,6 +7,7 @@ import {
   redactHeaders,
   redactQuery,
   redactArgv,
+  redactCredentialsInText,
   redactUrl,
   redactUrlsInText,
 } from '../../../src/logging/redact.js'
@@ -103,6 +104,24 @@ describe('redactUrlsInText', () => {
     expect(redactUrlsInText('error for http://h/x?code=abc&a=1: ECONNREFUSED', r)).toBe(`error for http://h/x?code=${R}&a=1: ECONNREFUSED`)
     expect(redactUrlsInText('is it up? yes', r)).toBe('is it up? yes')
     expect(redactUrlsInText('"/a?token=1" and /b?key=2', r)).toBe(`"/a?token=${R}" and /b?key=${R}`)
+  })
+})
+
+describe('redactCredentialsInText', () => {
+  it('redacts URL passwords, Bearer and Basic credentials, credential pairs and URL queries in free text', () => {
+    expect(redactCredentialsInText('connect failed: postgres://user:hunter2@db/x')).toBe(`connect failed: postgres://user:${R}@db/x`)
+    expect(redactCredentialsInText('redis://:pw123@host:6379/0 and redis://host:6379')).toBe(`redis://:${R}@host:6379/0 and redis://host:6379`)
+    expect(redactCredentialsInText('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig-1')).toBe(`Authorization: Bearer ${R}`)
+    expect(redactCredentialsInText('sent Basic dXNlcjpwdw== but basic settings differ')).toBe(`sent Basic ${R} but basic settings differ`)
+    expect(redactCredentialsInText('call with api_key=abc123 and page=2; apiKey=zzz, token=t0k&x=1')).toBe(`call with api_key=${R} and page=2; apiKey=${R}, token=${R}&x=1`)
+    expect(redactCredentialsInText('GET https://x.test/cb?code=abc&state=s1 failed, exit code=1 state=open')).toBe(`GET https://x.test/cb?code=${R}&state=${R} failed, exit code=1 state=open`)
+    expect(redactCredentialsInText('sess=abc', createQueryRedactor(['sess']))).toBe(`sess=${R}`)
+  })
+
+  it('keeps text without credentials byte for byte', () => {
+    for (const text of ['at loadOrders (/srv/app/db.ts:12:5)', 'Key (id)=(42) already exists', 'a=b c=d', 'http://host/path', `password=${R} already`]) {
+      expect(redactCredentialsInText(text)).toBe(text)
+    }
   })
 })
 

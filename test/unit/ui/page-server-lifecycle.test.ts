@@ -108,6 +108,32 @@ describe('PageThreadPool keeps the close contract', () => {
   })
 })
 
+describe('PageThreadPool idle sweep', () => {
+  it('leaves a reload’s held thread alone while it lets an idle one go', async () => {
+    const lines: string[] = []
+    let letGo: () => void = () => undefined
+    const firstLetGo = new Promise<void>((resolve) => (letGo = resolve))
+    const seen = pino({ level: 'info' }, {
+      write: (line: string) => {
+        lines.push(line)
+        if (line.includes('ui page thread let go')) letGo()
+      },
+    })
+    const target = `${repo}/test/fixtures/app-basic.ts:app`
+    const pool = new PageThreadPool({ size: 1, data: { target, cwd: repo, basePath: '', devMode: false, appFile: target }, logger: seen, media: new MediaStore(), runTimeoutMs: 0, idleMs: 100 })
+    onTestFinished(() => pool.destroy())
+    // No thread runs: the reload's fresh thread is the only one, held until the commit.
+    expect(await pool.prepareReload()).toHaveProperty('profile')
+    const [held] = (await pool.stats(0)).threads
+    // A thread that takes sessions starts after it; once the sweep lets that one go, the held one (idle for longer) was in reach too.
+    pool.warm()
+    await firstLetGo
+    expect(lines.filter((l) => l.includes('ui page thread let go'))).toHaveLength(1)
+    // The held thread stays (a reload's thread reports `starting` until the commit).
+    expect((await pool.stats(0)).threads.find((t) => t.id === held!.id)).toMatchObject({ status: 'starting' })
+  })
+})
+
 describe('UiServer keeps the close contract', () => {
   /** Sessions whose graceful close never ends (a snapshot store that does not answer); they record a destroy. */
   function stuckSessions(): SessionHost & { destroyedWith: Error | undefined | null } {
