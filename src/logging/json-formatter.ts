@@ -2,8 +2,11 @@ import type { ChildLoggerOptions, Logger, LoggerOptions } from 'pino'
 import pino from 'pino'
 import { getRequestId } from './context.js'
 import { JSON_LOG_BASE_FIELDS } from './fields.js'
-import { REDACTED, createQueryRedactor, redactAuthorization, redactCredentialsInText, redactHeaders, redactUrl, redactUrlsInText, type HeaderInput } from './redact.js'
+import { REDACTED, createQueryRedactor, redactAuthorization, redactCredentialsInText, redactHeaders, redactUrl, type HeaderInput } from './redact.js'
 import { scrubSecrets } from './secret-scrub.js'
+
+/** What every credential `redactCredentialsInText` finds holds: a cheap test before its patterns run. */
+const MAY_QUOTE_CREDENTIAL = /[?=@]|bearer|basic/i
 
 /** Marks a child logger whose bindings already carry `request_id`, so the mixin adds none. */
 const kRequestIdBound = Symbol('svc.logging.requestIdBound')
@@ -78,7 +81,9 @@ export class JsonLogFormatter {
   constructor(opts: JsonLogFormatterOptions) {
     const redactQuery = createQueryRedactor(opts.redactQueryKeys ?? [])
     // An error's message and stack quote what the failing code held: a connection string, a token.
-    const exception = (error: unknown): string => redactCredentialsInText(formatException(error), redactQuery)
+    // Registered secrets first: a secret that is a whole URL goes as one, before the pattern
+    // takes only its password.
+    const exception = (error: unknown): string => redactCredentialsInText(scrubSecrets(formatException(error)), redactQuery)
     this.options = {
       level: opts.level,
       messageKey: 'message',
@@ -108,11 +113,13 @@ export class JsonLogFormatter {
         upstream_url: (url: unknown) => (typeof url === 'string' ? redactUrl(url, redactQuery) : url),
       },
       hooks: {
-        // A message quoting a URL (`upstream error for http://…?code=…`) is redacted like a field.
+        // A message quoting a URL (`upstream error for http://…?code=…`) or a credential (an
+        // error's message logged as the line's: `connect failed: postgres://app:pw@db`) is
+        // redacted like a field and like the error's own `exception`.
         logMethod(args, method) {
           const i = typeof args[0] === 'string' ? 0 : 1
           const msg = args[i]
-          if (typeof msg === 'string' && msg.includes('?')) args[i] = redactUrlsInText(msg, redactQuery)
+          if (typeof msg === 'string' && MAY_QUOTE_CREDENTIAL.test(msg)) args[i] = redactCredentialsInText(scrubSecrets(msg), redactQuery)
           return method.apply(this, args)
         },
         // The app's secret values never reach a line, under any key (src/logging/secret-scrub.ts).

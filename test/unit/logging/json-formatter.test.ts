@@ -133,6 +133,18 @@ describe('JsonLogFormatter URL redaction', () => {
     expect(sink.raw.join('')).not.toMatch(/abc|xyz|otp=9|=t"/)
   })
 
+  it('redacts credentials a message quotes, as the exception that carries the same text', () => {
+    const { sink, logger } = captureLogger('svc.api')
+    const err = new Error('connect failed: postgres://app:hunter2@db/orders, api_key=k9')
+    logger.error({ err }, err.message)
+    logger.info('3 rows = ok, sent to a@b basically')
+    const [a, b] = sink.records()
+    expect(a!.message).toBe('connect failed: postgres://app:<redacted>@db/orders, api_key=<redacted>')
+    expect(a!.exception).toMatch(/^Error: connect failed: postgres:\/\/app:<redacted>@db\/orders, api_key=<redacted>\n/)
+    expect(sink.raw.join('')).not.toMatch(/hunter2|k9/)
+    expect(b!.message).toBe('3 rows = ok, sent to a@b basically')
+  })
+
   it('redacts a message logged without a merge object, and the url_session_query_param key', () => {
     const { sink, logger } = captureLogger('svc.ui', { url_session_query_param: 'sess' })
     logger.info('opened /p?sess=S1&svc_sid=S2')
