@@ -172,6 +172,16 @@ function numberRule(key: SettingKey): string | null {
 }
 
 /**
+ * Text from the environment or a flag that `Number()` reads but the setting refuses (`1e3`,
+ * `0x50`, ` 80`) may be in range once read, so the range alone would not say what is wrong: name
+ * the written form too.
+ */
+function writtenFormHint(key: SettingKey, raw: unknown, source: SettingSource): string {
+  if ((source.kind !== 'env' && source.kind !== 'flag') || typeof raw !== 'string' || raw.trim() === '' || Number.isNaN(Number(raw))) return ''
+  return `, written as plain decimal digits like ${String(FIELDS[key].default)}`
+}
+
+/**
  * Merge layers, lowest precedence first, validate every value once, and freeze.
  * Throws `SVC_ERR_CONFIG_INVALID` naming the setting, where the value came from, the value and
  * what is allowed.
@@ -196,7 +206,9 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
       const allowed =
         raw === INVALID_JSON
           ? `write it as JSON${example ? `, e.g. ${example}` : ''}`
-          : (numberRule(key) ?? parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join('; '))
+          : numberRule(key) !== null
+            ? `${numberRule(key)}${writtenFormHint(key, raw, source)}`
+            : parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join('; ')
       problems.push(`${describeSource(key, source)}: ${show(raw)} is not valid for ${key}: ${allowed}`)
     }
   }

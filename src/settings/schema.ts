@@ -23,11 +23,16 @@ const asBool: FromString = (raw) => {
   if (FALSE.has(v)) return false
   return raw
 }
-/** A string that is not a number stays a string, so the error shows what the user wrote. */
-const asNumber: FromString = (raw) => {
-  const n = raw.trim() === '' ? Number.NaN : Number(raw.trim())
-  return Number.isNaN(n) ? raw : n
-}
+/**
+ * Numbers from strings are plain decimals only: `Number()` would also take `0x50`, `0b1`, ` 80`
+ * and, for a count or a port, `1e3`. A fraction setting (seconds) keeps the exponent form, which
+ * is how `JSON.stringify` hands a tiny value to a child process. Anything else stays a string, so
+ * the error shows what the user wrote.
+ */
+const PLAIN_INTEGER = /^-?\d+$/
+const PLAIN_DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i
+const asInteger: FromString = (raw) => (PLAIN_INTEGER.test(raw) ? Number(raw) : raw)
+const asNumber: FromString = (raw) => (PLAIN_DECIMAL.test(raw) ? Number(raw) : raw)
 const asString: FromString = (raw) => raw
 const asJson: FromString = (raw) => {
   try {
@@ -92,15 +97,15 @@ export const FIELDS = {
   },
   root_path: { schema: mountPath, default: '', parse: asString },
   gateway_host: { schema: z.string().min(1), default: '127.0.0.1', parse: asString },
-  gateway_port: { schema: port, default: 8000, parse: asNumber },
-  workers: { schema: z.number().int().min(1).max(64), default: 1, parse: asNumber },
+  gateway_port: { schema: port, default: 8000, parse: asInteger },
+  workers: { schema: z.number().int().min(1).max(64), default: 1, parse: asInteger },
   /** A gateway worker whose resident memory passes this (MB) is replaced the no-drop way; 0 = never. */
-  gateway_max_memory_mb: { schema: z.number().int().min(0), default: 0, parse: asNumber },
+  gateway_max_memory_mb: { schema: z.number().int().min(0), default: 0, parse: asInteger },
   /** A gateway worker that served this many requests (plus 0..gateway_max_requests_jitter) is replaced; 0 = never. */
-  gateway_max_requests: { schema: z.number().int().min(0), default: 0, parse: asNumber },
-  gateway_max_requests_jitter: { schema: z.number().int().min(0), default: 0, parse: asNumber },
+  gateway_max_requests: { schema: z.number().int().min(0), default: 0, parse: asInteger },
+  gateway_max_requests_jitter: { schema: z.number().int().min(0), default: 0, parse: asInteger },
   /** A page thread whose V8 heap passes this (MB) is replaced, its sessions moved with their state; 0 = never. */
-  ui_page_thread_max_memory_mb: { schema: z.number().int().min(0), default: 0, parse: asNumber },
+  ui_page_thread_max_memory_mb: { schema: z.number().int().min(0), default: 0, parse: asInteger },
   /** How often the memory limits above are checked. */
   recycle_check_interval_s: { schema: seconds.min(0.1), default: 5, parse: asNumber },
   /** Write the JSON log of every svc process to this file (rotated) instead of stdout; '' = stdout. */
@@ -110,25 +115,25 @@ export const FIELDS = {
   /** Also rotate every day or hour; '' = by size only. */
   log_file_frequency: { schema: z.enum(['daily', 'hourly', '']), default: 'daily' as 'daily' | 'hourly' | '', parse: asString },
   /** Rotated files kept besides the current one. */
-  log_file_count: { schema: z.number().int().min(1).max(1000), default: 14, parse: asNumber },
+  log_file_count: { schema: z.number().int().min(1).max(1000), default: 14, parse: asInteger },
   trust_proxy: { schema: z.boolean(), default: false, parse: asBool },
   public_base_url: { schema: z.string(), default: '', parse: asString },
   strict_public_base_url: { schema: z.boolean(), default: false, parse: asBool },
   gateway_max_proxy_request_body_bytes: {
     schema: z.number().int().min(0),
     default: 32 * 1024 * 1024, // 32 MiB; 0 = unlimited
-    parse: asNumber,
+    parse: asInteger,
   },
   gateway_proxy_buffer_disk_bytes: {
     schema: z.number().int().min(0),
     default: 256 * 1024 * 1024, // 256 MiB per worker of UI request bodies in temporary files; 0 = unlimited
-    parse: asNumber,
+    parse: asInteger,
   },
   gateway_ws_max_message_bytes: {
     // ws keeps the limit in a 32-bit integer; 0 = unlimited.
     schema: z.number().int().min(0).max(2 ** 31 - 1),
     default: 64 * 1024 * 1024, // 64 MiB: the built-in UI server's own limit
-    parse: asNumber,
+    parse: asInteger,
   },
   gateway_upstream_connect_timeout_s: { schema: seconds, default: 10, parse: asNumber },
   gateway_upstream_read_timeout_s: { schema: seconds, default: 120, parse: asNumber },
@@ -136,8 +141,8 @@ export const FIELDS = {
   gateway_client_body_timeout_s: { schema: seconds.min(0.1), default: 60, parse: asNumber },
   gateway_keepalive_timeout_s: { schema: seconds.min(0.1), default: 5, parse: asNumber },
   /** Per worker; 0 = half the process's open-file limit (each proxied connection may hold an upstream socket too). */
-  gateway_max_connections: { schema: z.number().int().min(0), default: 0, parse: asNumber },
-  gateway_upstream_pool_size: { schema: z.number().int().min(1).max(65_536), default: 256, parse: asNumber },
+  gateway_max_connections: { schema: z.number().int().min(0), default: 0, parse: asInteger },
+  gateway_upstream_pool_size: { schema: z.number().int().min(1).max(65_536), default: 256, parse: asInteger },
   /** 0 = a request waits for a free upstream connection as long as it takes. */
   gateway_upstream_queue_timeout_s: { schema: seconds, default: 10, parse: asNumber },
   gateway_forward_client_headers: {
@@ -170,7 +175,7 @@ export const FIELDS = {
   jwt_audience: { schema: z.string(), default: '', parse: asString },
   jwt_hs256_secret: { schema: z.string(), default: '', parse: asString, secret: true },
   jwt_jwks_url: { schema: z.string(), default: '', parse: asString },
-  jwt_leeway_seconds: { schema: z.number().int().min(0).max(3600), default: 0, parse: asNumber },
+  jwt_leeway_seconds: { schema: z.number().int().min(0).max(3600), default: 0, parse: asInteger },
   pidfile: { schema: z.string().min(1), default: './.svc.pid', parse: asString },
   no_pidfile: { schema: z.boolean(), default: false, parse: asBool },
   shutdown_grace_s: { schema: seconds, default: 10, parse: asNumber },
@@ -187,7 +192,7 @@ export const FIELDS = {
   ui_session_ttl_s: { schema: seconds, default: 120, parse: asNumber },
   /** Worker threads running page sessions; null = max(2, available cores); 0 = in the page server's own thread. */
   /** Each thread holds a copy of the app (~90 MiB): two isolate one busy page; raise it for many concurrent heavy pages. */
-  ui_page_threads: { schema: z.number().int().min(0).max(64), default: 2, parse: asNumber },
+  ui_page_threads: { schema: z.number().int().min(0).max(64), default: 2, parse: asInteger },
   /** A page thread that ran nothing this long is let go (its sessions move; the last one stops once no page is open); 0 = never. */
   ui_page_thread_idle_s: { schema: seconds, default: 120, parse: asNumber },
   /** Largest message a browser may send on the page socket, checked before it is read (close 1009); 0 = unlimited. */
@@ -195,18 +200,18 @@ export const FIELDS = {
     // ws keeps the limit in a 32-bit integer.
     schema: z.number().int().min(0).max(2 ** 31 - 1),
     default: 1024 * 1024, // 1 MiB: widget input; files go over the upload endpoint
-    parse: asNumber,
+    parse: asInteger,
   },
   /** Largest file one upload request may carry (`POST {root}/_stcore/upload`); 0 = unlimited. */
-  ui_max_upload_bytes: { schema: z.number().int().min(0), default: 32 * 1024 * 1024, parse: asNumber },
+  ui_max_upload_bytes: { schema: z.number().int().min(0), default: 32 * 1024 * 1024, parse: asInteger },
   /** A page run longer than this is stopped (a page thread that never yields is replaced); 0 = no limit. */
   ui_run_timeout_s: { schema: seconds, default: 30, parse: asNumber },
   /** Worker threads that run tasks (`app.task`), started with the first task, stopped when idle; never page threads. */
-  ui_task_threads: { schema: z.number().int().min(1).max(64), default: 2, parse: asNumber },
+  ui_task_threads: { schema: z.number().int().min(1).max(64), default: 2, parse: asInteger },
   /** Tasks running at once in this page server; more wait as `queued`. */
-  ui_task_max_running: { schema: z.number().int().min(1).max(10_000), default: 8, parse: asNumber },
+  ui_task_max_running: { schema: z.number().int().min(1).max(10_000), default: 8, parse: asInteger },
   /** Tasks one page session may have queued or running; one more is refused (SVC_ERR_UI_TASK_LIMIT). */
-  ui_task_max_per_session: { schema: z.number().int().min(1).max(1_000), default: 4, parse: asNumber },
+  ui_task_max_per_session: { schema: z.number().int().min(1).max(1_000), default: 4, parse: asInteger },
   /** A task running longer than this is cancelled and ends as an error; 0 = no limit. */
   ui_task_timeout_s: { schema: seconds, default: 3600, parse: asNumber },
   /** Key of signed cookies (`st.cookies.set(..., { signed: true })`) and of the page server's cookie tickets; '' = no signed cookies. */
@@ -214,14 +219,14 @@ export const FIELDS = {
   /** Per-user storage (`st.userStorage`) without Redis: one folder per signed-in user under this one. */
   ui_user_storage_dir: { schema: z.string().min(1), default: '.svc/user-storage', parse: asString },
   /** Largest value (JSON) one key of `st.userStorage` may hold. */
-  ui_user_storage_max_value_bytes: { schema: z.number().int().min(64).max(16 * 1024 * 1024), default: 64 * 1024, parse: asNumber },
+  ui_user_storage_max_value_bytes: { schema: z.number().int().min(64).max(16 * 1024 * 1024), default: 64 * 1024, parse: asInteger },
   /** Keys one signed-in user may keep in `st.userStorage`. */
-  ui_user_storage_max_keys: { schema: z.number().int().min(1).max(10_000), default: 64, parse: asNumber },
+  ui_user_storage_max_keys: { schema: z.number().int().min(1).max(10_000), default: 64, parse: asInteger },
   /**
    * Heap cap of each page thread (V8's old generation, MiB): a thread that reaches it is replaced
    * and its sessions resume, as after a crash; 0 = V8's default (about 2-4 GiB).
    */
-  ui_page_thread_max_heap_mb: { schema: z.number().int().min(0).max(1_048_576), default: 512, parse: asNumber },
+  ui_page_thread_max_heap_mb: { schema: z.number().int().min(0).max(1_048_576), default: 512, parse: asInteger },
   /** null = by command: on under `svc dev` (and the test handle), off under `svc run` and `svc workbench`. */
   show_error_details: { schema: z.boolean().nullable(), default: null as boolean | null, parse: asBool },
   /** `svc dev` type-checks the project beside the tree (its own TypeScript and tsconfig.json); off: no checker. */
@@ -241,7 +246,7 @@ export const FIELDS = {
   /** JSON file of secrets (`app.secrets`), relative to the working directory; SVC_SECRET_* variables win over it. */
   secrets_file: { schema: z.string().min(1), default: '.svc/secrets.json', parse: asString },
   /** Largest value svc writes to or reads from Redis; Redis's own maximum string is 512 MiB. */
-  redis_max_value_bytes: { schema: z.number().int().min(1024).max(512 * 1024 * 1024), default: 1024 * 1024, parse: asNumber },
+  redis_max_value_bytes: { schema: z.number().int().min(1024).max(512 * 1024 * 1024), default: 1024 * 1024, parse: asInteger },
   theme: { schema: themeSchema, default: {} as ThemeSettings, parse: asJson, example: '{"primaryColor":"#0f766e","base":"dark"}' },
   /** The app icon (favicon): '' = svc's own, an emoji, an http(s) URL, or an image file path (relative to the working folder). */
   icon: {

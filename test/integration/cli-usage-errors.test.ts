@@ -56,6 +56,8 @@ describe('svc usage errors', () => {
     { args: ['run', APP, '--log-format', 'xml', '--no-pidfile'], says: [/flag --log-format: "xml" is not valid/, /"json"\|"pretty"/] },
     { args: ['run', APP, '--log-level', 'loud', '--no-pidfile'], says: [/flag --log-level: "loud" is not valid/, /"info"/] },
     { args: ['run', APP, '--port', '99999', '--no-pidfile'], says: [/flag --port: 99999 is not valid/, /must be a port from 0 to 65535/] },
+    { args: ['run', APP, '--port', '1e3', '--no-pidfile'], says: [/flag --port: "1e3" is not valid for gateway_port: must be a port from 0 to 65535, written as plain decimal digits like 8000/] },
+    { args: ['dev', APP, '--port', '0x50', '--no-pidfile'], says: [/flag --port: "0x50" is not valid for gateway_port: must be a port from 0 to 65535, written as plain decimal digits/] },
     { args: ['dev', APP, '--reload', '--reload-scope', 'all', '--no-pidfile'], says: [/--reload-scope must be 'gateway' or 'full' \(got "all"\)/] },
     { args: ['run', 'no-such-app.ts:app', '--no-pidfile'], says: [/cannot find the app module "no-such-app.ts"/, /pass the file/] },
   ]

@@ -127,6 +127,29 @@ describe('errors name the source, the value and what is allowed', () => {
     ])
   })
 
+  it('integers from a flag or the environment are plain decimal digits: 1e3, 0x50, " 80", 80.0 are refused', () => {
+    for (const value of ['1e3', '0x50', ' 80', '80 ', '80.0', '0b1010', '+80']) {
+      const err = thrown(() => resolveSettings([flagsLayer({ gateway_port: { flag: '--port', value } })]))
+      expect(err.code).toBe('SVC_ERR_CONFIG_INVALID')
+      expect(err.message).toContain(`flag --port: ${JSON.stringify(value)} is not valid for gateway_port: must be a port from 0 to 65535, written as plain decimal digits like 8000`)
+    }
+    const err = thrown(() => resolveSettings([envLayer({ SVC_WORKERS: '0x2', SVC_UI_MAX_UPLOAD_BYTES: '1e6' })]))
+    expect(err.message).toContain('environment variable SVC_WORKERS: "0x2" is not valid for workers: must be an integer from 1 to 64, written as plain decimal digits like 1')
+    expect(err.message).toContain('environment variable SVC_UI_MAX_UPLOAD_BYTES: "1e6" is not valid for ui_max_upload_bytes')
+    expect(resolveSettings([envLayer({ SVC_GATEWAY_PORT: '80', SVC_WORKERS: '02' })])).toMatchObject({ gateway_port: 80, workers: 2 })
+  })
+
+  it('seconds take a plain decimal (with an exponent, as JSON writes tiny numbers) but no hex or spaces', () => {
+    expect(resolveSettings([envLayer({ SVC_SHUTDOWN_GRACE_S: '.5', SVC_UI_RUN_TIMEOUT_S: '2.5', SVC_REDIS_TIMEOUT_S: '1e-1' })])).toMatchObject({
+      shutdown_grace_s: 0.5,
+      ui_run_timeout_s: 2.5,
+      redis_timeout_s: 0.1,
+    })
+    const err = thrown(() => resolveSettings([envLayer({ SVC_SHUTDOWN_GRACE_S: '0x10', SVC_UI_RUN_TIMEOUT_S: ' 2' })]))
+    expect(err.message).toContain('environment variable SVC_SHUTDOWN_GRACE_S: "0x10" is not valid for shutdown_grace_s: must be a number from 0 to 86400 (seconds), written as plain decimal digits like 10')
+    expect(err.message).toContain('environment variable SVC_UI_RUN_TIMEOUT_S: " 2" is not valid for ui_run_timeout_s')
+  })
+
   it('config file key', () => {
     const path = writeConfig({ workers: 'two' })
     const err = thrown(() => resolveSettings([configFileLayer(dir)]))
@@ -219,8 +242,8 @@ describe('parsing strings from env and flags', () => {
     expect(env({ SVC_TRUST_PROXY: raw }).trust_proxy).toBe(false)
   })
 
-  it('numbers are trimmed; fractions allowed for seconds', () => {
-    expect(env({ SVC_GATEWAY_PORT: ' 8080 ', SVC_SHUTDOWN_GRACE_S: '2.5' })).toMatchObject({ gateway_port: 8080, shutdown_grace_s: 2.5 })
+  it('numbers are plain decimals; fractions allowed for seconds', () => {
+    expect(env({ SVC_GATEWAY_PORT: '8080', SVC_SHUTDOWN_GRACE_S: '2.5' })).toMatchObject({ gateway_port: 8080, shutdown_grace_s: 2.5 })
   })
 
   it('name lists: comma-separated or a JSON array', () => {
