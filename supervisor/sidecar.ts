@@ -199,6 +199,7 @@ export class Sidecar extends EventEmitter<{ exit: [SidecarExit] }> {
         this.#exit = this.#reported ?? { code, signal }
         this.#reloads.settleAll({ ok: false, summary: `the ui sidecar exited (${describeExit(this.#exit)})` })
         this.#commits.settleAll(null)
+        this.#stats.settleAll(null)
         this.emit('exit', this.#exit)
       })
     })

@@ -99,6 +99,18 @@ describe('Sidecar keeps the lifecycle contract', () => {
   })
 })
 
+describe('requests waiting for the page server', () => {
+  it('a stats request still waiting when the sidecar exits is answered null at once, not after its timeout', async () => {
+    const s = start(polite)
+    let answer: unknown = 'waiting'
+    const asked = s.stats(60_000, 0).then((a) => (answer = a))
+    await s.close()
+    await Promise.race([asked, new Promise((r) => setImmediate(r))])
+    expect(answer).toBeNull()
+    await expect(s.stats(60_000, 0)).resolves.toBeNull()
+  })
+})
+
 describe('the bundled sidecar\'s port', () => {
   it('is held by the supervisor from the pick on and passed down: a request sent before the page server listens is answered once it does', async () => {
     const reserved = reserveLoopbackPort()
