@@ -1,13 +1,14 @@
 import { http } from '../internal/node-http.js'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { ERRORS } from '../errors.js'
+import { scrubShownText } from '../logging/secret-scrub.js'
 
 /**
  * What an unexpected error of an API route answers. Fastify's default error handler would send
  * the error's own message (`{"statusCode":500,"message":"api secret: password=…"}`); svc answers
  * a server error (5xx) with its documented shape `{error, message, request_id}` and a generic
- * message, unless `show_error_details` is on (under `svc dev` by default). The message and stack
- * are logged at `error` either way (`ApiRequestLogController.defaultErrorLog`). Client errors
+ * message, unless `show_error_details` is on (under `svc dev` by default): then the message and
+ * stack, with credentials and secret values redacted as a page's shown details are. They are logged at `error` either way (`ApiRequestLogController.defaultErrorLog`). Client errors
  * (4xx: validation, auth, the app's own `reply.code(4xx)`) keep Fastify's answer and message, and
  * an error handler the app sets itself answers as it likes.
  */
@@ -33,9 +34,9 @@ export function answerServerErrorsPrivately(api: FastifyInstance, details: () =>
     const status = reply.statusCode
     const body = {
       error: status === 500 ? ERRORS.SVC_ERR_API_INTERNAL.error : snakeCase(http.STATUS_CODES[status] ?? 'server error'),
-      message: details() ? error.message : GENERIC_SERVER_ERROR_MESSAGE,
+      message: details() ? scrubShownText(error.message) : GENERIC_SERVER_ERROR_MESSAGE,
       request_id: request.id,
-      ...(details() && error.stack ? { stack: error.stack } : {}),
+      ...(details() && error.stack ? { stack: scrubShownText(error.stack) } : {}),
     }
     reply.header('content-type', 'application/json; charset=utf-8')
     done(null, JSON.stringify(body))

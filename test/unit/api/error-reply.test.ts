@@ -9,6 +9,9 @@ function appWithRoutes(options: { show_error_details?: boolean } = {}): { app: S
   app.api.get('/secret', async () => {
     throw new Error('api secret: password=hunter2')
   })
+  app.api.get('/connect', async () => {
+    throw new Error('connect failed: postgres://app:hunter2@db/orders, Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig')
+  })
   app.api.get('/unavailable', async () => {
     throw Object.assign(new Error('db at 10.0.0.7 is down'), { statusCode: 503 })
   })
@@ -82,13 +85,16 @@ describe('client errors (4xx) keep their messages', () => {
 })
 
 describe('show_error_details', () => {
-  it('on: the 5xx answer carries the message and the stack', async () => {
+  it('on: the 5xx answer carries the message and the stack, credentials redacted as on a page', async () => {
     const { client } = appWithRoutes({ show_error_details: true })
     const res = await client.apiGet('/secret', { headers: { 'x-request-id': 'rid-details' } })
     expect(res.status).toBe(500)
     const body = res.json<{ error: string; message: string; request_id: string; stack: string }>()
-    expect(body).toMatchObject({ error: 'internal', message: 'api secret: password=hunter2', request_id: 'rid-details' })
-    expect(body.stack).toMatch(/^Error: api secret: password=hunter2\n\s+at /)
+    expect(body).toMatchObject({ error: 'internal', message: 'api secret: password=<redacted>', request_id: 'rid-details' })
+    expect(body.stack).toMatch(/^Error: api secret: password=<redacted>\n\s+at /)
+    const connect = await client.apiGet('/connect')
+    expect(connect.json<{ message: string }>().message).toBe('connect failed: postgres://app:<redacted>@db/orders, Bearer <redacted>')
+    expect(connect.text).not.toMatch(/hunter2|eyJhbGciOiJIUzI1NiJ9/)
   })
 })
 
