@@ -2,10 +2,14 @@ import type { ProcessReport, ProcessStatus, StatusReport } from '../ipc/control.
 import { STATS_ANSWER_MS } from '../src/internal/deadlines.js'
 import { bindAddress, publicOrigin } from './banner.js'
 import { CPU_WINDOW_MS, processUsage } from './process-stats.js'
+import type { Sidecar } from './sidecar.js'
 import type { Supervisor, SupervisorState } from './supervisor.js'
 import type { WorkerPhase } from './worker.js'
 
 const uptime = (since: Date, now: number): number => Math.round((now - since.getTime()) / 100) / 10
+
+/** The sidecar's pid as `ps` shows the work: for a `ui_command`, the command's own. */
+const shownPid = (sidecar: Sidecar): number | null => (sidecar.spec.kind === 'command' ? (sidecar.commandPid ?? sidecar.pid) : sidecar.pid)
 
 const SUPERVISOR_STATUS: Record<SupervisorState, ProcessStatus> = { idle: 'starting', starting: 'starting', running: 'online', stopping: 'stopping', stopped: 'stopped' }
 
@@ -27,7 +31,7 @@ function gatewayStatus(phase: WorkerPhase, tree: SupervisorState): ProcessStatus
 
 /**
  * The tree as `svc status` shows it: the app, the last reload, and every process (supervisor,
- * sidecar, each gateway worker, serving or draining, each page thread of the bundled page server)
+ * sidecar and the one a full reload replaces while it hands over, each gateway worker, serving or draining, each page thread of the bundled page server)
  * with its status, restarts, last unplanned exit, memory and CPU. Memory and CPU are read from the
  * system (/proc, or ps) over a quarter of a second; requests, sessions and threads are the
  * processes' own answers.
@@ -36,9 +40,11 @@ export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mo
   const settings = sup.settings
   const bound = sup.bound!
   const sidecar = sup.sidecar
+  const outgoing = sup.outgoingSidecar
   const gateways = sup.gatewayWorkers
-  const sidecarPid = sidecar?.spec.kind === 'command' ? (sidecar.commandPid ?? sidecar.pid) : (sidecar?.pid ?? null)
-  const pids = [process.pid, ...(sidecarPid ? [sidecarPid] : []), ...gateways.map((g) => g.worker.pid)]
+  const sidecarPid = sidecar ? shownPid(sidecar) : null
+  const outgoingPid = outgoing ? shownPid(outgoing.sidecar) : null
+  const pids = [process.pid, ...[sidecarPid, outgoingPid].filter((p) => p !== null), ...gateways.map((g) => g.worker.pid)]
   const [usage, requests, pages] = await Promise.all([
     processUsage(pids),
     sup.workerRequests(gateways.map((g) => g.worker)),
@@ -57,6 +63,12 @@ export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mo
     const record = sup.record.slot('sidecar')
     const status: ProcessStatus = sidecar.exited ? 'stopped' : sup.sidecarStarting ? 'starting' : tree === 'stopping' ? 'stopping' : 'online'
     processes.push({ role: 'sidecar', id: 'sidecar', status, kind: sidecar.spec.kind, pid: sidecarPid, started_at: sidecar.startedAt.toISOString(), uptime_s: uptime(sidecar.startedAt, now), restarts: record.restarts, last_exit: record.lastExit, ...measured(sidecarPid) })
+  }
+  if (outgoing) {
+    // Replaced by a full reload: the slot's record belongs to its successor, as for gateway workers.
+    const { sidecar: old } = outgoing
+    const status: ProcessStatus = tree === 'stopping' ? 'stopping' : outgoing.draining ? 'draining' : 'online'
+    processes.push({ role: 'sidecar', id: `sidecar@${outgoingPid}`, status, kind: old.spec.kind, pid: outgoingPid, started_at: old.startedAt.toISOString(), uptime_s: uptime(old.startedAt, now), restarts: 0, last_exit: null, ...measured(outgoingPid) })
   }
   for (const { worker: w, slot, replaced } of gateways) {
     // A replaced worker's slot record belongs to its successor.

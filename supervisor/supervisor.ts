@@ -129,6 +129,8 @@ export class Supervisor extends Lifecycle {
   #sidecar: Sidecar | null = null
   /** A full reload's new sidecar until it answers: its death is the reload's failure, reported there. */
   #freshSidecar: Sidecar | null = null
+  /** The sidecar a full reload replaces, until it exits; `draining` once the workers switched away from it. */
+  #outgoingSidecar: { sidecar: Sidecar; draining: boolean } | null = null
   #workers: WorkerHandle[] = []
   /**
    * Workers a reload replaced, oldest first, until they exit: they keep their WebSockets up to
@@ -186,6 +188,14 @@ export class Supervisor extends Lifecycle {
   /** A full reload's new sidecar while it starts (`sidecar` is already it): not serving yet. */
   get sidecarStarting(): boolean {
     return this.#sidecar !== null && this.#sidecar === this.#freshSidecar
+  }
+
+  /**
+   * The sidecar a full reload replaces, as `svc status` lists it: serving while the new one starts,
+   * `draining` once the workers switched to the new one, until it exits.
+   */
+  get outgoingSidecar(): { sidecar: Sidecar; draining: boolean } | null {
+    return this.#outgoingSidecar?.sidecar.exited ? null : this.#outgoingSidecar
   }
 
   /**
@@ -574,6 +584,8 @@ export class Supervisor extends Lifecycle {
       // Standby workers were forked with the old sidecar's URL.
       await this.#dropSpares()
       const old = this.#sidecar!
+      const outgoing = { sidecar: old, draining: false }
+      this.#outgoingSidecar = outgoing
       let fresh: Sidecar
       if (profile) this.#profile = profile
       try {
@@ -598,9 +610,11 @@ export class Supervisor extends Lifecycle {
       // Workers retired by an earlier reload may still finish requests (and relay WebSockets) to
       // the old sidecar: they switch too, or its stop cuts theirs.
       const serving = [...this.#workers, ...this.#retiring.map((e) => e.worker)]
+      outgoing.draining = true
       const switched = Promise.all(serving.map((w) => w.switchUpstream(fresh.url)))
       await Promise.race([switched, delay(running.shutdown_grace_s * 1000, undefined, { ref: false })])
       await old.close()
+      if (this.#outgoingSidecar === outgoing) this.#outgoingSidecar = null
     }
     const sidecar = this.#sidecar!
     // The page server loads the new code next to the workers; its sessions move there once the

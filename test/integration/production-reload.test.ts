@@ -27,6 +27,23 @@ app.page('/', async (st, client) => {
 })
 `
 
+/**
+ * A `ui_command` sidecar (argv: port, folder) whose second start listens only once `<folder>/go`
+ * exists, and which ends on SIGTERM only once `<folder>/stop` exists: the test holds a full reload
+ * at each step it looks at.
+ */
+const HELD_SIDECAR = `import http from 'node:http'
+import { existsSync, writeFileSync } from 'node:fs'
+const [port, folder] = process.argv.slice(2)
+const first = !existsSync(folder + '/started')
+writeFileSync(folder + '/started', '')
+const server = http.createServer((q, r) => r.end('held'))
+const when = (name, then) => { const t = setInterval(() => { if (existsSync(folder + '/' + name)) { clearInterval(t); then() } }, 20) }
+if (first) server.listen(Number(port), '127.0.0.1')
+else when('go', () => server.listen(Number(port), '127.0.0.1'))
+process.on('SIGTERM', () => when('stop', () => process.exit(0)))
+`
+
 /** The version a fresh connection gets (a keep-alive one may still be draining on a replaced worker). */
 async function servedVersion(svc: SvcTree): Promise<string> {
   const res = await request(`${svc.url}/api/version`, { reset: true })
@@ -146,6 +163,38 @@ describe('svc reload on a running svc run tree', () => {
     expect(human).toMatch(/^gateway +gateway-\d@\d+ +draining +\d+ /m)
     expect(human).toMatch(/; last ok \(command, gateway\) \S+ ago, took \d+\.\d s \(waited \d+\.\d s for the reload under way, load \d+\.\d s, switch \d+\.\d s\): 2 new gateway workers/)
     await session.close()
+  }, 120_000)
+
+  it('a full reload lists the sidecar it replaces: online while the new one starts, draining while it hands over, gone once it exited', async () => {
+    writeFileSync(file(), appSource('v0'))
+    const held = join(dir, `held-${randomUUID()}`)
+    mkdirSync(held)
+    writeFileSync(join(held, 'sidecar.mjs'), HELD_SIDECAR)
+    await startSvc({ target: 'app.ts:app', cwd: dir, pidfile: true, env: { SVC_UI_COMMAND: JSON.stringify(['node', join(held, 'sidecar.mjs'), '{port}', held]) } })
+    const sidecarRows = async (): Promise<StatusReport['processes']> =>
+      (JSON.parse((await runSvcCli(['status', '--json'], { cwd: dir })).stdout) as StatusReport).processes.filter((p) => p.role === 'sidecar')
+    const until = async (what: string, ok: (rows: StatusReport['processes']) => boolean): Promise<StatusReport['processes']> => {
+      const deadline = Date.now() + 30_000
+      for (;;) {
+        const rows = await sidecarRows()
+        if (ok(rows)) return rows
+        if (Date.now() > deadline) throw new Error(`svc status never showed ${what}: ${JSON.stringify(rows)}`)
+      }
+    }
+    const [old] = await sidecarRows()
+    expect(old).toMatchObject({ id: 'sidecar', status: 'online', kind: 'command' })
+    const reload = runSvcCli(['reload', '--scope', 'full'], { cwd: dir, timeoutMs: 120_000 })
+    const starting = await until('the new sidecar starting', (rows) => rows.some((p) => p.id === 'sidecar' && p.status === 'starting'))
+    expect(starting.find((p) => p.id !== 'sidecar')).toMatchObject({ id: `sidecar@${old!.pid}`, pid: old!.pid, status: 'online', kind: 'command', restarts: 0 })
+    writeFileSync(join(held, 'go'), '')
+    // The old sidecar waits for `stop` after SIGTERM, up to the stop grace (5 s): the window to look in.
+    const draining = await until('the old sidecar draining', (rows) => rows.some((p) => p.status === 'draining'))
+    expect(draining.map((p) => [p.id, p.status])).toEqual([['sidecar', 'online'], [`sidecar@${old!.pid}`, 'draining']])
+    writeFileSync(join(held, 'stop'), '')
+    expect((await reload).code).toBe(0)
+    const after = await sidecarRows()
+    expect(after.map((p) => [p.id, p.status])).toEqual([['sidecar', 'online']])
+    expect(after[0]!.pid).not.toBe(old!.pid)
   }, 120_000)
 
   it('a broken save: svc reload exits 1 naming the file and line, the old code serves on; SIGHUP reloads once it is fixed', async () => {

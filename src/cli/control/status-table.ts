@@ -57,7 +57,7 @@ function pageSessions(s: StatusReport): string {
 
 /** `svc status` for people: the app, its last reload, and a table of processes as `pm2 ls` shows them. */
 export function statusTable(s: StatusReport, now = Date.now()): string {
-  const draining = s.processes.filter((p) => p.status === 'draining').length
+  const draining = s.processes.filter((p) => p.role === 'gateway' && p.status === 'draining').length
   const lines = [
     `${s.app.title} (${s.app.target}) at ${s.app.url}, listening on ${s.app.listen}`,
     `svc ${s.app.mode}, supervisor pid ${s.app.supervisor_pid}, up ${duration(s.app.uptime_s)}, ${s.app.workers} gateway worker${s.app.workers === 1 ? '' : 's'}${draining > 0 ? ` (+${draining} draining after a reload or recycle)` : ''}`,
