@@ -81,10 +81,12 @@ const PAIR_SEPARATOR = /([&#?])/
  * Within a pair, `;` also separates sub-pairs (`x=1;token=a`); the redacted value runs to the
  * next `&`, `#` or `?`. Empty values stay empty.
  */
-export function createQueryRedactor(extraKeys: readonly string[] = []): (query: string) => string {
+export function createQueryRedactor(extraKeys: readonly string[] = []): QueryRedactor {
   const keys = new Set([...DEFAULT_REDACTED_QUERY_KEYS, ...extraKeys].map((k) => k.trim().toLowerCase()).filter(Boolean))
   const words = new Set(REDACTED_QUERY_KEY_WORDS)
-  const needles = [...keys, ...words]
+  // One case-insensitive scan for every name (and for `%`/`+`, which may encode one): a text
+  // without a match holds no pair to redact. Log messages and access-line queries mostly don't.
+  const mayHold = new RegExp([...keys, ...words].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).concat('[%+]').join('|'), 'i')
   const sensitive = (rawKey: string): boolean => {
     const name = decodeKey(rawKey).trim().replace(ARRAY_SUFFIX, '')
     if (keys.has(name.toLowerCase())) return true
@@ -106,10 +108,8 @@ export function createQueryRedactor(extraKeys: readonly string[] = []): (query: 
     }
     return null
   }
-  return (query) => {
-    if (query === '') return query
-    const lower = query.toLowerCase()
-    if (!lower.includes('%') && !lower.includes('+') && !needles.some((k) => lower.includes(k))) return query
+  const redact = (query: string): string => {
+    if (query === '' || !mayHold.test(query)) return query
     const parts = query.split(PAIR_SEPARATOR)
     let changed = false
     for (let i = 0; i < parts.length; i += 2) {
@@ -120,7 +120,15 @@ export function createQueryRedactor(extraKeys: readonly string[] = []): (query: 
     }
     return changed ? parts.join('') : query
   }
+  return Object.assign(redact, { mayHoldCredential: (text: string) => mayHold.test(text) })
 }
+
+/**
+ * A query redactor (`createQueryRedactor`): call it on a query; `mayHoldCredential(text)` is
+ * false when no name it redacts (nor a `%`/`+` that could encode one) occurs in `text`, so a
+ * caller can skip finding pairs in text that cannot hold one.
+ */
+export type QueryRedactor = ((query: string) => string) & { readonly mayHoldCredential: (text: string) => boolean }
 
 /**
  * Replace the values of sensitive query keys with `<redacted>`: `DEFAULT_REDACTED_QUERY_KEYS`,
@@ -172,10 +180,16 @@ export function redactCredentialsInText(text: string, redactor: (query: string) 
   let out = redactUrlsInText(text, redactor)
   if (out.includes('://')) out = out.replace(URL_PASSWORD_IN_TEXT, `$1${REDACTED}@`)
   out = out.replace(AUTH_IN_TEXT, (_m, bearer: string | undefined, basic: string | undefined) => `${bearer ?? basic}${REDACTED}`)
-  if (!out.includes('=')) return out
+  if (!out.includes('=') || !mayHoldCredential(redactor, out)) return out
   return out.replace(PAIR_IN_TEXT, (pair: string, name: string) =>
     QUERY_ONLY_NAMES.has(name.toLowerCase()) || redactor(pair) === pair ? pair : `${name}=${REDACTED}`,
   )
+}
+
+/** A redactor from `createQueryRedactor` knows which texts cannot hold a pair; any other may. */
+function mayHoldCredential(redactor: (query: string) => string, text: string): boolean {
+  const test = (redactor as Partial<QueryRedactor>).mayHoldCredential
+  return test === undefined || test(text)
 }
 
 export type HeaderInput =

@@ -63,7 +63,6 @@ export class QuietSettle {
   }
 }
 
-
 /** A second of the event loop busier than this (2 %) is work; an idle svc process stays under 0.5 %. */
 const BUSY_UTILISATION = 0.02
 const LOOK_EVERY_MS = 1_000

@@ -123,6 +123,15 @@ describe('redactCredentialsInText', () => {
       expect(redactCredentialsInText(text)).toBe(text)
     }
   })
+
+  it('skips finding pairs only where the redactor says no credential name can occur', () => {
+    const redactor = createQueryRedactor(['sess'])
+    expect(redactor.mayHoldCredential('gateway GET /items request_id=5f0c-1c1e status=200')).toBe(false)
+    for (const text of ['apiKey=1', 'X-AMZ-SIGNATURE=1', 'sess=1', 'a%5Fkey=1', 'a+b=1']) expect(redactor.mayHoldCredential(text)).toBe(true)
+    // A caller's own redactor (a plain function) is asked about every pair, as before.
+    expect(redactCredentialsInText('request_id=1 b=2', (q) => (q.startsWith('b=') ? 'b=x' : q))).toBe(`request_id=1 b=${R}`)
+    expect(redactCredentialsInText('x=1 SESS=abc', redactor)).toBe(`x=1 SESS=${R}`)
+  })
 })
 
 describe('redactQuery', () => {
