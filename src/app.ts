@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import { resolveProcessSettings } from './settings/resolve.js'
 import type { ResolvedSettings, SettingsInput } from './settings/schema.js'
 import { createRootLogger, childLogger } from './logging/logger.js'
+import { scrubShownText } from './logging/secret-scrub.js'
 import { isPagesOnly } from './internal/process-role.js'
 import { pagesOnlyApi } from './internal/pages-only-api.js'
 import { createApi, documentApi } from './api-instance.js'
@@ -93,7 +94,7 @@ export class Svc<TSecrets extends SecretsSchema | undefined = undefined> {
     const pagesOnly = isPagesOnly()
     this.api = (pagesOnly ? pagesOnlyApi(apiLogger) : createApi(this.settings, apiLogger, fastifyOptions as FastifyServerOptions | undefined)) as unknown as SvcApi
     this.#errorDetails = this.settings.show_error_details ?? false
-    answerServerErrorsPrivately(this.api, () => this.#errorDetails)
+    answerServerErrorsPrivately(this.api, () => this.#errorDetails, scrubShownText)
     applyCors(this.api, this.settings)
     answerSchemaErrors(this.api)
     if (!pagesOnly) documentApi(this.api, this.settings)

@@ -1,7 +1,6 @@
 import { http } from '../internal/node-http.js'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { ERRORS } from '../errors.js'
-import { scrubShownText } from '../logging/secret-scrub.js'
 
 /**
  * What an unexpected error of an API route answers. Fastify's default error handler would send
@@ -22,8 +21,11 @@ export function noteUnhandledError(reply: FastifyReply, error: Error): void {
   if (reply.statusCode >= 500) unhandled.set(reply, error)
 }
 
-/** Rewrite the default handler's 5xx answers; `details()` says whether to show the error itself. */
-export function answerServerErrorsPrivately(api: FastifyInstance, details: () => boolean): void {
+/**
+ * Rewrite the default handler's 5xx answers; `details()` says whether to show the error itself,
+ * and `shown` redacts what is shown (the app passes `scrubShownText`: credentials, secret values).
+ */
+export function answerServerErrorsPrivately(api: FastifyInstance, details: () => boolean, shown: (text: string) => string): void {
   api.addHook('onSend', (request, reply, payload, done) => {
     const error = reply.statusCode >= 500 ? unhandled.get(reply) : undefined
     if (error === undefined) {
@@ -34,9 +36,9 @@ export function answerServerErrorsPrivately(api: FastifyInstance, details: () =>
     const status = reply.statusCode
     const body = {
       error: status === 500 ? ERRORS.SVC_ERR_API_INTERNAL.error : snakeCase(http.STATUS_CODES[status] ?? 'server error'),
-      message: details() ? scrubShownText(error.message) : GENERIC_SERVER_ERROR_MESSAGE,
+      message: details() ? shown(error.message) : GENERIC_SERVER_ERROR_MESSAGE,
       request_id: request.id,
-      ...(details() && error.stack ? { stack: scrubShownText(error.stack) } : {}),
+      ...(details() && error.stack ? { stack: shown(error.stack) } : {}),
     }
     reply.header('content-type', 'application/json; charset=utf-8')
     done(null, JSON.stringify(body))
