@@ -74,7 +74,7 @@ describe('svc reload on a running svc run tree', () => {
       for (let v = 1; v <= 5; v++) {
         // The first reload's gateway workers come up seconds after the pages moved to the new code.
         writeFileSync(file(), appSource(`v${v}`, v === 1 ? 3_000 : 0))
-        console.error('RELOAD', Date.now() % 100000); const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 }); console.error('RELOADED', Date.now() % 100000)
+        const reload = await runSvcCli(['reload'], { cwd: dir, timeoutMs: 120_000 })
         expect(reload.code, reload.stderr).toBe(0)
         expect(reload.stdout).toMatch(/^svc reload: ok \(command, gateway\) .*2 new gateway workers/)
         expect(await servedVersion(svc)).toBe(`v${v}`)
