@@ -39,8 +39,12 @@ function gatewayStatus(phase: WorkerPhase, tree: SupervisorState): ProcessStatus
 export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mode'], startedAt: Date): Promise<StatusReport> {
   const settings = sup.settings
   const bound = sup.bound!
+  // One snapshot of the sidecars before the usage is read (a quarter of a second): a full reload
+  // may start its new sidecar meanwhile, and the old one must not be reported as the new one starting.
   const sidecar = sup.sidecar
+  const sidecarStarting = sup.sidecarStarting
   const outgoing = sup.outgoingSidecar
+  const outgoingDraining = outgoing?.draining ?? false
   const gateways = sup.gatewayWorkers
   const sidecarPid = sidecar ? shownPid(sidecar) : null
   const outgoingPid = outgoing ? shownPid(outgoing.sidecar) : null
@@ -61,13 +65,13 @@ export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mo
   ]
   if (sidecar) {
     const record = sup.record.slot('sidecar')
-    const status: ProcessStatus = sidecar.exited ? 'stopped' : sup.sidecarStarting ? 'starting' : tree === 'stopping' ? 'stopping' : 'online'
+    const status: ProcessStatus = sidecar.exited ? 'stopped' : sidecarStarting ? 'starting' : tree === 'stopping' ? 'stopping' : 'online'
     processes.push({ role: 'sidecar', id: 'sidecar', status, kind: sidecar.spec.kind, pid: sidecarPid, started_at: sidecar.startedAt.toISOString(), uptime_s: uptime(sidecar.startedAt, now), restarts: record.restarts, last_exit: record.lastExit, ...measured(sidecarPid) })
   }
   if (outgoing) {
     // Replaced by a full reload: the slot's record belongs to its successor, as for gateway workers.
     const { sidecar: old } = outgoing
-    const status: ProcessStatus = tree === 'stopping' ? 'stopping' : outgoing.draining ? 'draining' : 'online'
+    const status: ProcessStatus = tree === 'stopping' ? 'stopping' : outgoingDraining ? 'draining' : 'online'
     processes.push({ role: 'sidecar', id: `sidecar@${outgoingPid}`, status, kind: old.spec.kind, pid: outgoingPid, started_at: old.startedAt.toISOString(), uptime_s: uptime(old.startedAt, now), restarts: 0, last_exit: null, ...measured(outgoingPid) })
   }
   for (const { worker: w, slot, replaced } of gateways) {
