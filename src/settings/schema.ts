@@ -24,15 +24,16 @@ const asBool: FromString = (raw) => {
   return raw
 }
 /**
- * Numbers from strings are plain decimals only: `Number()` would also take `0x50`, `0b1`, ` 80`
- * and, for a count or a port, `1e3`. A fraction setting (seconds) keeps the exponent form, which
- * is how `JSON.stringify` hands a tiny value to a child process. Anything else stays a string, so
- * the error shows what the user wrote.
+ * Numbers from strings are plain decimals only: `Number()` would also take `0x50`, `0b1` and, for
+ * a count or a port, `1e3`. White space around the value is trimmed, as for booleans (a value
+ * read from a file often ends in a newline; it never changes the number). A fraction setting
+ * (seconds) keeps the exponent form, which is how `JSON.stringify` hands a tiny value to a child
+ * process. Anything else stays a string, so the error shows what the user wrote.
  */
 const PLAIN_INTEGER = /^-?\d+$/
 const PLAIN_DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i
-const asInteger: FromString = (raw) => (PLAIN_INTEGER.test(raw) ? Number(raw) : raw)
-const asNumber: FromString = (raw) => (PLAIN_DECIMAL.test(raw) ? Number(raw) : raw)
+const asInteger: FromString = (raw) => (PLAIN_INTEGER.test(raw.trim()) ? Number(raw.trim()) : raw)
+const asNumber: FromString = (raw) => (PLAIN_DECIMAL.test(raw.trim()) ? Number(raw.trim()) : raw)
 const asString: FromString = (raw) => raw
 const asJson: FromString = (raw) => {
   try {
