@@ -155,7 +155,9 @@ describe('ui page threads start with the first page request, as load needs them,
   }
 
   it('an idle page server holds none; a browser request for a page starts one, and sessions opened while it turns share it', async () => {
-    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_LOG_LEVEL: 'info', SVC_UI_PAGE_THREAD_IDLE_S: '1', BURN_MS: '600' }, 60_000)
+    // A burn long enough that a second visitor connects during it on a loaded machine (CI on
+    // Node 24 saw a visit outlast a 600 ms burn, and B share A's thread).
+    sc = await startSidecar('test/fixtures/ui-busy-app.ts', { SVC_UI_PAGE_THREADS: '2', SVC_LOG_LEVEL: 'info', SVC_UI_PAGE_THREAD_IDLE_S: '1', BURN_MS: '3000' }, 60_000)
     const pid = sc.proc.pid!
     idle = threadsOf(pid)
     expect(sc.stdout()).not.toContain('ui page threads starting')
