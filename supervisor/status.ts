@@ -31,10 +31,10 @@ function gatewayStatus(phase: WorkerPhase, tree: SupervisorState): ProcessStatus
 
 /**
  * The tree as `svc status` shows it: the app, the last reload, and every process (supervisor,
- * sidecar and the one a full reload replaces while it hands over, each gateway worker, serving or draining, each page thread of the bundled page server)
- * with its status, restarts, last unplanned exit, memory and CPU. Memory and CPU are read from the
- * system (/proc, or ps) over a quarter of a second; requests, sessions and threads are the
- * processes' own answers.
+ * sidecar and the one a full reload replaces while it hands over, each gateway worker, serving or
+ * draining, each page thread of the bundled page server) with its status, restarts, last
+ * unplanned exit, memory and CPU. Memory and CPU are read from the system (/proc, or ps) over a
+ * quarter of a second; requests, sessions and threads are the processes' own answers.
  */
 export async function buildStatus(sup: Supervisor, mode: StatusReport['app']['mode'], startedAt: Date): Promise<StatusReport> {
   const settings = sup.settings

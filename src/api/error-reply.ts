@@ -7,9 +7,10 @@ import { ERRORS } from '../errors.js'
  * the error's own message (`{"statusCode":500,"message":"api secret: password=…"}`); svc answers
  * a server error (5xx) with its documented shape `{error, message, request_id}` and a generic
  * message, unless `show_error_details` is on (under `svc dev` by default): then the message and
- * stack, with credentials and secret values redacted as a page's shown details are. They are logged at `error` either way (`ApiRequestLogController.defaultErrorLog`). Client errors
- * (4xx: validation, auth, the app's own `reply.code(4xx)`) keep Fastify's answer and message, and
- * an error handler the app sets itself answers as it likes.
+ * stack, with credentials and secret values redacted as a page's shown details are. They are
+ * logged at `error` either way (`ApiRequestLogController.defaultErrorLog`). Client errors (4xx:
+ * validation, auth, the app's own `reply.code(4xx)`) keep Fastify's answer and message, and an
+ * error handler the app sets itself answers as it likes.
  */
 export const GENERIC_SERVER_ERROR_MESSAGE = 'The server hit an unexpected error; the request ID identifies it in the server log.'
 

@@ -173,7 +173,7 @@ function numberRule(key: SettingKey): string | null {
 
 /**
  * Text from the environment or a flag that `Number()` reads but the setting refuses (`1e3`,
- * `0x50`, ` 80`) may be in range once read, so the range alone would not say what is wrong: name
+ * `0x50`, `80.0`) may be in range once read, so the range alone would not say what is wrong: name
  * the written form too.
  */
 function writtenFormHint(key: SettingKey, raw: unknown, source: SettingSource): string {
@@ -203,11 +203,12 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
       out[key] = parsed.data
     } else {
       const example = (FIELDS[key] as { example?: string }).example
+      const rule = numberRule(key)
       const allowed =
         raw === INVALID_JSON
           ? `write it as JSON${example ? `, e.g. ${example}` : ''}`
-          : numberRule(key) !== null
-            ? `${numberRule(key)}${writtenFormHint(key, raw, source)}`
+          : rule !== null
+            ? `${rule}${writtenFormHint(key, raw, source)}`
             : parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join('; ')
       problems.push(`${describeSource(key, source)}: ${show(raw)} is not valid for ${key}: ${allowed}`)
     }

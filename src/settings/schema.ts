@@ -32,8 +32,14 @@ const asBool: FromString = (raw) => {
  */
 const PLAIN_INTEGER = /^-?\d+$/
 const PLAIN_DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i
-const asInteger: FromString = (raw) => (PLAIN_INTEGER.test(raw.trim()) ? Number(raw.trim()) : raw)
-const asNumber: FromString = (raw) => (PLAIN_DECIMAL.test(raw.trim()) ? Number(raw.trim()) : raw)
+const plainNumber =
+  (form: RegExp): FromString =>
+  (raw) => {
+    const value = raw.trim()
+    return form.test(value) ? Number(value) : raw
+  }
+const asInteger = plainNumber(PLAIN_INTEGER)
+const asNumber = plainNumber(PLAIN_DECIMAL)
 const asString: FromString = (raw) => raw
 const asJson: FromString = (raw) => {
   try {
